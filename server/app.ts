@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { features } from './features';
+import type { Config } from './platform/config';
+import { AppError, type ErrorBody } from './platform/http/errors';
+import { buildOpenApi } from './platform/http/openapi';
+import type { RouteDoc } from './platform/http/route';
+import { securityHeaders } from './platform/http/security';
+import type { Logger } from './platform/logger';
+import { Metrics } from './platform/metrics';
+import { VERSION, WEB_DIST } from './platform/paths';
+
+/** What every feature gets when it registers its routes and workers. */
+export interface AppContext {
+  config: Config;
+  pool: pg.Pool;
+  log: Logger;
+  metrics: Metrics;
+  /** Extra OpenAPI paths for routes not declared through `route()` (for example /api/db). */
+  openApiPaths: Record<string, unknown>;
+}
+
+export interface BuildOptions {
+  config: Config;
+  pool: pg.Pool;
+  log: Logger;
+  /** Serve the built SPA from this folder (default dist/web). */
+  webDist?: string;
+}
+
+export const BODY_LIMIT = 4 * 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+function errorBody(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
+  if (error instanceof AppError) return { status: error.status, body: error.toBody() };
+  const fastifyError = error as FastifyError;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: { error: 'payload_too_large', message: `request body is larger than the limit of ${BODY_LIMIT} bytes` } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, body: { error: 'unsupported_media_type', message: 'unsupported Content-Type; send application/json' } };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, body: { error: 'invalid_request', message: 'body: the JSON body is empty' } };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, body: { error: 'invalid_request', message: 'body: the JSON body is not valid JSON' } };
+    default:
+      break;
+  }
+  if (fastifyError.statusCode === 400 && error instanceof SyntaxError) {
+    return { status: 400, body: { error: 'invalid_request', message: 'body: the JSON body is not valid JSON' } };
+  }
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return { status: fastifyError.statusCode, body: { error: fastifyError.statusCode === 404 ? 'not_found' : 'invalid_request', message: fastifyError.message } };
+  }
+  return { status: 500, body: { error: 'internal_error', message: 'internal error; the server log has the details under this request id' } };
+}
+
+/** The one error handler: stable codes and statuses, never a stack or SQL text in the answer. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+    const { status, body } = errorBody(error);
+    if (status >= 500) req.log.error({ err: error }, 'request failed');
+    void reply.status(status).type('application/json; charset=utf-8').send(body);
+  });
+}
+
+export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; context: AppContext }> {
+  const { config, pool, log } = options;
+  const metrics = new Metrics(pool);
+  const baseLogger: FastifyBaseLogger = log;
+  const app = Fastify({
+    loggerInstance: baseLogger,
+    bodyLimit: BODY_LIMIT,
+    // Requests are logged once, in onResponse, with route and duration.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: true,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+
+  const routeDocs: RouteDoc[] = [];
+  const context: AppContext = { config, pool, log, metrics, openApiPaths: {} };
+
+  app.addHook('onRoute', (routeOptions) => {
+    const doc = routeOptions.config?.doc;
+    if (doc) routeDocs.push({ ...doc, url: routeOptions.url });
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onSend', securityHeaders(config));
+  app.addHook('onResponse', async (req, reply) => {
+    const routeUrl = req.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpDuration.observe({ method: req.method, route: routeUrl, status_code: String(reply.statusCode) }, seconds);
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    if (req.url !== '/health' || reply.statusCode !== 200) {
+      req.log[level]({ method: req.method, url: req.url, route: routeUrl, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    }
+  });
+
+  installErrorHandler(app);
+
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+
+  app.get('/health', async (_req, reply) => {
+    try {
+      await pool.query('SELECT 1');
+      return { status: 'ok', database: 'ok', version: VERSION };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', database: 'unreachable', version: VERSION });
+    }
+  });
+
+  app.get('/metrics', async (_req, reply) => {
+    const text = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).send(text);
+  });
+
+  app.get('/api/openapi.json', async () => buildOpenApi(routeDocs, { version: VERSION, serverUrl: config.publicUrl }, context.openApiPaths));
+
+  for (const feature of features) {
+    await app.register(async (scope) => feature.register(scope, context), { prefix: feature.prefix ?? '' });
+  }
+
+  await registerWeb(app, options.webDist ?? WEB_DIST);
+  return { app, context };
+}
+
+/** The built SPA: hashed assets cached forever, index.html never, and history fallback for app routes. */
+async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
+  const indexFile = path.join(webDist, 'index.html');
+  const hasWeb = existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      cacheControl: false, // set per file below
+      setHeaders(res, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        else res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (req, reply) => {
+    const pathname = req.url.split('?')[0] ?? '/';
+    const isApi = pathname.startsWith('/api/') || pathname === '/api' || pathname === '/metrics' || pathname === '/health';
+    const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !isApi && !path.extname(pathname);
+    if (wantsPage && hasWeb) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', { cacheControl: false });
+    }
+    if (wantsPage) {
+      return reply.status(503).type('text/plain; charset=utf-8').send('The web console is not built. Run `npm run build` (npm start does it for you).');
+    }
+    return reply.status(404).send({ error: 'not_found', message: `${req.method} ${pathname} does not exist` });
+  });
+}

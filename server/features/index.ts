@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app';
+import type { ResourceKind } from '../platform/resources';
+
+/** A feature area: registers its routes (under `prefix`) and, when the server runs workers, its jobs. */
+export interface Feature {
+  name: string;
+  prefix?: string;
+  register(app: FastifyInstance, ctx: AppContext): Promise<void> | void;
+  /** The declarative kinds this feature accepts from `watchkeeper apply` and the API. */
+  kinds?: ResourceKind[];
+  /** Starts the feature's background workers in `serve`; the returned function stops them. */
+  start?(ctx: AppContext): Promise<() => Promise<void>>;
+}
+
+/** Every feature of the server, in registration order. Adding an area is one line here. */
+export const features: Feature[] = [];

@@ -1,0 +1,141 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './platform/config';
+import { openDatabase } from './platform/db';
+import { migrate } from './platform/db/migrate';
+import { createLogger } from './platform/logger';
+import { VERSION } from './platform/paths';
+import { applyDocuments, formatResult, readInputs } from './platform/resources';
+import { features } from './features';
+import { serve } from './serve';
+
+const USAGE = `Usage: watchkeeper [command] [options]
+
+Commands:
+  serve                 run the console: HTTP API, web app and background workers (default)
+  migrate               apply pending database migrations and exit
+  apply -f FILE|DIR|-   create or update resources from YAML (multi-document; '-' reads stdin)
+  version               print the version
+
+Options (each also read from its environment variable):
+  --port N              PORT              HTTP port (default 3000)
+  --host H              HOST              listen address (default localhost)
+  --database-url URL    DATABASE_URL      external PostgreSQL; without it an embedded one runs in the data dir
+  --data DIR            WATCHKEEPER_DATA  data directory (default ./data)
+  --log-level L         LOG_LEVEL         fatal, error, warn, info (default), debug, trace, silent
+  --public-url URL      PUBLIC_URL        the URL users reach the console at
+  -h, --help            this help
+`;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function fail(message: string): never {
+  process.stderr.write(`watchkeeper: ${message}\n`);
+  process.exit(1);
+}
+
+async function run(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'database-url': { type: 'string' },
+        data: { type: 'string' },
+        'log-level': { type: 'string' },
+        'public-url': { type: 'string' },
+        file: { type: 'string', short: 'f', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const command = positionals[0] ?? 'serve';
+  if (command === 'version') {
+    process.stdout.write(`watchkeeper ${VERSION}\n`);
+    return;
+  }
+
+  let config: Config;
+  try {
+    config = loadConfig(process.env, {
+      ...(values.port !== undefined ? { port: values.port } : {}),
+      ...(values.host !== undefined ? { host: values.host } : {}),
+      ...(values['database-url'] !== undefined ? { databaseUrl: values['database-url'] } : {}),
+      ...(values.data !== undefined ? { dataDir: values.data } : {}),
+      ...(values['log-level'] !== undefined ? { logLevel: values['log-level'] } : {}),
+      ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+
+  switch (command) {
+    case 'serve':
+      await serve(config);
+      return;
+    case 'migrate': {
+      const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+      const db = await openDatabase(config, log, { max: 2 });
+      try {
+        const result = await migrate(db.pool, log);
+        process.stdout.write(
+          result.applied.length === 0
+            ? `database is up to date (${result.total} migrations) on ${db.description}\n`
+            : `applied ${result.applied.length} migration(s) on ${db.description}:\n${result.applied.map((name) => `  ${name}`).join('\n')}\n`,
+        );
+      } finally {
+        await db.close();
+      }
+      return;
+    }
+    case 'apply': {
+      const targets = values.file ?? [];
+      if (targets.length === 0) fail(`apply needs -f FILE, -f DIR or -f - (standard input)\n\n${USAGE}`);
+      const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+      const inputs = [];
+      for (const target of targets) {
+        try {
+          inputs.push(...(await readInputs(target, readStdin)));
+        } catch (error) {
+          fail((error as Error).message);
+        }
+      }
+      const db = await openDatabase(config, log, { max: 2 });
+      let failed = 0;
+      try {
+        await migrate(db.pool, log);
+        const kinds = features.flatMap((feature) => feature.kinds ?? []);
+        const results = await applyDocuments(db.pool, kinds, inputs, 'ConfigFile', log);
+        for (const result of results) {
+          if (!result.ok) failed += 1;
+          (result.ok ? process.stdout : process.stderr).write(`${formatResult(result)}\n`);
+        }
+        process.stdout.write(`${results.length - failed} applied, ${failed} failed\n`);
+      } finally {
+        await db.close();
+      }
+      if (failed > 0) process.exitCode = 1;
+      return;
+    }
+    default:
+      fail(`unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  fail(error instanceof Error ? error.message : String(error));
+});

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Runtime configuration, read from the environment and overridden by command-line flags. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: LogLevel;
+  publicUrl: string;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Maps each setting to its environment variable and command-line flag. */
+export const SETTINGS = {
+  port: { env: 'PORT', flag: '--port' },
+  host: { env: 'HOST', flag: '--host' },
+  databaseUrl: { env: 'DATABASE_URL', flag: '--database-url' },
+  dataDir: { env: 'WATCHKEEPER_DATA', flag: '--data' },
+  logLevel: { env: 'LOG_LEVEL', flag: '--log-level' },
+  publicUrl: { env: 'PUBLIC_URL', flag: '--public-url' },
+} as const;
+type SettingKey = keyof typeof SETTINGS;
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const portSchema = z.coerce.number().int().min(0).max(65535);
+
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Hides the password of a database URL so it can be shown in messages and logs. */
+export function redactUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/**
+ * Reads the configuration. Flags win over environment variables. Every bad value is reported at once,
+ * naming the variable or flag it came from and the value (passwords redacted).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<SettingKey, string>> = {}): Config {
+  const problems: string[] = [];
+  const raw = (key: SettingKey): { value: string | undefined; from: string } => {
+    const flagValue = flags[key];
+    if (flagValue !== undefined) return { value: flagValue, from: SETTINGS[key].flag };
+    const envValue = env[SETTINGS[key].env];
+    return { value: envValue === '' ? undefined : envValue, from: SETTINGS[key].env };
+  };
+
+  const portIn = raw('port');
+  let port = 3000;
+  if (portIn.value !== undefined) {
+    const parsed = portSchema.safeParse(portIn.value.trim());
+    if (parsed.success && /^\d+$/.test(portIn.value.trim())) port = parsed.data;
+    else problems.push(`${portIn.from}=${JSON.stringify(portIn.value)} is not a port number (0-65535)`);
+  }
+
+  const hostIn = raw('host');
+  const host = hostIn.value?.trim() || 'localhost';
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) problems.push(`${hostIn.from}=${JSON.stringify(hostIn.value)} is not a host name or address`);
+
+  const dbIn = raw('databaseUrl');
+  const databaseUrl = dbIn.value?.trim() || undefined;
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+    problems.push(`${dbIn.from}=${JSON.stringify(redactUrl(databaseUrl))} is not a postgres:// or postgresql:// URL with a host`);
+  }
+
+  const dataIn = raw('dataDir');
+  const dataDir = path.resolve(dataIn.value?.trim() || 'data');
+
+  const levelIn = raw('logLevel');
+  const levelValue = (levelIn.value ?? 'info').trim().toLowerCase();
+  const logLevel = LOG_LEVELS.find((level) => level === levelValue);
+  if (logLevel === undefined) {
+    problems.push(`${levelIn.from}=${JSON.stringify(levelIn.value)} is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  const publicIn = raw('publicUrl');
+  const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  let publicUrl = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`;
+  if (publicIn.value !== undefined) {
+    if (isHttpUrl(publicIn.value.trim())) publicUrl = publicIn.value.trim().replace(/\/+$/, '');
+    else problems.push(`${publicIn.from}=${JSON.stringify(publicIn.value)} is not an http:// or https:// URL`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl };
+}

@@ -1,0 +1,169 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type pg from 'pg';
+import { parseAllDocuments } from 'yaml';
+import type { z } from 'zod';
+import { zodIssues } from './http/validation';
+import type { Logger } from './logger';
+
+/** Where a resource came from (DESIGN §4 `source`). */
+export type ResourceSource = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Push' | 'Topology' | 'System';
+
+export interface ApplyContext {
+  /** A client inside the document's own transaction: everything or nothing of a document is written. */
+  client: pg.PoolClient;
+  source: ResourceSource;
+  log: Logger;
+}
+
+export interface ApplyOutcome {
+  action: 'created' | 'updated' | 'unchanged';
+  id: string;
+  name: string;
+  /** Fields we read but do not support yet: reported, never silently dropped. */
+  warnings?: string[];
+}
+
+/** One declarative kind (Canary, ScrapeConfig, Playbook, …), registered by the feature that owns it. */
+export interface ResourceKind<T = unknown> {
+  kind: string;
+  apiVersions: string[];
+  schema: z.ZodType<T>;
+  apply(document: T, ctx: ApplyContext): Promise<ApplyOutcome>;
+}
+
+export interface DocumentInput {
+  /** File name, or '-' for standard input. */
+  file: string;
+  text: string;
+}
+
+export interface DocumentResult {
+  file: string;
+  /** 1-based position of the document in its file. */
+  index: number;
+  kind?: string;
+  name?: string;
+  ok: boolean;
+  outcome?: ApplyOutcome;
+  /** Problems, each `path: message` (the path is the field path inside the document). */
+  errors: string[];
+}
+
+const RESOURCE_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/** Reads FILE, every resource file under DIR (recursively, sorted), or standard input for '-'. */
+export async function readInputs(target: string, stdin: () => Promise<string>): Promise<DocumentInput[]> {
+  if (target === '-') return [{ file: '-', text: await stdin() }];
+  let stat;
+  try {
+    stat = await fs.stat(target);
+  } catch {
+    throw new Error(`${target}: no such file or directory`);
+  }
+  if (stat.isFile()) return [{ file: target, text: await fs.readFile(target, 'utf8') }];
+  const files: string[] = [];
+  const walk = async (dir: string) => {
+    for (const entry of (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (RESOURCE_EXTENSIONS.has(path.extname(entry.name).toLowerCase())) files.push(full);
+    }
+  };
+  await walk(target);
+  return Promise.all(files.map(async (file) => ({ file, text: await fs.readFile(file, 'utf8') })));
+}
+
+function describeKinds(kinds: ResourceKind[]): string {
+  return kinds.length === 0 ? 'none is registered yet' : `known kinds: ${kinds.map((k) => k.kind).sort().join(', ')}`;
+}
+
+/**
+ * Applies multi-document YAML. Each document is validated against its kind's schema and written in its
+ * own transaction; an unknown kind or an invalid document is reported with file, index and field path,
+ * and nothing of it is written. Other documents still apply.
+ */
+export async function applyDocuments(
+  pool: pg.Pool,
+  kinds: ResourceKind[],
+  inputs: DocumentInput[],
+  source: ResourceSource,
+  log: Logger,
+): Promise<DocumentResult[]> {
+  const byKind = new Map(kinds.map((kind) => [kind.kind, kind]));
+  const results: DocumentResult[] = [];
+  for (const input of inputs) {
+    const documents = parseAllDocuments(input.text);
+    const list = Array.isArray(documents) ? documents : [documents];
+    let index = 0;
+    for (const document of list) {
+      index += 1;
+      const result: DocumentResult = { file: input.file, index, ok: false, errors: [] };
+      results.push(result);
+      if (document.errors.length > 0) {
+        result.errors = document.errors.map((error) => {
+          const line = error.linePos?.[0];
+          return `${line ? `line ${line.line}, column ${line.col}: ` : ''}${error.message.split('\n')[0]}`;
+        });
+        continue;
+      }
+      const value: unknown = document.toJS();
+      if (value === null || value === undefined) {
+        index -= 1; // an empty document (a trailing ---) is not a document
+        results.pop();
+        continue;
+      }
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        result.errors = ['the document is not a mapping with apiVersion, kind, metadata and spec'];
+        continue;
+      }
+      const record = value as Record<string, unknown>;
+      const kindName = record.kind;
+      const metadata = record.metadata;
+      if (metadata && typeof metadata === 'object' && 'name' in metadata && typeof metadata.name === 'string') result.name = metadata.name;
+      if (typeof kindName !== 'string' || kindName === '') {
+        result.errors = ['kind: is required'];
+        continue;
+      }
+      result.kind = kindName;
+      const kind = byKind.get(kindName);
+      if (!kind) {
+        result.errors = [`kind: "${kindName}" is not a known kind (${describeKinds(kinds)})`];
+        continue;
+      }
+      const apiVersion = record.apiVersion;
+      if (typeof apiVersion !== 'string' || !kind.apiVersions.includes(apiVersion)) {
+        result.errors = [`apiVersion: ${JSON.stringify(apiVersion ?? null)} is not accepted for ${kindName}; use ${kind.apiVersions.join(' or ')}`];
+        continue;
+      }
+      const parsed = kind.schema.safeParse(value);
+      if (!parsed.success) {
+        result.errors = zodIssues(parsed.error).map((issue) => `${issue.path || '(document)'}: ${issue.message}`);
+        continue;
+      }
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        result.outcome = await kind.apply(parsed.data, { client, source, log });
+        await client.query('COMMIT');
+        result.ok = true;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        result.errors = [(error as Error).message];
+      } finally {
+        client.release();
+      }
+    }
+  }
+  return results;
+}
+
+export function formatResult(result: DocumentResult): string {
+  const where = `${result.file} document ${result.index}${result.kind ? ` (${result.kind}${result.name ? ` ${result.name}` : ''})` : ''}`;
+  if (result.ok && result.outcome) {
+    const warnings = (result.outcome.warnings ?? []).map((warning) => `\n  warning: ${warning}`).join('');
+    return `${where}: ${result.outcome.action}${warnings}`;
+  }
+  return `${where}: not applied\n${result.errors.map((error) => `  - ${error}`).join('\n')}`;
+}

@@ -1,0 +1,100 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { buildApp } from './app';
+import { features } from './features';
+import type { Config } from './platform/config';
+import { openDatabase, type Database } from './platform/db';
+import { migrate } from './platform/db/migrate';
+import { createLogger } from './platform/logger';
+
+interface ServeLock {
+  pid: number;
+  url: string;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One `serve` per embedded data directory (several instances share work through an external
+ * DATABASE_URL instead). A lock left by a killed run is stale and taken over.
+ */
+async function takeServeLock(config: Config): Promise<() => Promise<void>> {
+  const file = path.join(config.dataDir, 'serve.json');
+  await fs.mkdir(config.dataDir, { recursive: true });
+  try {
+    const lock = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<ServeLock>;
+    if (typeof lock.pid === 'number' && lock.pid !== process.pid && alive(lock.pid)) {
+      const cmdline = await fs.readFile(`/proc/${lock.pid}/cmdline`, 'utf8').catch(() => 'node');
+      if (cmdline.includes('node') || cmdline.includes('watchkeeper')) {
+        throw new Error(
+          `another watchkeeper serve (pid ${lock.pid}, ${lock.url ?? 'unknown URL'}) is already using the data directory ${config.dataDir}; ` +
+            'stop it first, or set WATCHKEEPER_DATA to another directory',
+        );
+      }
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
+  }
+  const lock: ServeLock = { pid: process.pid, url: config.publicUrl };
+  await fs.writeFile(file, JSON.stringify(lock));
+  return async () => {
+    await fs.rm(file, { force: true });
+  };
+}
+
+export async function serve(config: Config): Promise<void> {
+  const started = Date.now();
+  const log = createLogger(config.logLevel);
+  const releaseLock = config.databaseUrl ? async () => undefined : await takeServeLock(config);
+  let db: Database | undefined;
+  const stoppers: Array<() => Promise<void>> = [];
+  let stopping = false;
+
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const stop of stoppers.reverse()) {
+      await stop().catch((error: unknown) => log.warn({ err: error }, 'error while stopping'));
+    }
+    await db?.close().catch((error: unknown) => log.warn({ err: error }, 'error while closing the database'));
+    await releaseLock();
+    log.flush();
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  try {
+    db = await openDatabase(config, log);
+    // `serve` owns the embedded server, including one adopted from a killed run, and stops it on exit.
+    db.embedded?.takeOwnership();
+    await migrate(db.pool, log);
+    const { app, context } = await buildApp({ config, pool: db.pool, log });
+    stoppers.push(() => app.close());
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new Error(`port ${config.port} is already in use on ${config.host}; set PORT (or --port) to a free one`);
+      if (code === 'EADDRNOTAVAIL') throw new Error(`HOST=${config.host} is not an address of this machine`);
+      throw error;
+    }
+    for (const feature of features) {
+      if (feature.start) stoppers.push(await feature.start(context));
+    }
+    log.info(
+      { url: config.publicUrl, database: db.description, startupMs: Date.now() - started },
+      `Watchkeeper is running at ${config.publicUrl}`,
+    );
+  } catch (error) {
+    log.fatal({ err: (error as Error).message }, `watchkeeper could not start: ${(error as Error).message}`);
+    await shutdown(1);
+  }
+}

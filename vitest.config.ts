@@ -1,0 +1,56 @@
+import react from '@vitejs/plugin-react';
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const alias = {
+  '@common': path.resolve(import.meta.dirname, 'common'),
+  '@web': path.resolve(import.meta.dirname, 'web'),
+};
+
+/**
+ * Three projects: `unit` (no database; web components in jsdom), `integration` (a real PostgreSQL: the
+ * embedded engine, or TEST_DATABASE_URL) and `e2e` (the built app in headless Chromium).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [react()],
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          environment: 'node',
+          setupFiles: ['test/setup-unit.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['server/**/*.int.test.ts', 'test/**/*.int.test.ts', 'bench/**/*.int.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/global-db.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
