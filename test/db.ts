@@ -16,8 +16,11 @@ function withDatabase(url: string, database: string): string {
   return next.toString();
 }
 
-/** Clones the migrated template database into a fresh one for this test file. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * Clones the migrated template database into a fresh one for this test file; `empty: true` gives a
+ * database with no migrations applied instead.
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const templateUrl = inject('templateUrl');
   const template = new URL(templateUrl).pathname.slice(1);
   const name = `${template}_t_${randomBytes(5).toString('hex')}`;
@@ -27,7 +30,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     // CREATE DATABASE … TEMPLATE needs the template idle; another file's clone may be in progress.
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)} TEMPLATE ${admin.escapeIdentifier(template)}`);
+        const source = options.empty ? 'template0' : template;
+        await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)} TEMPLATE ${admin.escapeIdentifier(source)}`);
         break;
       } catch (error) {
         if (attempt >= 50 || !String((error as Error).message).includes('is being accessed by other users')) throw error;

@@ -59,7 +59,7 @@ export function redactUrl(value: string): string {
     if (url.password) url.password = '***';
     return url.toString();
   } catch {
-    return '(unparseable URL)';
+    return value.replace(/:[^:@/]*@/, ':***@');
   }
 }
 

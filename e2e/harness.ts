@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
+import { ensureEmbedded, freePort } from '../server/platform/db/embedded';
+import { createLogger } from '../server/platform/logger';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const RESULTS_DIR = path.join(ROOT, 'test-results');
+
+/** Flags for Chromium on a machine with no network beyond loopback (DESIGN §2). */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** A pool on the server's own (embedded) database, for arranging data the way features would. */
+  pool: pg.Pool;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `watchkeeper serve` as a newcomer would: a fresh data directory, the embedded database, a free port. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-e2e-'));
+  await fs.chmod(dataDir, 0o755);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin', 'watchkeeper.mjs'), 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, WATCHKEEPER_DATA: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: url, DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`watchkeeper serve exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`watchkeeper serve did not answer /health within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const embedded = await ensureEmbedded({ dataDir, log: createLogger('silent') });
+  const pool = new pg.Pool({ connectionString: embedded.url, max: 3 });
+  return {
+    url,
+    dataDir,
+    pool,
+    output: () => output,
+    async stop() {
+      await pool.end().catch(() => undefined);
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium with a fresh profile. */
+export async function launchBrowser(): Promise<BrowserSession> {
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close().catch(() => undefined);
+      await fs.rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Journey {
+  server(): RunningServer;
+  browser(): BrowserSession;
+  page(): Page;
+}
+
+/**
+ * Registers the hooks of a journey file: one server and one browser for the file, and a screenshot in
+ * test-results/ for each failed test.
+ */
+export function useJourney(env: Record<string, string> = {}): Journey {
+  let server: RunningServer | undefined;
+  let browser: BrowserSession | undefined;
+  beforeAll(async () => {
+    server = await startServer(env);
+    browser = await launchBrowser();
+  });
+  afterEach(async (ctx: TestContext) => {
+    if (ctx.task.result?.state === 'fail' && browser) {
+      await fs.mkdir(RESULTS_DIR, { recursive: true });
+      const name = `${path.basename(ctx.task.file.name)}-${ctx.task.name}`.replace(/[^A-Za-z0-9._-]+/g, '_');
+      await browser.page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`), fullPage: true }).catch(() => undefined);
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not started (beforeAll failed?)`);
+    return value;
+  };
+  return {
+    server: () => need(server, 'the server'),
+    browser: () => need(browser, 'the browser'),
+    page: () => need(browser, 'the browser').page,
+  };
+}

@@ -1,0 +1,29 @@
+import type { ComponentType } from 'react';
+
+/**
+ * One page of the console. Feature areas export their pages from `web/features/<area>/routes.ts`; the
+ * router (web/app/router.tsx) collects them. A page that has nothing real behind it is not listed.
+ */
+export interface AppRoute {
+  /** React Router path, e.g. 'settings/jobs' or 'settings/:table/:id' (no leading slash). */
+  path: string;
+  /** The page module, loaded lazily; its default export is the page component. */
+  load: () => Promise<{ default: ComponentType }>;
+  /** Feature-flag area (spec §6): the page and its menu entry vanish when '{feature}.disable' is 'true'. */
+  feature?: string;
+  /** Menu entry, when the page has one. */
+  nav?: NavEntry;
+}
+
+export interface NavEntry {
+  /** Text of the menu entry, e.g. 'Jobs History'. */
+  label: string;
+  /** Main sidebar, or the Settings submenu (sorted by label there). */
+  section: 'main' | 'settings';
+  /** lucide-react icon component. */
+  icon: ComponentType<{ className?: string }>;
+  /** Link target when it differs from the route path (e.g. a default query). */
+  to?: string;
+  /** Position in the main sidebar (spec §2 order: Dashboard, Health, Incidents, Catalog, Logs, Playbooks, Applications). */
+  order?: number;
+}
