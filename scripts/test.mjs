@@ -26,6 +26,19 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
+
+// The whole tree type-checks (TypeScript strict) before any test runs; it counts as one check.
+if (projects.length === 0) {
+  process.stdout.write('\n=== typecheck ===\n');
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+  if (tsc.status === 0) {
+    passed += 1;
+    process.stdout.write('typecheck passed\n');
+  } else {
+    failed += 1;
+    broken = true;
+  }
+}
 for (const project of selected) {
   const outputFile = path.join(resultsDir, `${label || 'run'}-${project}.json`);
   fs.rmSync(outputFile, { force: true });
