@@ -1,0 +1,10 @@
+export { absoluteRange, formatInputDate, parseInputDate } from './absolute';
+export { evaluateExpression, findQuickRange, QUICK_RANGES } from './mapped';
+export { readRecentRanges, rememberRange } from './recent';
+export { PAST_RANGE_OPTIONS, parseRelativeRange, relativeDisplay, relativeRange } from './relative';
+export { resolveTimeRange } from './resolve';
+export { TimeRangePicker } from './time-range-picker';
+export type { TimeRangePickerProps } from './time-range-picker';
+export type { AbsoluteTimeRange, MappedTimeRange, RelativeTimeRange, ResolvedTimeRange, TimeRangeValue } from './types';
+export { DEFAULT_TIME_RANGE_KEYS, timeRangeFromParams, timeRangeToParams, writeTimeRangeParams } from './url';
+export type { TimeRangeKeys } from './url';

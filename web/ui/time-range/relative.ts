@@ -1,0 +1,58 @@
+import { PAST_RELATIVE_RANGES } from '@common/constants';
+import { sub, type Duration } from 'date-fns';
+import type { RelativeTimeRange } from './types';
+
+/** 'm' is minutes and 'M' (or 'mo') months, as in the spec's lists ('30m', '6M', '1mo'). */
+const UNITS = {
+  s: ['seconds', 'second'],
+  m: ['minutes', 'minute'],
+  h: ['hours', 'hour'],
+  d: ['days', 'day'],
+  w: ['weeks', 'week'],
+  M: ['months', 'month'],
+  mo: ['months', 'month'],
+  y: ['years', 'year'],
+} as const satisfies Record<string, readonly [keyof Duration, string]>;
+type Unit = keyof typeof UNITS;
+
+const RELATIVE = /^(\d{1,4})(mo|[smhdwMy])$/;
+
+function isUnit(value: string): value is Unit {
+  return Object.hasOwn(UNITS, value);
+}
+
+export interface ParsedRange {
+  amount: number;
+  unit: Unit;
+}
+
+/** '15m' → { amount: 15, unit: 'm' }; null for anything else (including a zero length). */
+export function parseRelativeRange(range: string): ParsedRange | null {
+  const match = RELATIVE.exec(range.trim());
+  const unit = match?.[2];
+  if (!match || !unit || !isUnit(unit)) return null;
+  const amount = Number(match[1]);
+  return amount > 0 ? { amount, unit } : null;
+}
+
+/** The moment `range` before `now`, or null when the range does not parse. */
+export function subtractRange(range: string, now: Date): Date | null {
+  const parsed = parseRelativeRange(range);
+  if (!parsed) return null;
+  return sub(now, { [UNITS[parsed.unit][0]]: parsed.amount });
+}
+
+/** 'Last 5 minutes', 'Last 1 hour', 'Last 6 months'. */
+export function relativeDisplay(range: string): string {
+  const parsed = parseRelativeRange(range);
+  if (!parsed) return range;
+  const [plural, singular] = UNITS[parsed.unit];
+  return `Last ${parsed.amount} ${parsed.amount === 1 ? singular : plural}`;
+}
+
+export function relativeRange(range: string): RelativeTimeRange {
+  return { type: 'relative', display: relativeDisplay(range), range };
+}
+
+/** The past relative ranges of spec §9, in order. */
+export const PAST_RANGE_OPTIONS: readonly RelativeTimeRange[] = PAST_RELATIVE_RANGES.map(relativeRange);
