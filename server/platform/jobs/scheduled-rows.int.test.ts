@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/db';
+import { BackgroundWork } from './registry';
+import { claimDueRows, millisUntilClaimable, releaseRow, renewRows } from './row-claims';
+import { defineScheduledTable } from './scheduled-table';
+import { eventually, sleep, startTestRuntime, type TestRuntime } from './testing';
+
+const PROBES = defineScheduledTable({
+  table: 'probe_schedules',
+  id: 'id',
+  name: 'name',
+  schedule: 'schedule',
+  nextRunAt: 'next_run_at',
+  leaseOwner: 'lease_owner',
+  leaseUntil: 'lease_until',
+  lastRunAt: 'last_run_at',
+  enabled: 'enabled',
+  deletedAt: 'deleted_at',
+});
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.pool.query(`CREATE TABLE probe_schedules (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    name text NOT NULL,
+    schedule text NOT NULL,
+    next_run_at timestamptz NOT NULL DEFAULT now(),
+    last_run_at timestamptz,
+    lease_owner text,
+    lease_until timestamptz,
+    enabled boolean NOT NULL DEFAULT true,
+    deleted_at timestamptz
+  )`);
+  await db.pool.query('CREATE TABLE probe_runs (row_id uuid NOT NULL, slot timestamptz NOT NULL, instance text NOT NULL)');
+});
+
+afterAll(async () => {
+  await db.drop();
+});
+
+async function resetTable(): Promise<void> {
+  await db.pool.query('TRUNCATE probe_schedules, probe_runs');
+}
+
+describe('defineScheduledTable', () => {
+  it('refuses identifiers that are not plain names', () => {
+    expect(() => defineScheduledTable({ table: 'x; DROP TABLE people', id: 'id', schedule: 's', nextRunAt: 'n', leaseOwner: 'o', leaseUntil: 'u' })).toThrow(/plain lower-case SQL identifier/);
+    expect(() => defineScheduledTable({ table: 'ok', id: 'Id"', schedule: 's', nextRunAt: 'n', leaseOwner: 'o', leaseUntil: 'u' })).toThrow(/id column/);
+  });
+});
+
+describe('claiming due rows', () => {
+  it('leases due rows to one owner, moves them to their next slot and skips inactive rows', async () => {
+    await resetTable();
+    await db.pool.query(`INSERT INTO probe_schedules (name, schedule, next_run_at, enabled, deleted_at) VALUES
+      ('due', '@every 1m', now() - interval '5 seconds', true, NULL),
+      ('later', '@every 1m', now() + interval '1 hour', true, NULL),
+      ('disabled', '@every 1m', now() - interval '5 seconds', false, NULL),
+      ('deleted', '@every 1m', now() - interval '5 seconds', true, now())`);
+    const first = await claimDueRows(db.pool, PROBES, { owner: 'a', limit: 10, leaseMillis: 60_000 });
+    expect(first.map((row) => row.name)).toEqual(['due']);
+    const claimed = first[0];
+    if (!claimed) throw new Error('nothing claimed');
+    // Another owner finds nothing: the slot moved on and the lease is held.
+    expect(await claimDueRows(db.pool, PROBES, { owner: 'b', limit: 10, leaseMillis: 60_000 })).toEqual([]);
+    const { rows } = await db.pool.query<{ next_run_at: Date; lease_owner: string }>("SELECT next_run_at, lease_owner FROM probe_schedules WHERE name = 'due'");
+    expect(rows[0]?.lease_owner).toBe('a');
+    expect(rows[0]?.next_run_at.getTime()).toBe(claimed.scheduledFor.getTime() + 60_000);
+
+    // Renewal works only for the holder.
+    expect(await renewRows(db.pool, PROBES, [claimed.id], 'b', 60_000)).toEqual(new Set());
+    expect(await renewRows(db.pool, PROBES, [claimed.id], 'a', 60_000)).toEqual(new Set([claimed.id]));
+
+    // Release by a non-holder is ignored; by the holder it records the slot.
+    expect(await releaseRow(db.pool, PROBES, claimed.id, 'b', claimed.scheduledFor)).toBe(false);
+    expect(await releaseRow(db.pool, PROBES, claimed.id, 'a', claimed.scheduledFor)).toBe(true);
+    const after = await db.pool.query<{ last_run_at: Date; lease_owner: string | null }>("SELECT last_run_at, lease_owner FROM probe_schedules WHERE name = 'due'");
+    expect(after.rows[0]).toEqual({ last_run_at: claimed.scheduledFor, lease_owner: null });
+    const wait = await millisUntilClaimable(db.pool, PROBES);
+    expect(wait).toBeGreaterThan(50_000);
+    expect(wait).toBeLessThanOrEqual(60_000);
+  });
+
+  it('lets an expired lease be claimed again, and only then', async () => {
+    await resetTable();
+    await db.pool.query("INSERT INTO probe_schedules (name, schedule, next_run_at) VALUES ('r', '@every 1s', now() - interval '1 second')");
+    const [row] = await claimDueRows(db.pool, PROBES, { owner: 'dead', limit: 1, leaseMillis: 300 });
+    if (!row) throw new Error('nothing claimed');
+    await sleep(1_100); // the next slot is due, but the lease is still... expired after 300 ms
+    const again = await claimDueRows(db.pool, PROBES, { owner: 'alive', limit: 1, leaseMillis: 10_000 });
+    expect(again).toHaveLength(1);
+    expect(again[0]?.scheduledFor.getTime()).toBeGreaterThan(row.scheduledFor.getTime());
+    // While the live lease holds, the row is not claimable even once its next slot is due.
+    await sleep(1_100);
+    expect(await claimDueRows(db.pool, PROBES, { owner: 'other', limit: 1, leaseMillis: 10_000 })).toEqual([]);
+  });
+
+  it('moves a row with a bad schedule an hour on and reports it as a FAILED run', async () => {
+    await resetTable();
+    const registry = new BackgroundWork();
+    registry.rows({ name: 'ProbeBad', table: PROBES, resourceType: 'probe', run: async () => undefined });
+    await db.pool.query("INSERT INTO probe_schedules (name, schedule) VALUES ('broken', '@every never')");
+    const runtime = await startTestRuntime(db.url, registry);
+    try {
+      const history = await eventually(async () => {
+        const { rows } = await db.pool.query<{ status: string; details: { errors: string[] }; resource_name: string; resource_type: string }>(
+          "SELECT status, details, resource_name, resource_type FROM job_history WHERE name = 'ProbeBad' AND status <> 'RUNNING'",
+        );
+        return rows[0];
+      });
+      expect(history.status).toBe('FAILED');
+      expect(history.details.errors[0]).toMatch(/invalid schedule "@every never"/);
+      expect(history.resource_type).toBe('probe');
+      expect(history.resource_name).toBe('broken');
+      const { rows } = await db.pool.query<{ minutes: number }>("SELECT extract(epoch FROM next_run_at - now())::float8 / 60 AS minutes FROM probe_schedules WHERE name = 'broken'");
+      expect(rows[0]?.minutes).toBeGreaterThan(55);
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
+describe('scheduled rows across instances', () => {
+  it('runs every due slot exactly once with four concurrent instances on separate pools', async () => {
+    await resetTable();
+    await db.pool.query("INSERT INTO probe_schedules (name, schedule) SELECT 'probe-' || g, '@every 1s' FROM generate_series(1, 12) AS g");
+    const runtimes: TestRuntime[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const registry = new BackgroundWork();
+      registry.rows({
+        name: 'Probe',
+        table: PROBES,
+        resourceType: 'probe',
+        concurrency: 4,
+        async run(row, run) {
+          await run.pool.query('INSERT INTO probe_runs (row_id, slot, instance) VALUES ($1, $2, $3)', [row.id, row.scheduledFor, `i${i}`]);
+          await sleep(20);
+          run.success();
+        },
+      });
+      runtimes.push(await startTestRuntime(db.url, registry));
+    }
+    try {
+      await sleep(4_500);
+    } finally {
+      await Promise.all(runtimes.map((runtime) => runtime.stop()));
+    }
+    const duplicates = await db.pool.query('SELECT row_id, slot, count(*) FROM probe_runs GROUP BY row_id, slot HAVING count(*) > 1');
+    expect(duplicates.rows).toEqual([]);
+    const perRow = await db.pool.query<{ runs: number }>('SELECT count(*)::int AS runs FROM probe_runs GROUP BY row_id');
+    expect(perRow.rows).toHaveLength(12);
+    for (const row of perRow.rows) expect(row.runs).toBeGreaterThanOrEqual(3);
+    const instances = await db.pool.query('SELECT DISTINCT instance FROM probe_runs');
+    expect(instances.rowCount).toBeGreaterThan(1);
+
+    // Every run has its history, linked to its row, and nothing is left RUNNING or leased.
+    const history = await db.pool.query<{ status: string; count: number }>(
+      "SELECT status, count(*)::int AS count FROM job_history WHERE name = 'Probe' GROUP BY status",
+    );
+    const total = await db.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM probe_runs');
+    expect(history.rows).toEqual([{ status: 'SUCCESS', count: total.rows[0]?.count }]);
+    const linked = await db.pool.query(
+      "SELECT 1 FROM job_history jh JOIN probe_schedules p ON p.id::text = jh.resource_id AND p.name = jh.resource_name WHERE jh.name = 'Probe' AND jh.resource_type = 'probe'",
+    );
+    expect(linked.rowCount).toBe(total.rows[0]?.count);
+    const leased = await db.pool.query('SELECT 1 FROM probe_schedules WHERE lease_owner IS NOT NULL');
+    expect(leased.rowCount).toBe(0);
+  });
+});
