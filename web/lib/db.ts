@@ -1,4 +1,10 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 
+/**
+ * postgrest-js builds request URLs with `new URL(…)`, which rejects a bare path, so the base is absolute:
+ * this page's origin (a placeholder origin where there is no page, e.g. unit tests in node).
+ */
+export const DB_URL = new URL('/api/db', typeof location === 'undefined' ? 'http://localhost' : location.origin).toString();
+
 /** The PostgREST client of /api/db (DESIGN §7: database calls go through a query builder, never strings). */
-export const db = new PostgrestClient('/api/db', { fetch: (input, init) => fetch(input, { ...init, credentials: 'same-origin' }) });
+export const db = new PostgrestClient(DB_URL, { fetch: (input, init) => fetch(input, { ...init, credentials: 'same-origin' }) });

@@ -1,0 +1,38 @@
+import type { ComponentType } from 'react';
+import type { AppRoute } from '../route-types';
+
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: ComponentType<{ className?: string }>;
+}
+
+export interface Nav {
+  main: NavItem[];
+  settings: NavItem[];
+}
+
+const byLabel = (a: { label: string }, b: { label: string }) => a.label.localeCompare(b.label, 'en', { sensitivity: 'base' });
+
+/**
+ * The sidebar's entries: main items in spec §2 order (their `order`), the Settings submenu sorted by
+ * label; items of disabled features are left out.
+ */
+export function buildNav(routes: readonly AppRoute[], isEnabled: (feature: string | undefined) => boolean): Nav {
+  const main: (NavItem & { order: number })[] = [];
+  const settings: NavItem[] = [];
+  for (const route of routes) {
+    if (!route.nav || !isEnabled(route.feature)) continue;
+    const item = { label: route.nav.label, to: route.nav.to ?? `/${route.path}`, icon: route.nav.icon };
+    if (route.nav.section === 'settings') settings.push(item);
+    else main.push({ ...item, order: route.nav.order ?? Number.MAX_SAFE_INTEGER });
+  }
+  main.sort((a, b) => a.order - b.order || byLabel(a, b));
+  settings.sort(byLabel);
+  return { main: main.map(({ order: _order, ...item }) => item), settings };
+}
+
+/** Where '/' leads: the first main area, else the first settings page, else nowhere (spec §2, DESIGN §9). */
+export function homeTarget(nav: Nav): string | undefined {
+  return nav.main[0]?.to ?? nav.settings[0]?.to;
+}

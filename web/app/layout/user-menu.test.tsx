@@ -1,0 +1,41 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeServer, renderInShell } from '../test-utils';
+import { FRONTEND_VERSION, versionLine } from '../version';
+import { UserMenu } from './user-menu';
+
+describe('user menu', () => {
+  it('shows the version line with the backend version', async () => {
+    fakeServer({ version: '2.3.4' });
+    renderInShell(<UserMenu />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'User menu' }));
+    expect((await screen.findByText(`frontend ${FRONTEND_VERSION}, backend 2.3.4`)).textContent).toBeTruthy();
+  });
+
+  it("shows 'NA' when the backend version cannot be read", async () => {
+    fakeServer({ version: 500 });
+    renderInShell(<UserMenu />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'User menu' }));
+    expect(await screen.findByText(`frontend ${FRONTEND_VERSION}, backend NA`)).toBeTruthy();
+    expect(versionLine('1.4.50', undefined)).toBe('frontend 1.4.50, backend NA');
+  });
+
+  it('has no greeting and no entries of missing features without a signed-in user', async () => {
+    fakeServer();
+    renderInShell(<UserMenu />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'User menu' }));
+    await screen.findByTestId('version-line');
+    expect(screen.queryByText(/^Hi /)).toBeNull();
+    for (const entry of ['Your Profile', 'Download kubeconfig', 'Setup MCP', 'Sign out']) expect(screen.queryByText(entry)).toBeNull();
+  });
+
+  it('greets the signed-in user with avatar initials', async () => {
+    fakeServer();
+    renderInShell(<UserMenu />, { sessionSource: { load: async () => ({ id: '1', name: 'Ada Lovelace', roles: ['admin'] }) } });
+    expect(await screen.findByText('AL')).toBeTruthy();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'User menu' }));
+    expect(await screen.findByText('Hi Ada Lovelace')).toBeTruthy();
+  });
+});

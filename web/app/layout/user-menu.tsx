@@ -1,0 +1,75 @@
+import { CircleUser, LogOut } from 'lucide-react';
+import { useLocation } from 'react-router';
+import { initials } from '@web/lib/initials';
+import { toast } from '@web/lib/toast';
+import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '@web/ui/primitives/dropdown-menu';
+import { IconButton } from '@web/ui/primitives/icon-button';
+import { useSession } from '../session';
+import { FRONTEND_VERSION, useBackendVersion, versionLine } from '../version';
+
+function Avatar({ name, large }: { name: string; large?: boolean }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={`inline-flex shrink-0 items-center justify-center rounded-full bg-blue-600 font-semibold text-white ${large ? 'size-9 text-sm' : 'size-7 text-xs'}`}
+    >
+      {initials(name)}
+    </span>
+  );
+}
+
+/**
+ * Spec §2 user menu. Entries of features that have not landed (profile, kubeconfig, MCP) are absent;
+ * the greeting and Sign out appear once the identity feature provides a session.
+ */
+export function UserMenu() {
+  const session = useSession();
+  const backend = useBackendVersion();
+  const location = useLocation();
+  const user = session.status === 'ready' ? session.user : undefined;
+  const signOut = session.status === 'ready' ? session.signOut : undefined;
+  const backendText = backend.failed ? undefined : (backend.version ?? '…');
+  const trigger = user ? (
+    <button
+      type="button"
+      aria-label="User menu"
+      className="inline-flex size-8 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+    >
+      <Avatar name={user.name} />
+    </button>
+  ) : (
+    <IconButton label="User menu" noTooltip icon={<CircleUser className="size-[18px]" aria-hidden="true" />} />
+  );
+  return (
+    <DropdownMenu label="User menu" trigger={trigger} contentClassName="w-64">
+      {user ? (
+        <>
+          <div className="flex items-center gap-3 px-2 py-2">
+            <Avatar name={user.name} large />
+            <div className="min-w-0">
+              <p className="truncate text-sm font-medium text-slate-900">Hi {user.name}</p>
+              {user.email ? <p className="truncate text-xs text-slate-500">{user.email}</p> : null}
+            </div>
+          </div>
+          <DropdownMenuSeparator />
+        </>
+      ) : null}
+      <p data-testid="version-line" className="px-2 py-1.5 text-xs text-slate-500">
+        {versionLine(FRONTEND_VERSION, backendText)}
+      </p>
+      {signOut ? (
+        <>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem
+            onSelect={() => {
+              signOut(`${location.pathname}${location.search}`).catch((error: unknown) => toast.error(error));
+            }}
+          >
+            <LogOut className="size-4 text-slate-500" aria-hidden="true" />
+            Sign out
+          </DropdownMenuItem>
+        </>
+      ) : null}
+    </DropdownMenu>
+  );
+}

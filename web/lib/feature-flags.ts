@@ -1,0 +1,85 @@
+import { useQuery } from '@tanstack/react-query';
+import { db } from './db';
+import { SHARED_LOOKUP_STALE_TIME } from './query-client';
+
+/**
+ * Feature flags (spec §6): an area is disabled by a `properties` row named '{feature}.disable' whose value
+ * is 'true'. Areas are plain names ('health', 'config', …); settings pages are 'settings.<page>'
+ * ('settings.job_history', …). Some settings pages belong to an area and go with it.
+ */
+export const FEATURE_PARENTS: Readonly<Record<string, string>> = {
+  'settings.config_scraper': 'config',
+  'settings.topology': 'topology',
+  'settings.health': 'health',
+  'settings.job_history': 'health',
+};
+
+const SUFFIX = '.disable';
+
+export interface PropertyRow {
+  name: string;
+  value: string | null;
+}
+
+/** The set of features switched off by the given property rows. */
+export function disabledFeatures(rows: readonly PropertyRow[]): ReadonlySet<string> {
+  const disabled = new Set<string>();
+  for (const row of rows) {
+    if (!row.name.endsWith(SUFFIX) || row.name.length === SUFFIX.length) continue;
+    if ((row.value ?? '').trim().toLowerCase() !== 'true') continue;
+    disabled.add(row.name.slice(0, -SUFFIX.length));
+  }
+  return disabled;
+}
+
+/** True unless the feature, or the area it inherits from, is disabled. No feature means always on. */
+export function isFeatureEnabled(feature: string | undefined, disabled: ReadonlySet<string>): boolean {
+  if (!feature) return true;
+  if (disabled.has(feature)) return false;
+  const parent = FEATURE_PARENTS[feature];
+  return parent === undefined || !disabled.has(parent);
+}
+
+export const featureFlagsQueryKey = ['properties', 'feature-flags'] as const;
+
+function toRows(data: unknown): PropertyRow[] {
+  if (!Array.isArray(data)) return [];
+  const rows: PropertyRow[] = [];
+  for (const item of data) {
+    if (!item || typeof item !== 'object') continue;
+    const name: unknown = Reflect.get(item, 'name');
+    const value: unknown = Reflect.get(item, 'value');
+    if (typeof name === 'string') rows.push({ name, value: typeof value === 'string' ? value : null });
+  }
+  return rows;
+}
+
+async function fetchDisabledFeatures(): Promise<ReadonlySet<string>> {
+  const { data, error } = await db.from('properties').select('name,value').like('name', '%.disable');
+  if (error) throw new Error(error.message || 'Could not load feature flags', { cause: error });
+  return disabledFeatures(toRows(data));
+}
+
+export interface FeatureFlags {
+  /** False until the flags are known (or failed to load). */
+  ready: boolean;
+  isEnabled: (feature: string | undefined) => boolean;
+}
+
+/**
+ * The current flags, shared by the sidebar and the route gates. When the flags cannot be read every area
+ * stays on: the server still enforces access, and a broken properties read must not blank the console.
+ */
+export function useFeatureFlags(): FeatureFlags {
+  const query = useQuery({
+    queryKey: featureFlagsQueryKey,
+    queryFn: fetchDisabledFeatures,
+    staleTime: SHARED_LOOKUP_STALE_TIME,
+    retry: false,
+  });
+  const disabled = query.data ?? new Set<string>();
+  return {
+    ready: !query.isPending,
+    isEnabled: (feature) => isFeatureEnabled(feature, disabled),
+  };
+}

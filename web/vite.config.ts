@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function packageVersion(): string {
+  const parsed: unknown = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  if (parsed && typeof parsed === 'object' && 'version' in parsed && typeof parsed.version === 'string') return parsed.version;
+  return 'unknown';
+}
+
+/** Dev server on :5173 proxies the API to `npm run dev:server` (:3000); the build lands where the server serves it. */
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: {
+      '@web': import.meta.dirname,
+      '@common': path.join(root, 'common'),
+    },
+  },
+  // The user menu's version line (spec §2: 'frontend X, backend Y').
+  define: { __WATCHKEEPER_VERSION__: JSON.stringify(packageVersion()) },
+  build: {
+    outDir: path.join(root, 'dist', 'web'),
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+  },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/health': 'http://localhost:3000',
+      '/metrics': 'http://localhost:3000',
+    },
+  },
+});
