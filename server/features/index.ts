@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app';
 import type { ResourceKind } from '../platform/resources';
+import { postgrestFeature } from '../postgrest/feature';
 import { platformInfoFeature } from './platform-info';
 
 /** A feature area: registers its routes (under `prefix`) and, when the server runs workers, its jobs. */
@@ -15,4 +16,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [platformInfoFeature];
+export const features: Feature[] = [postgrestFeature, platformInfoFeature];

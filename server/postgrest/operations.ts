@@ -1,0 +1,222 @@
+import type pg from 'pg';
+import type { ParsedQuery } from './ast';
+import { PgrstError, invalidBody, singularityError } from './errors';
+import { combineWindow, contentRange, parseRangeHeader, rangeStatus, type MediaChoice, type Preferences, type Window } from './headers';
+import type { Actor, RbacAction, RbacObject } from './registry';
+import type { FunctionInfo, RelationInfo, Schema } from './schema';
+import { ident, Params, type Source } from './sql/expr';
+import { ReadPlanner, relationSource } from './sql/read';
+import { mutationStatement, readStatement, scalarFunctionStatement, type BodyShape, type ResultRow, type Statement } from './sql/statements';
+import { cellValue, conflictTarget, deleteSql, insertSql, isJsonRow, updateSql, type JsonRow } from './sql/write';
+
+/** An (RBAC object, action) pair a request needs (spec §6). */
+export interface AccessNeed {
+  object: RbacObject;
+  action: RbacAction;
+}
+
+/** Everything an operation needs from the HTTP request, already parsed. */
+export interface DbRequest {
+  method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+  /** What the caller must be allowed: the relation or function itself, and read on every embed. */
+  access: AccessNeed[];
+  query: ParsedQuery;
+  prefs: Preferences;
+  media: MediaChoice;
+  range: { header: string | string[] | undefined; unit: string | string[] | undefined };
+  body: unknown;
+  actor: Actor | undefined;
+}
+
+/** What the handler sends back. */
+export interface Outcome {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+interface RunOptions {
+  readOnly?: boolean;
+  /** Roll the transaction back unless the result passes (singular writes: exactly one row). */
+  keep?: (row: ResultRow) => boolean;
+}
+
+export class Operations {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly schema: Schema,
+  ) {}
+
+  private async run(statement: Statement, options: RunOptions = {}): Promise<ResultRow> {
+    if (!options.readOnly && !options.keep) {
+      const { rows } = await this.pool.query<ResultRow>(statement.text, statement.values);
+      return firstRow(rows);
+    }
+    const client = await this.pool.connect();
+    try {
+      await client.query(options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
+      const { rows } = await client.query<ResultRow>(statement.text, statement.values);
+      const row = firstRow(rows);
+      await client.query(options.keep && !options.keep(row) ? 'ROLLBACK' : 'COMMIT');
+      return row;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async read(info: RelationInfo, req: DbRequest): Promise<Outcome> {
+    const planner = new ReadPlanner(this.schema, req.query, new Params(), req.media.stripNulls);
+    const source = relationSource(info.def.name, info.source, info.columns);
+    return this.readSource(planner, source, info.def, req, req.media.singular ? 'object' : 'array', {});
+  }
+
+  private async readSource(planner: ReadPlanner, source: Source, def: RelationInfo['def'] | undefined, req: DbRequest, shape: BodyShape, options: RunOptions): Promise<Outcome> {
+    const alias = planner.nextAlias();
+    const node = planner.node(source, def, alias, req.query.select, '');
+    planner.checkUnusedNodes();
+    const window = combineWindow(parseRangeHeader(req.range.header, req.range.unit), node.offset, node.limit);
+    const row = await this.run(readStatement(planner, source, alias, node, window, req.prefs.count, shape), options);
+    const rows = Number(row.page_count);
+    const total = row.total === null ? undefined : Number(row.total);
+    if (req.media.singular && rows !== 1) throw singularityError(rows);
+    const status = req.media.singular ? 200 : rangeStatus(window.offset, rows, total);
+    if (status === 416) {
+      throw new PgrstError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${window.offset} was requested, but there are only ${total ?? 0} rows.`);
+    }
+    return { status, headers: rangeHeaders(window, rows, total, req.prefs), body: row.body ?? (shape === 'object' ? 'null' : '[]') };
+  }
+
+  async insert(info: RelationInfo, req: DbRequest): Promise<Outcome> {
+    if (!info.def.insertable?.length) throw readOnly('POST', info);
+    const rows = bodyRows(req.body);
+    const planner = new ReadPlanner(this.schema, req.query, new Params(), req.media.stripNulls);
+    const conflict = req.prefs.resolution
+      ? { target: conflictTarget(info.def, req.query.onConflict), action: req.prefs.resolution === 'merge-duplicates' ? ('merge' as const) : ('ignore' as const) }
+      : undefined;
+    if (rows.length === 0) return this.writeOutcome(201, req, info, { total: null, page_count: 0, body: '[]' });
+    const mutation = insertSql(info, { rows, columns: req.query.columns, missingDefault: req.prefs.missingDefault, conflict, actor: req.actor }, planner.params);
+    return this.mutate(planner, info, req, mutation, 201);
+  }
+
+  async update(info: RelationInfo, req: DbRequest): Promise<Outcome> {
+    if (!info.def.updatable?.length) throw readOnly('PATCH', info);
+    if (!isJsonRow(req.body)) throw invalidBody('PATCH needs a JSON object of the columns to change');
+    const body = req.body;
+    const { planner, where } = this.mutationTarget(info, req, 'UPDATE');
+    const mutation = updateSql(info, body, where, req.actor, planner.params);
+    if (!mutation) return this.writeOutcome(req.prefs.return === 'representation' ? 200 : 204, req, info, { total: null, page_count: 0, body: '[]' });
+    return this.mutate(planner, info, req, mutation, req.prefs.return === 'representation' ? 200 : 204);
+  }
+
+  async remove(info: RelationInfo, req: DbRequest): Promise<Outcome> {
+    if (!info.def.deletable) throw readOnly('DELETE', info);
+    const { planner, where } = this.mutationTarget(info, req, 'DELETE');
+    return this.mutate(planner, info, req, deleteSql(info, where), req.prefs.return === 'representation' ? 200 : 204);
+  }
+
+  /** PATCH and DELETE: the top-level filters (with row rules) become the statement's WHERE. */
+  private mutationTarget(info: RelationInfo, req: DbRequest, verb: 'UPDATE' | 'DELETE'): { planner: ReadPlanner; where: string[] } {
+    const top = req.query.nodes.get('');
+    // Safety rule: a PATCH or DELETE must say which rows; PostgREST's pg-safeupdate answers the same way.
+    if (!top || top.filters.length === 0) throw new PgrstError(400, '21000', `${verb} requires a WHERE clause`, null, 'Add a filter such as id=eq.<id> to the query string.');
+    if (top.limit !== undefined || top.offset !== undefined || req.range.header !== undefined) {
+      throw new PgrstError(400, 'PGRST100', `limit, offset and Range are not supported on ${verb === 'UPDATE' ? 'PATCH' : 'DELETE'}`, 'Select the rows with filters instead.');
+    }
+    const planner = new ReadPlanner(this.schema, req.query, new Params(), req.media.stripNulls);
+    const source = relationSource(info.def.name, info.source, info.columns);
+    // Planned once against the table (alias _0) for the WHERE; the representation reuses the same columns.
+    const node = planner.node(source, info.def, planner.nextAlias(), [], '');
+    return { planner, where: node.where };
+  }
+
+  private async mutate(planner: ReadPlanner, info: RelationInfo, req: DbRequest, mutation: string, status: number): Promise<Outcome> {
+    const source = relationSource(info.def.name, info.source, info.columns);
+    const wantsBody = req.prefs.return === 'representation';
+    // The select tree is planned over the affected rows (`_m _0`); filters of the top node were used in WHERE.
+    const representation = new ReadPlanner(this.schema, { ...req.query, nodes: withoutTopFilters(req.query) }, planner.params, req.media.stripNulls);
+    const alias = representation.nextAlias();
+    const node = wantsBody ? representation.node(source, info.def, alias, req.query.select, '') : { columns: [], where: [], order: [], limit: undefined, offset: undefined };
+    if (wantsBody) representation.checkUnusedNodes();
+    const shape: BodyShape = !wantsBody ? 'none' : req.media.singular ? 'object' : 'array';
+    const keys = req.prefs.return === 'headers-only' ? info.def.primaryKey : undefined;
+    const statement = mutationStatement(planner, mutation, node, alias, shape, keys);
+    const row = await this.run(statement, req.media.singular ? { keep: (result) => Number(result.page_count) === 1 } : {});
+    if (req.media.singular && Number(row.page_count) !== 1) throw singularityError(Number(row.page_count));
+    return this.writeOutcome(status, req, info, row);
+  }
+
+  private writeOutcome(status: number, req: DbRequest, info: RelationInfo, row: ResultRow): Outcome {
+    const rows = Number(row.page_count);
+    // PostgREST answers inserts with `*/*` (no window) and updates/deletes with the affected window.
+    const range = req.method === 'POST' ? `*/${req.prefs.count ? rows : '*'}` : contentRange(0, rows, req.prefs.count ? rows : undefined);
+    const headers: Record<string, string> = { 'content-range': range };
+    if (req.prefs.applied.length > 0) headers['preference-applied'] = req.prefs.applied.join(', ');
+    const location = locationOf(info, row.keys);
+    if (location) headers.location = location;
+    const wantsBody = req.prefs.return === 'representation';
+    if (!wantsBody && status === 200) status = 204;
+    return { status, headers, body: wantsBody ? (row.body ?? (req.media.singular ? 'null' : '[]')) : undefined };
+  }
+
+  async rpc(fn: FunctionInfo, req: DbRequest, args: Record<string, unknown>): Promise<Outcome> {
+    const params = new Params();
+    const bound = fn.args.filter((arg) => arg.name in args).map((arg) => `${ident(arg.name)} => ${params.add(cellValue(args[arg.name], arg), arg.type)}`);
+    const call = `${ident(fn.def.name)}(${bound.join(', ')})`;
+    const readOnly = req.method === 'GET' || req.method === 'HEAD';
+    const options: RunOptions = readOnly ? { readOnly: true } : {};
+    if (fn.columns) {
+      const planner = new ReadPlanner(this.schema, req.query, params, req.media.stripNulls);
+      const source: Source = { name: fn.def.name, from: call, columns: fn.columns };
+      const shape: BodyShape = !fn.returnsSet || req.media.singular ? 'object' : 'array';
+      return this.readSource(planner, source, undefined, req, shape, options);
+    }
+    const top = req.query.nodes.get('');
+    if ((top && (top.filters.length > 0 || top.order)) || req.query.nodes.size > 1) {
+      throw new PgrstError(400, 'PGRST100', `filters and order need a function returning rows; ${fn.def.name} returns a scalar`);
+    }
+    const row = await this.run(scalarFunctionStatement(call, fn.returnsSet, params), options);
+    return { status: 200, headers: {}, body: row.body ?? 'null' };
+  }
+}
+
+function firstRow(rows: ResultRow[]): ResultRow {
+  return rows[0] ?? { total: null, page_count: 0, body: null };
+}
+
+function readOnly(method: string, info: RelationInfo): PgrstError {
+  return new PgrstError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, `${info.def.name} is read-only through /api/db`);
+}
+
+function bodyRows(body: unknown): JsonRow[] {
+  if (Array.isArray(body)) {
+    if (!body.every(isJsonRow)) throw invalidBody('All items of the JSON array must be objects');
+    return body;
+  }
+  if (isJsonRow(body)) return [body];
+  throw invalidBody('Empty or invalid json');
+}
+
+function withoutTopFilters(query: ParsedQuery): ParsedQuery['nodes'] {
+  const nodes = new Map(query.nodes);
+  nodes.set('', { filters: [] });
+  return nodes;
+}
+
+function rangeHeaders(window: Window, rows: number, total: number | undefined, prefs: Preferences): Record<string, string> {
+  const headers: Record<string, string> = { 'content-range': contentRange(window.offset, rows, total) };
+  if (prefs.applied.length > 0) headers['preference-applied'] = prefs.applied.join(', ');
+  return headers;
+}
+
+/** `Location: /properties?name=eq.x` for a single inserted row (return=headers-only). */
+function locationOf(info: RelationInfo, keys: unknown): string | undefined {
+  const pk = info.def.primaryKey;
+  if (!pk || !Array.isArray(keys) || keys.length !== 1) return undefined;
+  const values: unknown = keys[0];
+  if (!Array.isArray(values)) return undefined;
+  const query = pk.map((column, i) => `${encodeURIComponent(column)}=eq.${encodeURIComponent(String(values[i]))}`).join('&');
+  return `/${info.def.name}?${query}`;
+}

@@ -1,0 +1,172 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import type { Logger } from '../platform/logger';
+import { PgrstError, fromDatabaseError, functionNotFound, invalidBody, tableNotFound } from './errors';
+import { negotiate, parsePrefer } from './headers';
+import { Operations, type AccessNeed, type DbRequest, type Outcome } from './operations';
+import { parseQuery, splitQueryString, type QueryParam } from './parse/query';
+import type { SelectItem } from './ast';
+import type { Actor } from './registry';
+import type { Schema } from './schema';
+import { isJsonRow } from './sql/write';
+
+export interface PostgrestOptions {
+  pool: pg.Pool;
+  schema: Schema;
+  log: Logger;
+  /** Who is asking; identity provides it (created_by and other insert defaults read it). */
+  actorOf?: (req: FastifyRequest) => Actor | undefined;
+}
+
+const BODY_LIMIT = 4 * 1024 * 1024;
+const JSON_TYPES = ['application/json', 'application/vnd.pgrst.object+json', 'application/vnd.pgrst.object'];
+
+function rawQuery(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+}
+
+function dbMethod(method: string): DbRequest['method'] | undefined {
+  return method === 'GET' || method === 'HEAD' || method === 'POST' || method === 'PATCH' || method === 'DELETE' ? method : undefined;
+}
+
+function send(reply: FastifyReply, outcome: Outcome, singular: boolean): FastifyReply {
+  void reply.status(outcome.status).headers(outcome.headers);
+  if (outcome.body === undefined) return reply.send();
+  return reply.type(singular ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8').send(outcome.body);
+}
+
+/**
+ * /api/db: PostgREST's query language over the registered relations and functions. Registered inside
+ * its own fastify scope so it can answer PostgREST-shaped errors and parse empty JSON bodies (rpc).
+ */
+export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOptions): Promise<void> {
+  const { schema, log } = options;
+  const operations = new Operations(options.pool, schema);
+
+  // Only JSON bodies: PostgREST answers 415 for others (csv and form bodies are not supported here).
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(invalidBody('Empty or invalid json'), undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | PgrstError, req, reply) => {
+    const mapped = mapError(error);
+    if (mapped.internal) log.error({ err: error, url: req.url.split('?')[0], reqId: req.id }, '/api/db request failed');
+    void reply.status(mapped.error.status).type('application/json; charset=utf-8').send(mapped.error.toBody());
+  });
+
+  const parseRequest = (req: FastifyRequest, params: QueryParam[], method: DbRequest['method'], target: AccessNeed): DbRequest => {
+    const media = negotiate(req.headers.accept);
+    const query = parseQuery(params);
+    return {
+      method,
+      query,
+      access: [target, ...embeddedReads(schema, query.select)],
+      prefs: parsePrefer(req.headers.prefer),
+      media,
+      range: { header: req.headers.range, unit: req.headers['range-unit'] },
+      body: req.body,
+      actor: options.actorOf?.(req),
+    };
+  };
+
+  app.route<{ Params: { relation: string } }>({
+    method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'],
+    url: '/:relation',
+    handler: async (req, reply) => {
+      const info = schema.relations.get(req.params.relation);
+      if (!info) throw tableNotFound(req.params.relation);
+      const method = dbMethod(req.method);
+      if (!method) throw new PgrstError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
+      const action = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+      const request = parseRequest(req, splitQueryString(rawQuery(req.url)), method, { object: info.def.rbac, action });
+      // Access control (spec §6) is one check here, before any SQL: every entry of request.access is an
+      // (RBAC object, read|write) pair that the caller's roles and permissions must allow.
+      let outcome: Outcome;
+      if (method === 'GET' || method === 'HEAD') outcome = await operations.read(info, request);
+      else if (method === 'POST') outcome = await operations.insert(info, request);
+      else if (method === 'PATCH') outcome = await operations.update(info, request);
+      else outcome = await operations.remove(info, request);
+      return send(reply, outcome, request.media.singular);
+    },
+  });
+
+  app.route<{ Params: { fn: string } }>({
+    method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'],
+    url: '/rpc/:fn',
+    handler: async (req, reply) => {
+      const method = dbMethod(req.method);
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') throw new PgrstError(405, 'PGRST101', `Cannot use the ${req.method} method on RPC`);
+      const fn = schema.functions.get(req.params.fn);
+      const all = splitQueryString(rawQuery(req.url));
+      let args: Record<string, unknown>;
+      let rest: QueryParam[];
+      if (method === 'POST') {
+        const body = req.body === undefined ? {} : req.body;
+        if (!isJsonRow(body)) throw invalidBody('The arguments of a function call must be a JSON object');
+        args = body;
+        rest = all;
+      } else {
+        // GET: parameters named like the function's arguments are arguments; the rest filter the result.
+        const names = new Set(fn?.args.map((arg) => arg.name) ?? []);
+        args = Object.fromEntries(all.filter((p) => names.has(p.key)).map((p) => [p.key, p.value]));
+        rest = all.filter((p) => !names.has(p.key));
+      }
+      const argNames = Object.keys(args);
+      if (!fn) throw functionNotFound(req.params.fn, argNames);
+      const unknown = argNames.filter((name) => !fn.args.some((arg) => arg.name === name));
+      const missing = fn.args.filter((arg) => !arg.hasDefault && !(arg.name in args));
+      if (unknown.length > 0 || missing.length > 0) throw functionNotFound(fn.def.name, argNames);
+      const request = parseRequest(req, rest, method, { object: fn.def.rbac, action: method === 'POST' ? fn.def.action : 'read' });
+      // Access control (spec §6): the same single check on request.access as for relations.
+      return send(reply, await operations.rpc(fn, request, args), request.media.singular);
+    },
+  });
+
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'],
+    url: '/*',
+    handler: async () => {
+      throw new PgrstError(404, 'PGRST125', 'Invalid path specified in request URL');
+    },
+  });
+}
+
+/** Embedded relations are read too: read on each embed's RBAC object (unknown names fail later as PGRST200). */
+function embeddedReads(schema: Schema, select: readonly SelectItem[]): AccessNeed[] {
+  const needs: AccessNeed[] = [];
+  for (const item of select) {
+    if (item.kind !== 'embed') continue;
+    const object = schema.relations.get(item.relation)?.def.rbac;
+    if (object && !needs.some((need) => need.object === object)) needs.push({ object, action: 'read' });
+    for (const need of embeddedReads(schema, item.select)) if (!needs.some((n) => n.object === need.object)) needs.push(need);
+  }
+  return needs;
+}
+
+function mapError(error: FastifyError | PgrstError): { error: PgrstError; internal: boolean } {
+  if (error instanceof PgrstError) return { error, internal: false };
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { error: new PgrstError(413, 'PGRST102', `The request body is larger than ${BODY_LIMIT} bytes`), internal: false };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { error: new PgrstError(415, 'PGRST107', 'None of these media types are available: the body must be application/json'), internal: false };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { error: invalidBody('Empty or invalid json'), internal: false };
+    default:
+      break;
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 && !('severity' in error)) {
+    return { error: new PgrstError(error.statusCode, 'PGRST000', 'the request could not be handled'), internal: false };
+  }
+  return fromDatabaseError(error);
+}

@@ -1,0 +1,120 @@
+/**
+ * The registry of what /api/db serves. Nothing outside it is reachable: a relation or function that is
+ * not registered answers PGRST205/PGRST202 whether or not it exists in the database, and only the
+ * columns listed here can be read, filtered, ordered or written. Each feature adds its entries in
+ * relations/index.ts.
+ */
+
+/** RBAC objects of spec §6 (the resource a permission names). */
+export const RBAC_OBJECTS = [
+  'database',
+  'rbac',
+  'auth',
+  'responder',
+  'incident',
+  'evidences',
+  'comments',
+  'canaries',
+  'topologies',
+  'config_scrapers',
+  'identities',
+  'connections',
+  'kratos',
+  'agents',
+  'feature_flags',
+  'logging_backends',
+  'integrations',
+  'notifications',
+  'playbooks',
+  'playbook_runs',
+  'permissions',
+  'views',
+] as const;
+
+export type RbacObject = (typeof RBAC_OBJECTS)[number];
+export type RbacAction = 'read' | 'write';
+
+/** Who is making the request, once identity lands; the hooks below receive it. */
+export interface Actor {
+  /** The person's id (people.id). */
+  id: string;
+}
+
+/** A foreign key declared for embedding: `columns` pairs this relation's columns with the target's. */
+export interface RelationshipDef {
+  /** The name a client may give as `!hint` (usually the constraint name). */
+  name: string;
+  /** Exposed name of the referenced relation. */
+  target: string;
+  columns: ReadonlyArray<readonly [string, string]>;
+}
+
+export interface RelationDef {
+  /** The name under /api/db. */
+  name: string;
+  /** Underlying table or view in the public schema; defaults to `name`. */
+  source?: string;
+  rbac: RbacObject;
+  /** Columns a client may select, filter and order by; `select=*` means these. */
+  readable: readonly string[];
+  insertable?: readonly string[];
+  updatable?: readonly string[];
+  /** DELETE allowed (it becomes `SET deleted_at = now()` when `softDelete`). */
+  deletable?: boolean;
+  primaryKey?: readonly string[];
+  /** Column sets `on_conflict=` may name; the primary key is always allowed. */
+  conflictTargets?: ReadonlyArray<readonly string[]>;
+  /**
+   * Rows with `deleted_at` set are hidden unless the query filters on `deleted_at` (possible only when
+   * it is readable), and DELETE sets it instead of removing the row.
+   */
+  softDelete?: boolean;
+  /**
+   * Values the server sets on insert, whatever the client sent (for example `created_by` from the
+   * actor). A hook that returns undefined leaves the column to the client and the table default.
+   */
+  insertDefaults?: Readonly<Record<string, (actor: Actor | undefined) => string | number | boolean | null | undefined>>;
+  /** Values the server sets on update, like insertDefaults (for example `updated_by`). */
+  updateDefaults?: Readonly<Record<string, (actor: Actor | undefined) => string | number | boolean | null | undefined>>;
+  relationships?: readonly RelationshipDef[];
+}
+
+export interface FunctionDef {
+  /** The name under /api/db/rpc and in the database (public schema). */
+  name: string;
+  rbac: RbacObject;
+  /** What POST needs; GET always needs read and runs read-only. */
+  action: RbacAction;
+  /** For functions returning rows: the output columns a client may see (default: all of them). */
+  readable?: readonly string[];
+}
+
+export interface Registry {
+  relations: ReadonlyMap<string, RelationDef>;
+  functions: ReadonlyMap<string, FunctionDef>;
+}
+
+export function createRegistry(relations: readonly RelationDef[], functions: readonly FunctionDef[] = []): Registry {
+  const relationMap = new Map<string, RelationDef>();
+  for (const relation of relations) {
+    if (relationMap.has(relation.name)) throw new Error(`/api/db registry: relation ${relation.name} is registered twice`);
+    for (const column of [...(relation.insertable ?? []), ...(relation.updatable ?? []), ...(relation.primaryKey ?? [])]) {
+      if (!relation.readable.includes(column)) throw new Error(`/api/db registry: ${relation.name}.${column} is writable or a key but not readable`);
+    }
+    for (const column of [...Object.keys(relation.insertDefaults ?? {}), ...Object.keys(relation.updateDefaults ?? {})]) {
+      if (!relation.readable.includes(column)) throw new Error(`/api/db registry: ${relation.name}.${column} has a server default but is not readable`);
+    }
+    relationMap.set(relation.name, relation);
+  }
+  for (const relation of relations) {
+    for (const rel of relation.relationships ?? []) {
+      if (!relationMap.has(rel.target)) throw new Error(`/api/db registry: ${relation.name} embeds ${rel.target}, which is not registered`);
+    }
+  }
+  const functionMap = new Map<string, FunctionDef>();
+  for (const fn of functions) {
+    if (functionMap.has(fn.name)) throw new Error(`/api/db registry: function ${fn.name} is registered twice`);
+    functionMap.set(fn.name, fn);
+  }
+  return { relations: relationMap, functions: functionMap };
+}

@@ -1,0 +1,65 @@
+import type { RelationDef } from '../registry';
+
+/** The platform's relations (server/db/migrations/0001_platform.sql) as the settings screens read them. */
+export const platformRelations: RelationDef[] = [
+  {
+    // Feature flags (spec §6: '{feature}.disable' = 'true'); the Feature Flags page lists, adds, edits and deletes them.
+    name: 'properties',
+    rbac: 'feature_flags',
+    readable: ['name', 'value', 'created_at', 'updated_at'],
+    insertable: ['name', 'value'],
+    updatable: ['name', 'value'],
+    deletable: true,
+    primaryKey: ['name'],
+  },
+  {
+    name: 'agents',
+    rbac: 'agents',
+    readable: ['id', 'name', 'description', 'hostname', 'version', 'properties', 'person_id', 'created_by', 'last_seen', 'last_received', 'cleanup', 'created_at', 'updated_at', 'deleted_at'],
+    primaryKey: ['id'],
+    softDelete: true,
+    relationships: [
+      { name: 'agents_person_id_fkey', target: 'people', columns: [['person_id', 'id']] },
+      { name: 'agents_created_by_fkey', target: 'people', columns: [['created_by', 'id']] },
+    ],
+  },
+  {
+    // Only what a person picker shows: never properties, last_login or anything identity keeps.
+    name: 'people',
+    rbac: 'database',
+    readable: ['id', 'name', 'email', 'avatar', 'created_at'],
+    primaryKey: ['id'],
+    softDelete: true,
+  },
+  {
+    name: 'job_history',
+    rbac: 'database',
+    readable: [
+      'id', 'name', 'agent_id', 'resource_type', 'resource_id', 'resource_name', 'status', 'success_count', 'error_count',
+      'details', 'hostname', 'duration_millis', 'time_start', 'time_end', 'created_at',
+    ],
+    primaryKey: ['id'],
+    relationships: [{ name: 'job_history_agent_id_fkey', target: 'agents', columns: [['agent_id', 'id']] }],
+  },
+  {
+    // The Jobs History page's read shape: job_history with the agent as {id, name}.
+    name: 'job_histories',
+    rbac: 'database',
+    readable: [
+      'id', 'name', 'agent_id', 'agent', 'resource_type', 'resource_id', 'resource_name', 'status', 'success_count', 'error_count',
+      'details', 'hostname', 'duration_millis', 'time_start', 'time_end', 'created_at',
+    ],
+    primaryKey: ['id'],
+    relationships: [{ name: 'job_histories_agent_id_fkey', target: 'agents', columns: [['agent_id', 'id']] }],
+  },
+  {
+    name: 'job_history_names',
+    rbac: 'database',
+    readable: ['name'],
+  },
+  {
+    name: 'event_queue_summary',
+    rbac: 'database',
+    readable: ['name', 'pending', 'retrying', 'failed', 'average_attempts', 'first_failure', 'last_failure', 'most_common_error', 'oldest'],
+  },
+];
