@@ -1,0 +1,64 @@
+import { useId } from 'react';
+import { TimeRangePicker, type TimeRangeValue } from '@web/ui/time-range';
+import { DURATION_OPTIONS, REFRESH_RATES, RESOURCE_TYPES, STATUS_ALL, STATUS_OPTIONS, type FilterPatch, type JobsFilters } from './filters';
+
+interface SelectProps {
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  onChange: (value: string) => void;
+}
+
+function Select({ label, value, options, onChange }: SelectProps) {
+  const id = useId();
+  return (
+    <div className="flex items-center gap-1.5">
+      <label htmlFor={id} className="text-xs font-medium text-slate-600">
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)} className="h-9 max-w-48 rounded-md border border-slate-300 bg-white px-2 text-sm">
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const same = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
+const ALL = { value: '', label: 'All' };
+
+export interface JobsFilterBarProps {
+  filters: JobsFilters;
+  names: readonly string[];
+  onFilterChange: (patch: FilterPatch) => void;
+  onTimeRangeChange: (value: TimeRangeValue) => void;
+}
+
+/** Spec §2: job name, resource type, status, duration and time range (plus the refresh rate). */
+export function JobsFilterBar({ filters, names, onFilterChange, onTimeRangeChange }: JobsFilterBarProps) {
+  // A name from a shared link stays selectable even before (or without) the names lookup.
+  const nameOptions = filters.name && !names.includes(filters.name) ? [...names, filters.name] : names;
+  return (
+    <div role="search" aria-label="Job filters" className="flex flex-wrap items-center gap-3">
+      <Select label="Job" value={filters.name ?? ''} options={[ALL, ...same(nameOptions)]} onChange={(name) => onFilterChange({ name })} />
+      <Select label="Resource type" value={filters.resourceType ?? ''} options={[ALL, ...same(RESOURCE_TYPES)]} onChange={(resourceType) => onFilterChange({ resourceType })} />
+      <Select
+        label="Status"
+        value={filters.status}
+        options={STATUS_OPTIONS.map((status) => ({ value: status, label: status === STATUS_ALL ? 'All' : status }))}
+        onChange={(status) => onFilterChange({ status })}
+      />
+      <Select
+        label="Duration"
+        value={filters.duration}
+        options={DURATION_OPTIONS.map((duration) => ({ value: duration, label: duration === 'none' ? 'None' : `≥ ${duration}` }))}
+        onChange={(duration) => onFilterChange({ duration })}
+      />
+      <Select label="Refresh" value={filters.refresh} options={same(Object.keys(REFRESH_RATES))} onChange={(refresh) => onFilterChange({ refresh })} />
+      <TimeRangePicker value={filters.timeRange} onChange={onTimeRangeChange} />
+    </div>
+  );
+}

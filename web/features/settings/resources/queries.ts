@@ -1,0 +1,73 @@
+import { SETTINGS_LIST_LIMIT, SETTINGS_LIST_ORDER } from '@common/constants';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { db } from '@web/lib/db';
+import { toast } from '@web/lib/toast';
+import type { SettingsResource } from './registry';
+import { resourceRowSchema, type ResourceValues } from './values';
+
+export const resourceKeys = {
+  all: (table: string) => ['settings-resource', table] as const,
+  list: (table: string) => ['settings-resource', table, 'list'] as const,
+  detail: (table: string, id: string) => ['settings-resource', table, 'detail', id] as const,
+};
+
+function fail(error: { message: string } | null): void {
+  if (error) throw new Error(error.message, { cause: error });
+}
+
+/** Spec §9: generic settings lists show 100 rows, newest first. */
+export function useResourceList(resource: SettingsResource) {
+  return useQuery({
+    queryKey: resourceKeys.list(resource.table),
+    queryFn: async () => {
+      const { data, error } = await db
+        .from(resource.table)
+        .select('*')
+        .order(SETTINGS_LIST_ORDER.column, { ascending: SETTINGS_LIST_ORDER.ascending })
+        .limit(SETTINGS_LIST_LIMIT);
+      fail(error);
+      return z.array(resourceRowSchema).parse(data ?? []);
+    },
+  });
+}
+
+export function useResource(resource: SettingsResource, id: string | null) {
+  return useQuery({
+    queryKey: resourceKeys.detail(resource.table, id ?? 'new'),
+    enabled: id !== null,
+    queryFn: async () => {
+      const { data, error } = await db.from(resource.table).select('*').eq('id', id ?? '').maybeSingle();
+      fail(error);
+      return data === null ? null : resourceRowSchema.parse(data);
+    },
+  });
+}
+
+export function useSaveResource(resource: SettingsResource, id: string | null) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (values: ResourceValues) => {
+      const { error } = id === null ? await db.from(resource.table).insert(values) : await db.from(resource.table).update(values).eq('id', id);
+      fail(error);
+    },
+    onSuccess: () => {
+      toast.success(`${resource.label} ${id === null ? 'created' : 'updated'} successfully`);
+      return client.invalidateQueries({ queryKey: resourceKeys.all(resource.table) });
+    },
+  });
+}
+
+export function useDeleteResource(resource: SettingsResource, id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const { error } = await db.from(resource.table).delete().eq('id', id);
+      fail(error);
+    },
+    onSuccess: () => {
+      toast.success(`${resource.label} deleted successfully`);
+      return client.invalidateQueries({ queryKey: resourceKeys.all(resource.table) });
+    },
+  });
+}

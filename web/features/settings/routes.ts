@@ -1,0 +1,38 @@
+import { CalendarClock, Flag, ListOrdered } from 'lucide-react';
+import type { AppRoute } from '@web/app/route-types';
+import { settingsResources, type SettingsResource } from './resources/registry';
+
+/** One menu entry per registered generic resource; the page itself is the generic list. */
+export function resourceRoutes(registry: readonly SettingsResource[]): AppRoute[] {
+  return registry.map((resource) => ({
+    path: `settings/${resource.table}`,
+    load: () => import('./resources/resource-list-page'),
+    feature: resource.feature,
+    nav: { label: resource.label, section: 'settings', icon: resource.icon },
+  }));
+}
+
+/** The platform's settings pages (spec §2). Static paths outrank the generic `settings/:table`. */
+export const routes: AppRoute[] = [
+  {
+    path: 'settings/jobs',
+    load: () => import('./jobs/jobs-page'),
+    feature: 'settings.job_history',
+    nav: { label: 'Jobs History', section: 'settings', icon: CalendarClock },
+  },
+  {
+    path: 'settings/event-queue-status',
+    load: () => import('./event-queue/event-queue-page'),
+    feature: 'settings.event_queue_status',
+    nav: { label: 'Event Queue', section: 'settings', icon: ListOrdered },
+  },
+  {
+    path: 'settings/feature-flags',
+    load: () => import('./feature-flags/feature-flags-page'),
+    feature: 'settings.feature_flags',
+    nav: { label: 'Feature Flags', section: 'settings', icon: Flag },
+  },
+  ...resourceRoutes(settingsResources),
+  { path: 'settings/:table', load: () => import('./resources/resource-list-page') },
+  { path: 'settings/:table/:id', load: () => import('./resources/resource-detail-page') },
+];
