@@ -3,6 +3,7 @@ import type { AppContext } from '../app';
 import type { ResourceKind } from '../platform/resources';
 import { postgrestFeature } from '../postgrest/feature';
 import { platformInfoFeature } from './platform-info';
+import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** A feature area: registers its routes (under `prefix`) and, when the server runs workers, its jobs. */
 export interface Feature {
@@ -16,4 +17,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [postgrestFeature, platformInfoFeature];
+export const features: Feature[] = [postgrestFeature, platformInfoFeature, platformJobsFeature];

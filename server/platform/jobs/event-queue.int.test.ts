@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/db';
+import { createKysely } from '../db/pool';
+import { inTransaction } from './db';
+import { backoffMillis, claimEvents, publish, type QueuedEvent } from './event-queue';
+import { BackgroundWork } from './registry';
+import { counterValue, eventually, sleep, startTestRuntime, type TestRuntime } from './testing';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await db.drop();
+});
+
+beforeEach(async () => {
+  await db.pool.query('DELETE FROM event_queue');
+});
+
+async function queued(): Promise<Array<{ name: string; attempts: number; max_attempts: number; error: string | null; properties: Record<string, unknown> }>> {
+  return (await db.pool.query('SELECT name, attempts, max_attempts, error, properties FROM event_queue ORDER BY created_at')).rows;
+}
+
+describe('publish', () => {
+  it('exists only if the caller transaction commits (pg client and Kysely)', async () => {
+    await expect(
+      inTransaction(db.pool, async (client) => {
+        await publish(client, 'check.failed', { id: 1 });
+        throw new Error('the state change failed');
+      }),
+    ).rejects.toThrow('the state change failed');
+    const kysely = createKysely<Record<string, never>>(db.pool);
+    await kysely
+      .transaction()
+      .execute(async (trx) => {
+        await publish(trx, 'check.failed', { id: 2 });
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect(await queued()).toEqual([]);
+
+    await inTransaction(db.pool, (client) => publish(client, 'check.failed', { id: 3 }, { priority: 2, maxAttempts: 3 }));
+    await kysely.transaction().execute((trx) => publish(trx, 'check.passed', { id: 4 }));
+    expect(await queued()).toEqual([
+      { name: 'check.failed', attempts: 0, max_attempts: 3, error: null, properties: { id: 3 } },
+      { name: 'check.passed', attempts: 0, max_attempts: 5, error: null, properties: { id: 4 } },
+    ]);
+  });
+
+  it('refuses a bad name or attempts', async () => {
+    await expect(publish(db.pool, 'has space', {})).rejects.toThrow(/event name/);
+    await expect(publish(db.pool, 'ok', {}, { maxAttempts: 0 })).rejects.toThrow(/maxAttempts/);
+  });
+});
+
+describe('claiming events', () => {
+  it('takes higher priority first, skips delayed events and events locked by others', async () => {
+    await publish(db.pool, 'e', { n: 'low' });
+    await publish(db.pool, 'e', { n: 'high' }, { priority: 5 });
+    await publish(db.pool, 'e', { n: 'later' }, { delay: 60_000 });
+    await publish(db.pool, 'other', { n: 'other' });
+    const first = await claimEvents(db.pool, ['e'], 'a', 1, 60_000);
+    expect(first.events.map((event) => event.properties.n)).toEqual(['high']);
+    const second = await claimEvents(db.pool, ['e'], 'b', 10, 60_000);
+    expect(second.events.map((event) => event.properties.n)).toEqual(['low']);
+    expect((await claimEvents(db.pool, ['e'], 'c', 10, 60_000)).events).toEqual([]);
+  });
+
+  it('counts an expired lock as a failed attempt of a dead instance', async () => {
+    await publish(db.pool, 'e', {}, { maxAttempts: 2 });
+    await claimEvents(db.pool, ['e'], 'dead-1', 1, 1);
+    await sleep(20);
+    const retaken = await claimEvents(db.pool, ['e'], 'dead-2', 1, 1);
+    expect(retaken.events[0]?.attempt).toBe(2);
+    expect(await queued()).toMatchObject([{ attempts: 1, error: 'the instance handling it stopped' }]);
+    await sleep(20);
+    // The second death exhausts it: kept with its error, not handed out again.
+    const last = await claimEvents(db.pool, ['e'], 'alive', 1, 60_000);
+    expect(last.events).toEqual([]);
+    expect(last.exhausted).toHaveLength(1);
+  });
+});
+
+describe('consumers', () => {
+  it('handle each event exactly once across four instances on separate pools, and delete it', async () => {
+    const handled: string[] = [];
+    const runtimes: TestRuntime[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const registry = new BackgroundWork();
+      registry.consumer({
+        name: 'counter',
+        events: ['count.me'],
+        batchSize: 5,
+        async handler(event) {
+          handled.push(String(event.properties.n));
+          await sleep(2);
+        },
+      });
+      runtimes.push(await startTestRuntime(db.url, registry));
+    }
+    try {
+      for (let n = 0; n < 200; n += 1) await publish(db.pool, 'count.me', { n });
+      await eventually(async () => (handled.length >= 200 ? true : undefined), 20_000, '200 events');
+      await sleep(300);
+    } finally {
+      await Promise.all(runtimes.map((runtime) => runtime.stop()));
+    }
+    expect(handled).toHaveLength(200);
+    expect(new Set(handled).size).toBe(200);
+    expect(await queued()).toEqual([]);
+    let ok = 0;
+    for (const runtime of runtimes) ok += await counterValue(runtime.metrics, 'eventsProcessed', { name: 'count.me', result: 'ok' });
+    expect(ok).toBe(200);
+  });
+
+  it('retry failures with exponential backoff and keep the event with its last error when attempts run out', async () => {
+    const attempts: Array<{ attempt: number; at: number }> = [];
+    const registry = new BackgroundWork();
+    registry.consumer({
+      name: 'flaky',
+      events: ['flaky'],
+      maxAttempts: 4,
+      backoff: { initialMillis: 200, factor: 2, maxMillis: 10_000 },
+      async handler(event: QueuedEvent) {
+        attempts.push({ attempt: event.attempt, at: Date.now() });
+        throw new Error(`attempt ${event.attempt} failed`);
+      },
+    });
+    const runtime = await startTestRuntime(db.url, registry);
+    try {
+      await publish(db.pool, 'flaky', { x: 1 });
+      await eventually(async () => {
+        const [row] = await queued();
+        return row && row.attempts >= 4 ? row : undefined;
+      }, 10_000, 'four attempts');
+      await sleep(600);
+      expect(attempts.map((entry) => entry.attempt)).toEqual([1, 2, 3, 4]);
+      const gaps = attempts.slice(1).map((entry, index) => entry.at - (attempts[index]?.at ?? 0));
+      // 200, 400, 800 ms apart (within the polling slack).
+      gaps.forEach((gap, index) => {
+        const expected = 200 * 2 ** index;
+        expect(gap).toBeGreaterThanOrEqual(expected - 20);
+        expect(gap).toBeLessThan(expected + 400);
+      });
+      expect(await queued()).toEqual([{ name: 'flaky', attempts: 4, max_attempts: 4, error: 'attempt 4 failed', properties: { x: 1 } }]);
+      const summary = (await db.pool.query("SELECT pending, retrying, failed, most_common_error FROM event_queue_summary WHERE name = 'flaky'")).rows[0];
+      expect(summary).toEqual({ pending: 0, retrying: 0, failed: 1, most_common_error: 'attempt 4 failed' });
+      expect(await counterValue(runtime.metrics, 'eventsProcessed', { name: 'flaky', result: 'retry' })).toBe(3);
+      expect(await counterValue(runtime.metrics, 'eventsProcessed', { name: 'flaky', result: 'failed' })).toBe(1);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('are woken by NOTIFY on commit, not by their poll', async () => {
+    let handledAt = 0;
+    const registry = new BackgroundWork();
+    registry.consumer({ name: 'fast', events: ['wake.me'], handler: async () => void (handledAt = Date.now()) });
+    const runtime = await startTestRuntime(db.url, registry, { pollMillis: 60_000 });
+    try {
+      await sleep(300);
+      const published = Date.now();
+      await inTransaction(db.pool, (client) => publish(client, 'wake.me', {}));
+      await eventually(async () => (handledAt > 0 ? true : undefined), 5_000, 'the event');
+      expect(handledAt - published).toBeLessThan(1_000);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('handle a delayed event once it is due', async () => {
+    let handledAt = 0;
+    const registry = new BackgroundWork();
+    registry.consumer({ name: 'delayed', events: ['later'], handler: async () => void (handledAt = Date.now()) });
+    const runtime = await startTestRuntime(db.url, registry, { pollMillis: 60_000 });
+    try {
+      const published = Date.now();
+      await publish(db.pool, 'later', {}, { delay: 700 });
+      await eventually(async () => (handledAt > 0 ? true : undefined), 5_000, 'the delayed event');
+      expect(handledAt - published).toBeGreaterThanOrEqual(650);
+      expect(handledAt - published).toBeLessThan(2_000);
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
+describe('backoffMillis', () => {
+  it('doubles from the initial delay up to the cap', () => {
+    const backoff = { initialMillis: 1000, factor: 2, maxMillis: 5000 };
+    expect([1, 2, 3, 4, 5, 50].map((failures) => backoffMillis(backoff, failures))).toEqual([1000, 2000, 4000, 5000, 5000, 5000]);
+  });
+});
