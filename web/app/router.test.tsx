@@ -53,6 +53,8 @@ describe('router', () => {
     const router = renderApp('/', { properties: [{ name: 'health.disable', value: 'true' }] });
     expect(await screen.findByText('flags page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/settings/feature-flags');
+    // The sidebar mounted on '/', then followed the redirect: the Settings group is open.
+    expect(await screen.findByRole('list', { name: 'Settings' })).toBeTruthy();
   });
 
   it('shows the error page for unknown routes and for pages of disabled features', async () => {

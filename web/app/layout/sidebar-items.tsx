@@ -33,6 +33,12 @@ export function SettingsGroup({ items, collapsed }: { items: NavItem[]; collapse
   const navigate = useNavigate();
   const inSettings = pathname === '/settings' || pathname.startsWith('/settings/');
   const [open, setOpen] = useState(inSettings);
+  // Arriving on a settings page (a link, the '/' redirect) opens the group; leaving does not close it.
+  const [wasInSettings, setWasInSettings] = useState(inSettings);
+  if (inSettings !== wasInSettings) {
+    setWasInSettings(inSettings);
+    if (inSettings) setOpen(true);
+  }
   if (collapsed) {
     return (
       <li>

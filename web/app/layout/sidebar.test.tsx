@@ -114,3 +114,12 @@ describe('main sidebar', () => {
     expect(screen.queryByRole('link', { name: 'Tokens' })).toBeNull();
   });
 });
+
+describe('settings submenu', () => {
+  it('opens when a settings page is shown', async () => {
+    fakeServer();
+    renderSidebar('/settings/agents');
+    const group = await screen.findByRole('list', { name: 'Settings' });
+    expect(within(group).getByRole('link', { name: 'Agents' }).getAttribute('aria-current')).toBe('page');
+  });
+});
