@@ -54,7 +54,12 @@ export function SettingsGroup({ items, collapsed }: { items: NavItem[]; collapse
         >
           <DropdownMenuLabel>Settings</DropdownMenuLabel>
           {items.map((item) => (
-            <DropdownMenuItem key={item.to} onSelect={() => void navigate(item.to)}>
+            <DropdownMenuItem
+              key={item.to}
+              onSelect={() => void navigate(item.to)}
+              aria-current={pathname === item.to ? 'page' : undefined}
+              className="aria-[current=page]:font-medium aria-[current=page]:text-blue-700"
+            >
               {item.label}
             </DropdownMenuItem>
           ))}
