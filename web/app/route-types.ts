@@ -9,7 +9,11 @@ export interface AppRoute {
   path: string;
   /** The page module, loaded lazily; its default export is the page component. */
   load: () => Promise<{ default: ComponentType }>;
-  /** Feature-flag area (spec §6): the page and its menu entry vanish when '{feature}.disable' is 'true'. */
+  /**
+   * Feature-flag area (spec §6): the page and its menu entry vanish when '{feature}.disable' is 'true'.
+   * Areas are plain names ('health', 'config'); settings pages are 'settings.<page>' and some inherit
+   * their area's flag (web/lib/feature-flags.ts: FEATURE_PARENTS).
+   */
   feature?: string;
   /** Menu entry, when the page has one. */
   nav?: NavEntry;
