@@ -112,9 +112,13 @@ export function fromDatabaseError(error: unknown): { error: PgrstError; internal
   if (error instanceof pg.DatabaseError && typeof error.code === 'string') {
     const code = error.code;
     const status = statusForSqlState(code);
-    const safe = DATA_CLASSES.has(code.slice(0, 2)) || SAFE_42.has(code) || code === '25006';
+    // A 42601 without a position is about a value (`syntax error in tsquery`); with one it is our SQL.
+    const valueSyntax = code === '42601' && error.position === undefined;
+    const safe = DATA_CLASSES.has(code.slice(0, 2)) || SAFE_42.has(code) || code === '25006' || valueSyntax;
     if (safe && status < 500) {
-      return { error: new PgrstError(status, code, error.message, error.detail ?? null, error.hint ?? null), internal: false };
+      // "Failing row contains (…)" lists every column of the row, hidden ones (and their defaults) included.
+      const detail = error.detail === undefined || error.detail.startsWith('Failing row contains') ? null : error.detail;
+      return { error: new PgrstError(status, code, error.message, detail, error.hint ?? null), internal: false };
     }
     if (code === '57014') return { error: new PgrstError(504, code, 'canceling statement due to statement timeout'), internal: false };
     if (status === 503) return { error: new PgrstError(503, code, 'the database is unavailable; try again'), internal: true };
