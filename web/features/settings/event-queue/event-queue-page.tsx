@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../use-url-params';
 import { formatDate } from '@common/format/date';
 import { Page } from '@web/app/layout/page';
 import { useDisplayPreferences } from '@web/lib/preferences';
@@ -11,7 +11,7 @@ const SORTABLE = ['name', 'pending', 'retrying', 'failed', 'average_attempts', '
 export default function EventQueuePage() {
   const query = useEventQueueSummary();
   const { dateFormat, timeZone } = useDisplayPreferences();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const state = readSearchParams(params);
   const sorting = sortingFromParams(state.sortBy, state.sortOrder, SORTABLE);
   const setSorting = (next: SortingState) => setParams((current) => patchSearchParams(current, { sortBy: undefined, sortOrder: undefined, ...sortingToParams(next) }));

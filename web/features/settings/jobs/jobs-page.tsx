@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../use-url-params';
 import { Page } from '@web/app/layout/page';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { DataTable, sortingToParams, type SortingState } from '@web/ui/data-table';
@@ -10,7 +10,7 @@ import { applyFilterChange, applyTimeRangeChange, applyViewChange, JOB_PAGE_SIZE
 import { useJobHistories, useJobHistory, useJobHistoryNames } from './queries';
 
 export default function JobsHistoryPage() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const filters = useMemo(() => parseJobsFilters(params), [params]);
   const { details, refresh, ...queryFilters } = filters;
   const { dateFormat, timeZone } = useDisplayPreferences();
