@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db';
 import { createKysely } from '../db/pool';
 import { inTransaction } from './db';
-import { backoffMillis, claimEvents, publish, type QueuedEvent } from './event-queue';
+import { claimEvents, publish, type QueuedEvent } from './event-queue';
 import { BackgroundWork } from './registry';
 import { counterValue, eventually, sleep, startTestRuntime, type TestRuntime } from './testing';
 
@@ -171,6 +171,27 @@ describe('consumers', () => {
     }
   });
 
+  it('get their LISTEN connection back after the database drops it', async () => {
+    let handled = 0;
+    const registry = new BackgroundWork();
+    registry.consumer({ name: 'relisten', events: ['after.drop'], handler: async () => void (handled += 1) });
+    const runtime = await startTestRuntime(db.url, registry, { pollMillis: 60_000 });
+    try {
+      await sleep(300);
+      const killed = await db.pool.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+      );
+      expect(killed.rowCount).toBe(1);
+      await sleep(1_500); // the first reconnect comes after 500 ms
+      const published = Date.now();
+      await publish(db.pool, 'after.drop', {});
+      await eventually(async () => (handled > 0 ? true : undefined), 5_000, 'the event after reconnect');
+      expect(Date.now() - published).toBeLessThan(1_000);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
   it('handle a delayed event once it is due', async () => {
     let handledAt = 0;
     const registry = new BackgroundWork();
@@ -188,9 +209,21 @@ describe('consumers', () => {
   });
 });
 
-describe('backoffMillis', () => {
-  it('doubles from the initial delay up to the cap', () => {
-    const backoff = { initialMillis: 1000, factor: 2, maxMillis: 5000 };
-    expect([1, 2, 3, 4, 5, 50].map((failures) => backoffMillis(backoff, failures))).toEqual([1000, 2000, 4000, 5000, 5000, 5000]);
+describe('registration after start', () => {
+  it('starts a consumer registered late, and a second registration of a name swaps its handler', async () => {
+    const seen: string[] = [];
+    const registry = new BackgroundWork();
+    const runtime = await startTestRuntime(db.url, registry);
+    try {
+      registry.consumer({ name: 'late', events: ['late.event'], handler: async () => void seen.push('first') });
+      await publish(db.pool, 'late.event', {});
+      await eventually(async () => (seen.length === 1 ? true : undefined), 5_000, 'the first handler');
+      registry.consumer({ name: 'late', events: ['late.event'], handler: async () => void seen.push('second') });
+      await publish(db.pool, 'late.event', {});
+      await eventually(async () => (seen.length === 2 ? true : undefined), 5_000, 'the second handler');
+      expect(seen).toEqual(['first', 'second']);
+    } finally {
+      await runtime.stop();
+    }
   });
 });

@@ -45,8 +45,10 @@ export class Listener {
     let client: pg.PoolClient | undefined;
     try {
       client = await this.pool.connect();
-      client.on('notification', (message) => this.dispatch(message.channel, message.payload));
-      client.on('error', (error) => this.lost(error));
+      const own = client;
+      own.on('notification', (message) => this.dispatch(message.channel, message.payload));
+      own.on('error', (error) => this.lost(own, error));
+      own.on('end', () => this.lost(own, new Error('the connection ended')));
       for (const channel of this.handlers.keys()) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
       this.client = client;
       this.retryMillis = RECONNECT_MIN_MILLIS;
@@ -56,10 +58,11 @@ export class Listener {
     }
   }
 
-  private lost(error: unknown): void {
-    const client = this.client;
+  /** Events of a client this listener already gave up (or released on stop) are ignored. */
+  private lost(client: pg.PoolClient, error: unknown): void {
+    if (this.client !== client) return;
     this.client = undefined;
-    client?.release(true);
+    client.release(true);
     if (this.stopped) return;
     this.scheduleReconnect(error);
   }

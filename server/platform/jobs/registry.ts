@@ -42,7 +42,8 @@ export type Registration =
 /**
  * What features register for `serve` to run: system jobs, scheduled feature tables and event consumers.
  * Register from a feature's `register()` (or module load); the platform-jobs feature starts everything
- * in `serve`, and anything registered later is picked up by the running runtime.
+ * in `serve`, and anything registered later is picked up by the running runtime. Registering a name
+ * again replaces the definition, so building the app twice in one process (tests) is harmless.
  */
 export class BackgroundWork {
   private readonly jobs = new Map<string, SystemJob>();
@@ -58,16 +59,19 @@ export class BackgroundWork {
     return this;
   }
 
+  /**
+   * Registers (or replaces, by name) a scheduled-rows worker. A replacement takes over the run function;
+   * the table and concurrency of a worker already running stay as first registered.
+   */
   rows(rows: ScheduledRows): this {
-    if (this.rowWorkers.has(rows.name)) throw new Error(`scheduled rows ${JSON.stringify(rows.name)} are already registered`);
     this.rowWorkers.set(rows.name, rows);
     this.emit({ kind: 'rows', rows });
     return this;
   }
 
+  /** Registers (or replaces the handler of, by name) an event consumer. */
   consumer(consumer: EventConsumer): this {
     if (consumer.events.length === 0) throw new Error(`event consumer ${JSON.stringify(consumer.name)} names no events`);
-    if (this.consumers.has(consumer.name)) throw new Error(`event consumer ${JSON.stringify(consumer.name)} is already registered`);
     this.consumers.set(consumer.name, consumer);
     this.emit({ kind: 'consumer', consumer });
     return this;
@@ -75,6 +79,14 @@ export class BackgroundWork {
 
   systemJob(name: string): SystemJob | undefined {
     return this.jobs.get(name);
+  }
+
+  scheduledRows(name: string): ScheduledRows | undefined {
+    return this.rowWorkers.get(name);
+  }
+
+  eventConsumer(name: string): EventConsumer | undefined {
+    return this.consumers.get(name);
   }
 
   systemJobs(): SystemJob[] {

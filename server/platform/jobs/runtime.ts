@@ -52,6 +52,8 @@ export async function startBackgroundWork(deps: RuntimeDeps, registry: Backgroun
     for (const consumer of consumers) if (consumer.handles(name)) consumer.wake();
   });
 
+  // One worker per name; a re-registration only swaps the function the worker calls.
+  const started = new Set<string>();
   const add = (registration: Registration): void => {
     switch (registration.kind) {
       case 'job':
@@ -61,11 +63,13 @@ export async function startBackgroundWork(deps: RuntimeDeps, registry: Backgroun
         return;
       case 'rows': {
         const { rows } = registration;
+        if (started.has(`rows:${rows.name}`)) return;
+        started.add(`rows:${rows.name}`);
         const worker = new RowWorker(ctx, {
           jobName: rows.name,
           table: rows.table,
           concurrency: Math.max(1, rows.concurrency ?? 5),
-          run: rows.run,
+          run: (row, run) => (registry.scheduledRows(rows.name) ?? rows).run(row, run),
           ...(rows.resourceType ? { resourceType: rows.resourceType } : {}),
         });
         workers.push(worker);
@@ -74,7 +78,13 @@ export async function startBackgroundWork(deps: RuntimeDeps, registry: Backgroun
       }
       case 'consumer': {
         const { consumer: definition } = registration;
-        const consumer = new Consumer(ctx, { ...definition, names: definition.events });
+        if (started.has(`consumer:${definition.name}`)) return;
+        started.add(`consumer:${definition.name}`);
+        const consumer = new Consumer(ctx, {
+          ...definition,
+          names: definition.events,
+          handler: (event, eventCtx) => (registry.eventConsumer(definition.name) ?? definition).handler(event, eventCtx),
+        });
         consumers.push(consumer);
         workers.push(consumer);
         consumer.start();
@@ -89,22 +99,31 @@ export async function startBackgroundWork(deps: RuntimeDeps, registry: Backgroun
   const unsubscribe = registry.subscribe(add);
 
   let lastRecovery = Date.now();
-  let beating: Promise<void> = Promise.resolve();
+  let beating: Promise<void> | undefined;
   const beat = async (): Promise<void> => {
     try {
       await heartbeatInstance(deps.pool, instanceId, timings.leaseMillis);
-      for (const worker of workers) await worker.renew();
-      if (Date.now() - lastRecovery >= timings.recoveryMillis) {
-        lastRecovery = Date.now();
-        const count = await recoverStaleRuns(deps.pool);
-        if (count > 0) log.warn({ recovered: count }, 'marked runs of stopped instances as FAILED');
-      }
     } catch (error) {
       log.warn({ err: errorMessage(error) }, 'background heartbeat failed; retrying');
+      return;
+    }
+    for (const worker of workers) {
+      await worker.renew().catch((error: unknown) => log.warn({ err: errorMessage(error), worker: worker.label }, 'could not renew leases'));
+    }
+    if (Date.now() - lastRecovery >= timings.recoveryMillis) {
+      lastRecovery = Date.now();
+      await recoverStaleRuns(deps.pool)
+        .then((count) => {
+          if (count > 0) log.warn({ recovered: count }, 'marked runs of stopped instances as FAILED');
+        })
+        .catch((error: unknown) => log.warn({ err: errorMessage(error) }, 'stale-run recovery failed; retrying'));
     }
   };
+  // A slow database must not pile up beats: skip a tick while the previous beat is still going.
   const heartbeat = setInterval(() => {
-    beating = beating.then(beat);
+    beating ??= beat().finally(() => {
+      beating = undefined;
+    });
   }, timings.heartbeatMillis);
   heartbeat.unref();
 
