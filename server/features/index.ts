@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app';
 import type { ResourceKind } from '../platform/resources';
 import { postgrestFeature } from '../postgrest/feature';
+import { docsFeature } from './docs';
 import { platformInfoFeature } from './platform-info';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
@@ -17,4 +18,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [postgrestFeature, platformInfoFeature, platformJobsFeature];
+export const features: Feature[] = [postgrestFeature, platformInfoFeature, docsFeature, platformJobsFeature];

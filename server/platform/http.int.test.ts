@@ -65,6 +65,17 @@ describe('platform HTTP', () => {
     expect(missingAsset.statusCode).toBe(404);
   });
 
+  it('serves the documentation of this version and the backend version', async () => {
+    const doc = await t.app.inject({ method: 'GET', url: '/docs/OPERATIONS.md' });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(doc.body).toContain('# Operating Watchkeeper');
+    const outside = await t.app.inject({ method: 'GET', url: '/docs/..%2Fpackage.json' });
+    expect(outside.statusCode).toBe(400);
+    const version = await t.app.inject({ method: 'GET', url: '/api/version' });
+    expect(version.json()).toEqual({ backend: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
   it('exposes Prometheus metrics for requests, the pool and the event queue', async () => {
     await t.app.inject({ method: 'GET', url: '/health' });
     const res = await t.app.inject({ method: 'GET', url: '/metrics' });
