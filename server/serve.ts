@@ -4,21 +4,13 @@ import { buildApp } from './app';
 import { features } from './features';
 import type { Config } from './platform/config';
 import { openDatabase, type Database } from './platform/db';
+import { isAlive } from './platform/db/embedded';
 import { migrate } from './platform/db/migrate';
 import { createLogger } from './platform/logger';
 
 interface ServeLock {
   pid: number;
   url: string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -30,7 +22,7 @@ async function takeServeLock(config: Config): Promise<() => Promise<void>> {
   await fs.mkdir(config.dataDir, { recursive: true });
   try {
     const lock = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<ServeLock>;
-    if (typeof lock.pid === 'number' && lock.pid !== process.pid && alive(lock.pid)) {
+    if (typeof lock.pid === 'number' && lock.pid !== process.pid && isAlive(lock.pid)) {
       const cmdline = await fs.readFile(`/proc/${lock.pid}/cmdline`, 'utf8').catch(() => 'node');
       if (cmdline.includes('node') || cmdline.includes('watchkeeper')) {
         throw new Error(
