@@ -139,11 +139,11 @@ describe('consumers', () => {
       await sleep(600);
       expect(attempts.map((entry) => entry.attempt)).toEqual([1, 2, 3, 4]);
       const gaps = attempts.slice(1).map((entry, index) => entry.at - (attempts[index]?.at ?? 0));
-      // 200, 400, 800 ms apart (within the polling slack).
+      // 200, 400, 800 ms apart (with slack for a loaded machine).
       gaps.forEach((gap, index) => {
         const expected = 200 * 2 ** index;
         expect(gap).toBeGreaterThanOrEqual(expected - 20);
-        expect(gap).toBeLessThan(expected + 400);
+        expect(gap).toBeLessThan(expected + 600);
       });
       expect(await queued()).toEqual([{ name: 'flaky', attempts: 4, max_attempts: 4, error: 'attempt 4 failed', properties: { x: 1 } }]);
       const summary = (await db.pool.query("SELECT pending, retrying, failed, most_common_error FROM event_queue_summary WHERE name = 'flaky'")).rows[0];

@@ -89,7 +89,7 @@ export class Listener {
     const client = this.client;
     this.client = undefined;
     if (!client) return;
-    await client.query('UNLISTEN *').catch(() => undefined);
-    client.release();
+    // Destroyed rather than returned: it carries this listener's handlers, which no other user should inherit.
+    client.release(true);
   }
 }

@@ -77,6 +77,9 @@ describe('two serve processes on one database', () => {
     expect(await exited(a, 20_000)).toBe(true);
     expect(await exited(b, 20_000)).toBe(true);
 
+    // Normal operation of background work logs nothing at warn or above.
+    const jobWarnings = output.join('').split('\n').filter((line) => line.includes('"component":"jobs"') && /"level":(40|50|60)/.test(line));
+    expect(jobWarnings).toEqual([]);
     const runs = (
       await db.pool.query<{ slot: string; runs: number; instances: number }>(
         `SELECT details ->> 'scheduled_for' AS slot, count(*)::int AS runs, count(DISTINCT instance_id)::int AS instances
