@@ -78,7 +78,7 @@ export class Operations {
     const node = planner.node(source, def, alias, req.query.select, '');
     planner.checkUnusedNodes();
     const window = combineWindow(parseRangeHeader(req.range.header, req.range.unit), node.offset, node.limit);
-    const row = await this.run(readStatement(planner, source, alias, node, window, req.prefs.count, shape), options);
+    const row = await this.run(readStatement(planner, source, alias, node, window, req.prefs.count, shape, def?.rowCount), options);
     const rows = Number(row.page_count);
     const total = row.total === null ? undefined : Number(row.total);
     if (req.media.singular && rows !== 1) throw singularityError(rows);

@@ -77,6 +77,12 @@ export interface RelationDef {
   /** Values the server sets on update, like insertDefaults (for example `updated_by`). */
   updateDefaults?: Readonly<Record<string, (actor: Actor | undefined) => string | number | boolean | null | undefined>>;
   relationships?: readonly RelationshipDef[];
+  /**
+   * The relation_counts key (migration 0003) holding this relation's exact row count, kept by triggers:
+   * an unfiltered `count=exact` reads it instead of counting. Only for relations whose rows are exactly
+   * that table's rows (the table itself, or a 1:1 view of it).
+   */
+  rowCount?: string;
 }
 
 export interface FunctionDef {

@@ -39,6 +39,7 @@ export const platformRelations: RelationDef[] = [
       'details', 'hostname', 'duration_millis', 'time_start', 'time_end', 'created_at',
     ],
     primaryKey: ['id'],
+    rowCount: 'job_history',
     relationships: [{ name: 'job_history_agent_id_fkey', target: 'agents', columns: [['agent_id', 'id']] }],
   },
   {
@@ -50,6 +51,8 @@ export const platformRelations: RelationDef[] = [
       'details', 'hostname', 'duration_millis', 'time_start', 'time_end', 'created_at',
     ],
     primaryKey: ['id'],
+    // One row per job_history row (a LEFT JOIN to agents), so the table's kept count is the view's.
+    rowCount: 'job_history',
     relationships: [{ name: 'job_histories_agent_id_fkey', target: 'agents', columns: [['agent_id', 'id']] }],
   },
   {

@@ -37,10 +37,14 @@ function clauses(node: NodeSql, params: Params, window: Window | undefined): { w
 }
 
 /** A read of a relation or of a row-returning function: the page, its JSON and, when asked, the total. */
-export function readStatement(planner: ReadPlanner, source: Source, alias: string, node: NodeSql, window: Window, count: boolean, shape: BodyShape): Statement {
+export function readStatement(planner: ReadPlanner, source: Source, alias: string, node: NodeSql, window: Window, count: boolean, shape: BodyShape, rowCount?: string): Statement {
   const { where, order, paging } = clauses(node, planner.params, window);
   const from = `${source.from} ${alias}`;
-  const total = count ? `(SELECT count(*) FROM ${from}${where})` : 'NULL::bigint';
+  let total = count ? `(SELECT count(*) FROM ${from}${where})` : 'NULL::bigint';
+  // Nothing filters the rows: a trigger-kept count answers exactly (counting stays the fallback).
+  if (count && rowCount !== undefined && node.where.length === 0) {
+    total = `coalesce((SELECT n FROM relation_counts WHERE relation = ${planner.params.add(rowCount, 'text')}), ${total})`;
+  }
   const text =
     `WITH _page AS (SELECT ${node.columns.join(', ')} FROM ${from}${where}${order}${paging}) ` +
     `SELECT ${total} AS total, count(*) AS page_count, ${bodySql(planner, shape)} AS body FROM _page`;
