@@ -2,7 +2,6 @@
 // Targets: p95 ≤ 25 ms, throughput ratio (/api/db ÷ bare) ≥ 0.5. Run: npx tsx bench/postgrest.ts [seconds]
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -101,7 +100,9 @@ async function main(): Promise<void> {
     const appUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     const bare = bareServer(barePool);
     await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    const address = bare.address();
+    if (address === null || typeof address === 'string') throw new Error('the baseline server has no TCP address');
+    const bareUrl = `http://127.0.0.1:${address.port}`;
 
     const headers = { prefer: 'count=exact' };
     // For scale: the same page with count(*) over the whole table, as it was before migration 0003.

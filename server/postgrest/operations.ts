@@ -70,15 +70,15 @@ export class Operations {
   async read(info: RelationInfo, req: DbRequest): Promise<Outcome> {
     const planner = new ReadPlanner(this.schema, req.query, new Params(), req.media.stripNulls);
     const source = relationSource(info.def.name, info.source, info.columns);
-    return this.readSource(planner, source, info.def, req, req.media.singular ? 'object' : 'array', {});
+    return this.readSource(planner, source, info.def, req, req.media.singular ? 'object' : 'array', { rowCount: info.def.rowCount });
   }
 
-  private async readSource(planner: ReadPlanner, source: Source, def: RelationInfo['def'] | undefined, req: DbRequest, shape: BodyShape, options: RunOptions): Promise<Outcome> {
+  private async readSource(planner: ReadPlanner, source: Source, def: RelationInfo['def'] | undefined, req: DbRequest, shape: BodyShape, options: RunOptions & { rowCount?: string }): Promise<Outcome> {
     const alias = planner.nextAlias();
     const node = planner.node(source, def, alias, req.query.select, '');
     planner.checkUnusedNodes();
     const window = combineWindow(parseRangeHeader(req.range.header, req.range.unit), node.offset, node.limit);
-    const row = await this.run(readStatement(planner, source, alias, node, window, req.prefs.count, shape, def?.rowCount), options);
+    const row = await this.run(readStatement(planner, source, alias, node, window, req.prefs.count, shape, options.rowCount), options);
     const rows = Number(row.page_count);
     const total = row.total === null ? undefined : Number(row.total);
     if (req.media.singular && rows !== 1) throw singularityError(rows);
@@ -171,7 +171,8 @@ export class Operations {
       const planner = new ReadPlanner(this.schema, req.query, params, req.media.stripNulls);
       const source: Source = { name: fn.def.name, from: call, columns: fn.columns };
       const shape: BodyShape = !fn.returnsSet || req.media.singular ? 'object' : 'array';
-      return this.readSource(planner, source, undefined, req, shape, options);
+      // A function returning a registered table's rows embeds and follows row rules like that table.
+      return this.readSource(planner, source, fn.relation?.def, req, shape, options);
     }
     const top = req.query.nodes.get('');
     if ((top && (top.filters.length > 0 || top.order)) || req.query.nodes.size > 1) {

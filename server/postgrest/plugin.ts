@@ -131,6 +131,14 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
   });
 
   app.route({
+    method: ['GET', 'HEAD'],
+    url: '/',
+    handler: async () => {
+      throw new PgrstError(404, 'PGRST126', 'Root endpoint metadata is disabled', null, 'The API is described at /api/openapi.json.');
+    },
+  });
+
+  app.route({
     method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'],
     url: '/*',
     handler: async () => {

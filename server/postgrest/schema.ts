@@ -36,6 +36,8 @@ export interface FunctionInfo {
   /** Output columns when the function returns rows (a table type, OUT/TABLE parameters); else undefined. */
   columns: ReadonlyMap<string, ColumnInfo> | undefined;
   volatile: boolean;
+  /** The registered relation whose table type the function returns (`RETURNS SETOF books`), if any. */
+  relation: RelationInfo | undefined;
 }
 
 /** A relationship as seen from one side: to-one (we hold the key) or to-many (they hold it). */
@@ -127,7 +129,8 @@ export async function introspect(pool: pg.Pool, registry: Registry): Promise<Sch
     const row = functionRows.find((candidate) => candidate.proname === def.name);
     if (!row) throw new Error(`/api/db registry: function ${def.name} does not exist in the database`);
     if (row.overloads > 1) throw new Error(`/api/db registry: function ${def.name} is overloaded; expose one signature only`);
-    functions.set(def.name, functionInfo(def, row, returnColumnRows));
+    const relation = row.ret_relation === null ? undefined : [...relations.values()].find((info) => info.source === row.ret_relation);
+    functions.set(def.name, { ...functionInfo(def, row, returnColumnRows), relation });
   }
 
   const joinsByRelation = new Map<string, Join[]>();
@@ -151,7 +154,7 @@ function checkRelationship(def: RelationDef, rel: RelationshipDef, relations: Ma
   }
 }
 
-function functionInfo(def: FunctionDef, row: FunctionRow, returnColumnRows: ColumnRow[]): FunctionInfo {
+function functionInfo(def: FunctionDef, row: FunctionRow, returnColumnRows: ColumnRow[]): Omit<FunctionInfo, 'relation'> {
   const modes = row.arg_modes ?? row.arg_types.map(() => 'i');
   const names = row.arg_names ?? [];
   const args: FunctionArg[] = [];

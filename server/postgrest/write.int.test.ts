@@ -193,6 +193,9 @@ describe('rpc', () => {
     // Only the registered output columns exist.
     expect((await call('GET', 'rpc/books_by?author=1&select=summary')).json()).toMatchObject({ code: '42703' });
     expect((await call('GET', 'rpc/author_stats?order=author_id&author_id=lte.2')).json()).toEqual([{ author_id: 1, books: 2 }, { author_id: 2, books: 1 }]);
+    // SETOF books: embeds like the books relation.
+    const embedded = await call('GET', 'rpc/books_by?author=1&select=title,reviews(stars)&order=id&limit=1');
+    expect(embedded.json()).toEqual([{ title: 'Notes', reviews: [{ stars: 5 }, { stars: 4 }] }]);
   });
 
   it('runs GET read-only (a writing function answers 405 25006) and POST for writes', async () => {

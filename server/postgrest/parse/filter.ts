@@ -5,7 +5,7 @@ import { MAX_DEPTH, MAX_ITEMS, parseField, splitTopLevel, unquote } from './lexe
 const IS_VALUES = ['null', 'not_null', 'true', 'false', 'unknown'] as const;
 
 function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
-  return (list as readonly string[]).includes(value);
+  return list.some((item) => item === value);
 }
 
 /**
