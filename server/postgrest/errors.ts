@@ -120,7 +120,9 @@ export function fromDatabaseError(error: unknown): { error: PgrstError; internal
       const detail = error.detail === undefined || error.detail.startsWith('Failing row contains') ? null : error.detail;
       return { error: new PgrstError(status, code, error.message, detail, error.hint ?? null), internal: false };
     }
-    if (code === '57014') return { error: new PgrstError(504, code, 'canceling statement due to statement timeout'), internal: false };
+    if (code === '57014') {
+      return { error: new PgrstError(400, code, 'canceling statement due to statement timeout', null, 'The query ran too long; add filters or a limit, or embed less.'), internal: false };
+    }
     if (status === 503) return { error: new PgrstError(503, code, 'the database is unavailable; try again'), internal: true };
     return { error: new PgrstError(500, code, 'the query failed; the server log has the details'), internal: true };
   }

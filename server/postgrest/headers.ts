@@ -6,6 +6,8 @@ export interface Preferences {
   count: boolean;
   resolution: 'merge-duplicates' | 'ignore-duplicates' | undefined;
   missingDefault: boolean;
+  /** `max-affected=N` with `handling=strict`: a PATCH/DELETE touching more rows is rolled back (PGRST124). */
+  maxAffected: number | undefined;
   /** What to echo in Preference-Applied. */
   applied: string[];
 }
@@ -18,7 +20,8 @@ function headerList(value: HeaderValue): string[] {
 }
 
 export function parsePrefer(header: HeaderValue): Preferences {
-  const prefs: Preferences = { return: undefined, count: false, resolution: undefined, missingDefault: false, applied: [] };
+  const prefs: Preferences = { return: undefined, count: false, resolution: undefined, missingDefault: false, maxAffected: undefined, applied: [] };
+  let maxAffected: number | undefined;
   const invalid: string[] = [];
   let strict = false;
   for (const item of headerList(header)) {
@@ -36,6 +39,8 @@ export function parsePrefer(header: HeaderValue): Preferences {
     } else if (name === 'missing' && (value === 'default' || value === 'null')) {
       prefs.missingDefault = value === 'default';
       prefs.applied.push(item);
+    } else if (name === 'max-affected' && /^\d{1,15}$/.test(value)) {
+      maxAffected = Number(value);
     } else if (name === 'handling' && (value === 'strict' || value === 'lenient')) {
       strict = value === 'strict';
       prefs.applied.push(item);
@@ -46,7 +51,21 @@ export function parsePrefer(header: HeaderValue): Preferences {
   if (strict && invalid.length > 0) {
     throw new PgrstError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${invalid.join(', ')}`);
   }
+  // PostgREST honours max-affected only under handling=strict.
+  if (strict && maxAffected !== undefined) {
+    prefs.maxAffected = maxAffected;
+    prefs.applied.push(`max-affected=${maxAffected}`);
+  }
   return prefs;
+}
+
+/** Accept-Profile / Content-Profile: only the public schema is served (PGRST106 otherwise). */
+export function checkProfile(profile: HeaderValue): void {
+  if (profile === undefined) return;
+  const value = Array.isArray(profile) ? profile.join(',') : profile;
+  if (value.trim() !== 'public') {
+    throw new PgrstError(406, 'PGRST106', `Invalid schema: ${value.slice(0, 100)}`, null, 'Only the following schemas are exposed: public');
+  }
 }
 
 export interface MediaChoice {

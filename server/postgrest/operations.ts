@@ -41,20 +41,24 @@ interface RunOptions {
   keep?: (row: ResultRow) => boolean;
 }
 
+/** The longest a single /api/db statement may run by default (57014 beyond, answered 400 with a hint). */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+
 export class Operations {
   constructor(
     private readonly pool: pg.Pool,
     private readonly schema: Schema,
+    private readonly statementTimeoutMs = STATEMENT_TIMEOUT_MS,
   ) {}
 
+  /**
+   * Every statement runs in its own transaction with a time limit (a client can ask for expensive
+   * nested embeds), read-only for GET as PostgREST does, so a read can never write.
+   */
   private async run(statement: Statement, options: RunOptions = {}): Promise<ResultRow> {
-    if (!options.readOnly && !options.keep) {
-      const { rows } = await this.pool.query<ResultRow>(statement.text, statement.values);
-      return firstRow(rows);
-    }
     const client = await this.pool.connect();
     try {
-      await client.query(options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
+      await client.query(`${options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SET LOCAL statement_timeout = ${Math.trunc(this.statementTimeoutMs)}`);
       const { rows } = await client.query<ResultRow>(statement.text, statement.values);
       const row = firstRow(rows);
       await client.query(options.keep && !options.keep(row) ? 'ROLLBACK' : 'COMMIT');
@@ -70,7 +74,7 @@ export class Operations {
   async read(info: RelationInfo, req: DbRequest): Promise<Outcome> {
     const planner = new ReadPlanner(this.schema, req.query, new Params(), req.media.stripNulls);
     const source = relationSource(info.def.name, info.source, info.columns);
-    return this.readSource(planner, source, info.def, req, req.media.singular ? 'object' : 'array', { rowCount: info.def.rowCount });
+    return this.readSource(planner, source, info.def, req, req.media.singular ? 'object' : 'array', { rowCount: info.def.rowCount, readOnly: true });
   }
 
   private async readSource(planner: ReadPlanner, source: Source, def: RelationInfo['def'] | undefined, req: DbRequest, shape: BodyShape, options: RunOptions & { rowCount?: string }): Promise<Outcome> {
@@ -143,8 +147,14 @@ export class Operations {
     const shape: BodyShape = !wantsBody ? 'none' : req.media.singular ? 'object' : 'array';
     const keys = req.prefs.return === 'headers-only' ? info.def.primaryKey : undefined;
     const statement = mutationStatement(planner, mutation, node, alias, shape, keys);
-    const row = await this.run(statement, req.media.singular ? { keep: (result) => Number(result.page_count) === 1 } : {});
-    if (req.media.singular && Number(row.page_count) !== 1) throw singularityError(Number(row.page_count));
+    const max = req.prefs.maxAffected;
+    const fits = (rows: number) => (!req.media.singular || rows === 1) && (max === undefined || rows <= max);
+    const row = await this.run(statement, req.media.singular || max !== undefined ? { keep: (result) => fits(Number(result.page_count)) } : {});
+    const affected = Number(row.page_count);
+    if (req.media.singular && affected !== 1) throw singularityError(affected);
+    if (max !== undefined && affected > max) {
+      throw new PgrstError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${affected} rows`);
+    }
     return this.writeOutcome(status, req, info, row);
   }
 

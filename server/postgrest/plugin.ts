@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type pg from 'pg';
 import type { Logger } from '../platform/logger';
 import { PgrstError, fromDatabaseError, functionNotFound, invalidBody, tableNotFound } from './errors';
-import { negotiate, parsePrefer } from './headers';
+import { checkProfile, negotiate, parsePrefer } from './headers';
 import { Operations, type AccessNeed, type DbRequest, type Outcome } from './operations';
 import { parseQuery, splitQueryString, type QueryParam } from './parse/query';
 import type { SelectItem } from './ast';
@@ -16,6 +16,8 @@ export interface PostgrestOptions {
   log: Logger;
   /** Who is asking; identity provides it (created_by and other insert defaults read it). */
   actorOf?: (req: FastifyRequest) => Actor | undefined;
+  /** Per-statement time limit; default STATEMENT_TIMEOUT_MS. */
+  statementTimeoutMs?: number;
 }
 
 const BODY_LIMIT = 4 * 1024 * 1024;
@@ -42,7 +44,7 @@ function send(reply: FastifyReply, outcome: Outcome, singular: boolean): Fastify
  */
 export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOptions): Promise<void> {
   const { schema, log } = options;
-  const operations = new Operations(options.pool, schema);
+  const operations = new Operations(options.pool, schema, options.statementTimeoutMs);
 
   // Only JSON bodies: PostgREST answers 415 for others (csv and form bodies are not supported here).
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -63,6 +65,8 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
   });
 
   const parseRequest = (req: FastifyRequest, params: QueryParam[], method: DbRequest['method'], target: AccessNeed): DbRequest => {
+    checkProfile(req.headers['accept-profile']);
+    checkProfile(req.headers['content-profile']);
     const media = negotiate(req.headers.accept);
     const query = parseQuery(params);
     return {

@@ -175,6 +175,25 @@ describe('PATCH and DELETE', () => {
   });
 });
 
+describe('preferences and profiles', () => {
+  it('rolls back a write over max-affected under handling=strict (PGRST124)', async () => {
+    const res = await call('PATCH', 'books?pages=gt.0', { summary: 'too many' }, { prefer: 'handling=strict, max-affected=1' });
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'PGRST124', details: expect.stringMatching(/^The query affects \d+ rows$/) });
+    expect((await f.db.pool.query("SELECT count(*)::int AS n FROM books WHERE summary = 'too many'")).rows).toEqual([{ n: 0 }]);
+    const ok = await call('PATCH', 'books?title=eq.Notes', { summary: 'within' }, { prefer: 'handling=strict, max-affected=1' });
+    expect(ok.status).toBe(204);
+    expect(ok.headers['preference-applied']).toBe('handling=strict, max-affected=1');
+  });
+
+  it('serves only the public schema (PGRST106)', async () => {
+    expect((await call('GET', 'books?select=id&limit=1', undefined, { 'accept-profile': 'public' })).status).toBe(200);
+    const other = await call('GET', 'books', undefined, { 'accept-profile': 'pg_catalog' });
+    expect(other.status).toBe(406);
+    expect(other.json()).toMatchObject({ code: 'PGRST106', hint: 'Only the following schemas are exposed: public' });
+  });
+});
+
 describe('rpc', () => {
   it('calls a scalar function by GET and POST, with defaults', async () => {
     expect((await call('GET', 'rpc/add_them?a=2&b=3')).json()).toBe(5);
@@ -205,6 +224,13 @@ describe('rpc', () => {
     const post = await call('POST', 'rpc/log_call?select=note', { note: 'hello' });
     expect(post.status).toBe(200);
     expect(post.json()).toEqual([{ note: 'hello' }]);
+  });
+
+  it('cancels a statement past the time limit with 400 57014', async () => {
+    expect((await call('GET', 'rpc/slow?ms=10')).json()).toBe(1);
+    const res = await call('GET', 'rpc/slow?ms=3000');
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
   });
 
   it('answers 404 PGRST202 for unknown functions and argument sets', async () => {

@@ -28,6 +28,7 @@ CREATE FUNCTION books_by(author int) RETURNS SETOF books LANGUAGE sql STABLE AS 
 CREATE FUNCTION numbers(n int) RETURNS SETOF int LANGUAGE sql IMMUTABLE AS 'SELECT generate_series(1, n)';
 CREATE FUNCTION log_call(note text) RETURNS TABLE (id int, note text) LANGUAGE sql VOLATILE AS
   'INSERT INTO call_log (note) VALUES (log_call.note) RETURNING call_log.id, call_log.note';
+CREATE FUNCTION slow(ms int) RETURNS int LANGUAGE sql VOLATILE AS 'SELECT 1 FROM pg_sleep(ms / 1000.0)';
 CREATE FUNCTION author_stats() RETURNS TABLE (author_id int, books bigint) LANGUAGE sql STABLE AS
   'SELECT author_id, count(*) FROM books GROUP BY author_id';
 
@@ -86,6 +87,7 @@ export const fixtureFunctions: FunctionDef[] = [
   { name: 'numbers', rbac: 'database', action: 'read' },
   { name: 'log_call', rbac: 'database', action: 'write' },
   { name: 'author_stats', rbac: 'database', action: 'read' },
+  { name: 'slow', rbac: 'database', action: 'read' },
 ];
 
 export interface Fixture {
@@ -99,7 +101,7 @@ export async function createFixture(): Promise<Fixture> {
   await db.pool.query(FIXTURE_SQL);
   const schema = await introspect(db.pool, createRegistry(fixtureRelations, fixtureFunctions));
   const app = Fastify({ logger: false });
-  await app.register(async (scope) => postgrestRoutes(scope, { pool: db.pool, schema, log: createLogger('silent') }), { prefix: '/api/db' });
+  await app.register(async (scope) => postgrestRoutes(scope, { pool: db.pool, schema, log: createLogger('silent'), statementTimeoutMs: 1000 }), { prefix: '/api/db' });
   await app.ready();
   return {
     app,
