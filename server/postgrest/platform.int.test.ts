@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../test/app';
+import { parseSelect } from './parse/select';
+import { accessNeeds } from './plugin';
+import { createRegistry } from './registry';
+import { functions, relations } from './relations';
+import { introspect } from './schema';
 
 let t: TestApp;
 
@@ -103,6 +108,25 @@ describe('platform relations', () => {
     expect(await total('job_history?select=id&name=eq.Bulk')).toBe('0-4/5');
     await t.db.pool.query("DELETE FROM job_history WHERE name = 'Bulk'");
     expect(await total('job_history?select=id')).toBe('0-2/3');
+  });
+
+  it('embeds by foreign-key column (created_by(…), person_id(…))', async () => {
+    const res = await call('GET', 'agents?select=name,person_id(name),created_by(name)&name=eq.edge');
+    expect(res.json()).toEqual([{ name: 'edge', person_id: { name: 'Pat' }, created_by: null }]);
+  });
+
+  it('lists the RBAC objects a request needs: the relation, then read on every embed', async () => {
+    const schema = await introspect(t.db.pool, createRegistry(relations, functions));
+    const select = parseSelect('name,agent:agents(name,owner:person_id(name),job_history(id))');
+    expect(accessNeeds(schema, { object: 'database', action: 'read' }, 'job_history', select)).toEqual([
+      { object: 'database', action: 'read' },
+      { object: 'agents', action: 'read' },
+    ]);
+    expect(accessNeeds(schema, { object: 'feature_flags', action: 'write' }, 'properties', parseSelect('name'))).toEqual([{ object: 'feature_flags', action: 'write' }]);
+    expect(accessNeeds(schema, { object: 'agents', action: 'read' }, 'agents', parseSelect('name,people!agents_person_id_fkey(name)'))).toEqual([
+      { object: 'agents', action: 'read' },
+      { object: 'database', action: 'read' },
+    ]);
   });
 
   it('does not serve tables outside the registry', async () => {

@@ -1,13 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from '../platform/logger';
-import { PgrstError, fromDatabaseError, functionNotFound, invalidBody, tableNotFound } from './errors';
+import { PgrstError, fromDatabaseError, functionNotFound, invalidBody, noRelationship, tableNotFound } from './errors';
 import { checkProfile, negotiate, parsePrefer } from './headers';
 import { Operations, type AccessNeed, type DbRequest, type Outcome } from './operations';
 import { parseQuery, splitQueryString, type QueryParam } from './parse/query';
 import type { SelectItem } from './ast';
 import type { Actor } from './registry';
 import type { Schema } from './schema';
+import { resolveJoin } from './sql/joins';
 import { isJsonRow } from './sql/write';
 
 export interface PostgrestOptions {
@@ -64,7 +65,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
     void reply.status(mapped.error.status).type('application/json; charset=utf-8').send(mapped.error.toBody());
   });
 
-  const parseRequest = (req: FastifyRequest, params: QueryParam[], method: DbRequest['method'], target: AccessNeed): DbRequest => {
+  const parseRequest = (req: FastifyRequest, params: QueryParam[], method: DbRequest['method'], target: AccessNeed, parent: string | undefined, shownAs: string): DbRequest => {
     checkProfile(req.headers['accept-profile']);
     checkProfile(req.headers['content-profile']);
     const media = negotiate(req.headers.accept);
@@ -72,7 +73,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
     return {
       method,
       query,
-      access: [target, ...embeddedReads(schema, query.select)],
+      access: accessNeeds(schema, target, parent, query.select, shownAs),
       prefs: parsePrefer(req.headers.prefer),
       media,
       range: { header: req.headers.range, unit: req.headers['range-unit'] },
@@ -90,7 +91,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
       const method = dbMethod(req.method);
       if (!method) throw new PgrstError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
       const action = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
-      const request = parseRequest(req, splitQueryString(rawQuery(req.url)), method, { object: info.def.rbac, action });
+      const request = parseRequest(req, splitQueryString(rawQuery(req.url)), method, { object: info.def.rbac, action }, info.def.name, info.def.name);
       // Access control (spec §6) is one check here, before any SQL: every entry of request.access is an
       // (RBAC object, read|write) pair that the caller's roles and permissions must allow.
       let outcome: Outcome;
@@ -128,7 +129,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
       const unknown = argNames.filter((name) => !fn.args.some((arg) => arg.name === name));
       const missing = fn.args.filter((arg) => !arg.hasDefault && !(arg.name in args));
       if (unknown.length > 0 || missing.length > 0) throw functionNotFound(fn.def.name, argNames);
-      const request = parseRequest(req, rest, method, { object: fn.def.rbac, action: method === 'POST' ? fn.def.action : 'read' });
+      const request = parseRequest(req, rest, method, { object: fn.def.rbac, action: method === 'POST' ? fn.def.action : 'read' }, fn.relation?.def.name, fn.def.name);
       // Access control (spec §6): the same single check on request.access as for relations.
       return send(reply, await operations.rpc(fn, request, args), request.media.singular);
     },
@@ -151,14 +152,28 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
   });
 }
 
-/** Embedded relations are read too: read on each embed's RBAC object (unknown names fail later as PGRST200). */
-function embeddedReads(schema: Schema, select: readonly SelectItem[]): AccessNeed[] {
+/** What a request needs: the target itself, then read on every embedded relation. */
+export function accessNeeds(schema: Schema, target: AccessNeed, parent: string | undefined, select: readonly SelectItem[], shownAs = parent ?? 'result'): AccessNeed[] {
+  const reads = embeddedReads(schema, parent, select, shownAs).filter((need) => need.object !== target.object || need.action !== target.action);
+  return [target, ...reads];
+}
+
+/**
+ * Embedded relations are read too: read on each embed's RBAC object, resolved through the same
+ * relationships the planner uses (an embed that does not resolve fails here with its PGRST error).
+ */
+function embeddedReads(schema: Schema, parent: string | undefined, select: readonly SelectItem[], shownAs = parent ?? 'result'): AccessNeed[] {
   const needs: AccessNeed[] = [];
+  const add = (need: AccessNeed) => {
+    if (!needs.some((n) => n.object === need.object)) needs.push(need);
+  };
   for (const item of select) {
     if (item.kind !== 'embed') continue;
-    const object = schema.relations.get(item.relation)?.def.rbac;
-    if (object && !needs.some((need) => need.object === object)) needs.push({ object, action: 'read' });
-    for (const need of embeddedReads(schema, item.select)) if (!needs.some((n) => n.object === need.object)) needs.push(need);
+    if (parent === undefined) throw noRelationship(shownAs, item.relation, item.hint);
+    const target = schema.relations.get(resolveJoin(schema, parent, item).target);
+    if (!target) continue;
+    add({ object: target.def.rbac, action: 'read' });
+    for (const need of embeddedReads(schema, target.def.name, item.select)) add(need);
   }
   return needs;
 }

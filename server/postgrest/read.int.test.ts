@@ -224,6 +224,11 @@ describe('embedding', () => {
     ]);
   });
 
+  it('embeds by foreign-key column, keyed by the column (or alias)', async () => {
+    const res = await get('books?select=title,author_id(name),ed:editor_id(name)&id=eq.1');
+    expect(res.json()).toEqual([{ title: 'Notes', author_id: { name: 'Ada' }, ed: { name: 'Bob' } }]);
+  });
+
   it('answers 300 PGRST201 for an ambiguous embed and 400 PGRST200 without a relationship', async () => {
     const ambiguous = await get('books?select=title,authors(name)');
     expect(ambiguous.status).toBe(300);

@@ -4,6 +4,7 @@ import { defaultKey } from '../parse/lexer';
 import type { RbacObject, RelationDef } from '../registry';
 import type { Join, Schema } from '../schema';
 import { conditionSql, fieldExpr, filterSql, ident, mentions, type Params, type Source } from './expr';
+import { resolveJoin } from './joins';
 
 /** The SQL pieces of one node of the select tree. */
 export interface NodeSql {
@@ -111,27 +112,8 @@ export class ReadPlanner {
     return `${sql} AS ${ident(item.alias ?? defaultKey(item.field))}`;
   }
 
-  private resolveJoin(def: RelationDef, item: EmbedItem): Join {
-    const candidates = this.schema.joins(def.name).filter((join) => join.target === item.relation);
-    const hint = item.hint;
-    const matching = hint === undefined ? candidates : candidates.filter((join) => join.name === hint || join.on.some(([ours, theirs]) => ours === hint || theirs === hint));
-    const [first, ...rest] = matching;
-    if (!first) throw noRelationship(def.name, item.relation, hint);
-    if (rest.length > 0) {
-      const options = matching.map((join) => `'${item.relation}!${join.name}'`).join(', ');
-      throw new PgrstError(
-        300,
-        'PGRST201',
-        `Could not embed because more than one relationship was found for '${def.name}' and '${item.relation}'`,
-        matching.map((join) => `${join.name}: ${join.cardinality === 'one' ? 'many-to-one' : 'one-to-many'} on (${join.on.map(([a, b]) => `${a} = ${b}`).join(', ')})`).join('; '),
-        `Try changing '${item.relation}' to one of the following: ${options}. Find the desired relationship in the 'details' key.`,
-      );
-    }
-    return first;
-  }
-
   private embed(parent: RelationDef, parentAlias: string, item: EmbedItem, path: string): { embed: BuiltEmbed; column: string | undefined } {
-    const join = this.resolveJoin(parent, item);
+    const join = resolveJoin(this.schema, parent.name, item);
     const info = this.schema.relations.get(join.target);
     if (!info) throw noRelationship(parent.name, item.relation, item.hint);
     const source = relationSource(info.def.name, info.source, info.columns);
