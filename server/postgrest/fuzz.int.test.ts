@@ -73,6 +73,7 @@ const selectItem: fc.Arbitrary<string> = fc.letrec((tie) => ({
     columns,
     fc.constant('*'),
     fc.tuple(text, columns).map(([alias, c]) => `${alias}:${c}`),
+    fc.tuple(fc.string({ unit: 'binary', maxLength: 6 }), columns).map(([alias, c]) => `${alias}:${c}`),
     fc.tuple(columns, fc.constantFrom('text', 'int', 'jsonb', 'evil', 'pg_catalog.text')).map(([c, t]) => `${c}::${t}`),
     fc
       .tuple(fc.constantFrom('authors', 'books', 'reviews', 'unregistered_secrets', 'call_log', 'nope'), fc.constantFrom('', '!inner', '!books_author_id_fkey', '!editor_id', '!nope!inner'), fc.array(tie('item'), { maxLength: 3 }))

@@ -151,6 +151,9 @@ describe('filters', () => {
     const key = await get(`authors?select=${encodeURIComponent("x:data->>city' OR 1=1; --")}&id=eq.1`);
     expect(key.status).toBe(200);
     expect(key.json()).toEqual([{ x: null }]);
+    const nul = await get(`authors?select=${encodeURIComponent('a\u0000b:name')}`);
+    expect(nul.status).toBe(400);
+    expect(nul.json()).toMatchObject({ code: 'PGRST100' });
     const parens = await get(`authors?select=${encodeURIComponent("x:data->>city') FROM unregistered_secrets --")}`);
     expect(parens.status).toBe(400);
     expect(parens.body).not.toContain('top-secret');

@@ -94,6 +94,8 @@ class SelectParser {
     if (this.peek() === ':' && this.text[this.pos + 1] !== ':') {
       alias = word;
       if (alias === '') throw this.fail('empty alias');
+      // The alias is written into the SQL as a quoted identifier, which cannot hold a NUL.
+      if (alias.includes('\u0000')) throw this.fail('an alias cannot contain a NUL character');
       this.pos += 1;
       word = this.readWord();
     }
