@@ -13,7 +13,7 @@ export const postgrestFeature: Feature = {
     const registry = createRegistry(relations, functions);
     // Column and argument types are read once here, so requests never introspect.
     const schema = await introspect(ctx.pool, registry);
-    Object.assign(ctx.openApiPaths, postgrestOpenApi(registry));
+    Object.assign(ctx.openApiPaths, postgrestOpenApi(schema));
     await postgrestRoutes(app, { pool: ctx.pool, schema, log: ctx.log });
   },
 };

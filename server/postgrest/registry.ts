@@ -83,6 +83,12 @@ export interface RelationDef {
    * that table's rows (the table itself, or a 1:1 view of it).
    */
   rowCount?: string;
+  /**
+   * For views (PostgreSQL reports every view column as nullable): columns that are NOT NULL in the
+   * underlying table. The planner then drops NULLS FIRST/LAST from orders on them, so
+   * `order=time_start.desc.nullslast` can use the table's `time_start DESC` index.
+   */
+  notNull?: readonly string[];
 }
 
 export interface FunctionDef {
@@ -104,8 +110,8 @@ export function createRegistry(relations: readonly RelationDef[], functions: rea
   const relationMap = new Map<string, RelationDef>();
   for (const relation of relations) {
     if (relationMap.has(relation.name)) throw new Error(`/api/db registry: relation ${relation.name} is registered twice`);
-    for (const column of [...(relation.insertable ?? []), ...(relation.updatable ?? []), ...(relation.primaryKey ?? [])]) {
-      if (!relation.readable.includes(column)) throw new Error(`/api/db registry: ${relation.name}.${column} is writable or a key but not readable`);
+    for (const column of [...(relation.insertable ?? []), ...(relation.updatable ?? []), ...(relation.primaryKey ?? []), ...(relation.notNull ?? [])]) {
+      if (!relation.readable.includes(column)) throw new Error(`/api/db registry: ${relation.name}.${column} is writable, a key or declared NOT NULL but not readable`);
     }
     for (const column of [...Object.keys(relation.insertDefaults ?? {}), ...Object.keys(relation.updateDefaults ?? {})]) {
       if (!relation.readable.includes(column)) throw new Error(`/api/db registry: ${relation.name}.${column} has a server default but is not readable`);

@@ -14,6 +14,8 @@ export interface ColumnInfo {
   element: string | undefined;
   /** pg_type.typcategory: S string, N numeric, A array, U user (json/jsonb are U), … */
   category: string;
+  /** Never NULL (NOT NULL in the table, or declared so for a view): NULLS FIRST/LAST cannot matter. */
+  notNull: boolean;
 }
 
 export interface RelationInfo {
@@ -62,6 +64,7 @@ interface ColumnRow {
   type: string;
   element: string | null;
   category: string;
+  notnull: boolean;
 }
 
 interface FunctionRow {
@@ -80,7 +83,7 @@ interface FunctionRow {
 
 const COLUMNS_SQL = `
   SELECT c.relname, a.attname, format_type(a.atttypid, NULL) AS type,
-         CASE WHEN t.typcategory = 'A' THEN format_type(t.typelem, NULL) END AS element, t.typcategory::text AS category
+         CASE WHEN t.typcategory = 'A' THEN format_type(t.typelem, NULL) END AS element, t.typcategory::text AS category, a.attnotnull AS notnull
   FROM pg_attribute a
   JOIN pg_class c ON c.oid = a.attrelid
   JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -97,8 +100,8 @@ const FUNCTIONS_SQL = `
   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
   WHERE n.nspname = 'public' AND p.proname = ANY($1::text[]) AND p.prokind = 'f'`;
 
-function columnInfo(row: ColumnRow): ColumnInfo {
-  return { name: row.attname, type: row.type, element: row.element ?? undefined, category: row.category };
+function columnInfo(row: ColumnRow, declaredNotNull = false): ColumnInfo {
+  return { name: row.attname, type: row.type, element: row.element ?? undefined, category: row.category, notNull: row.notnull || declaredNotNull };
 }
 
 export async function introspect(pool: pg.Pool, registry: Registry): Promise<Schema> {
@@ -110,7 +113,7 @@ export async function introspect(pool: pg.Pool, registry: Registry): Promise<Sch
   const returnRelations = functionRows.map((row) => row.ret_relation).filter((name): name is string => name !== null);
   const { rows: returnColumnRows } = await pool.query<ColumnRow>(COLUMNS_SQL, [returnRelations]);
 
-  const columnsOf = (rows: ColumnRow[], relname: string) => new Map(rows.filter((row) => row.relname === relname).map((row) => [row.attname, columnInfo(row)]));
+  const columnsOf = (rows: ColumnRow[], relname: string) => new Map(rows.filter((row) => row.relname === relname).map((row) => [row.attname, row]));
 
   const relations = new Map<string, RelationInfo>();
   for (const def of relationDefs) {
@@ -121,7 +124,12 @@ export async function introspect(pool: pg.Pool, registry: Registry): Promise<Sch
     if (missing.length > 0) throw new Error(`/api/db registry: ${def.name} lists columns ${missing.join(', ')} that ${source} does not have`);
     if (def.softDelete && !all.has('deleted_at')) throw new Error(`/api/db registry: ${def.name} is soft-deleted but ${source} has no deleted_at column`);
     // Only readable columns are kept: nothing else can be named by a request.
-    relations.set(def.name, { def, source, columns: new Map(def.readable.map((column) => [column, all.get(column) ?? columnInfo({ relname: source, attname: column, type: 'text', element: null, category: 'S' })])) });
+    const columns = new Map<string, ColumnInfo>();
+    for (const name of def.readable) {
+      const row = all.get(name);
+      if (row) columns.set(name, columnInfo(row, def.notNull?.includes(name)));
+    }
+    relations.set(def.name, { def, source, columns });
   }
 
   const functions = new Map<string, FunctionInfo>();
@@ -170,10 +178,11 @@ function functionInfo(def: FunctionDef, row: FunctionRow, returnColumnRows: Colu
       args.push({ name, type, category, hasDefault: inputIndex >= firstDefault });
       inputIndex += 1;
     }
-    if (mode === 'o' || mode === 'b' || mode === 't') outputs.set(name, { name, type, element: undefined, category });
+    if (mode === 'o' || mode === 'b' || mode === 't') outputs.set(name, { name, type, element: undefined, category, notNull: false });
   });
   let columns: Map<string, ColumnInfo> | undefined = outputs.size > 0 ? outputs : undefined;
-  if (!columns && row.ret_relation) columns = new Map(returnColumnRows.filter((r) => r.relname === row.ret_relation).map((r) => [r.attname, columnInfo(r)]));
+  // Rows of a table type may be NULL-extended, so a function's columns are never treated as NOT NULL.
+  if (!columns && row.ret_relation) columns = new Map(returnColumnRows.filter((r) => r.relname === row.ret_relation).map((r) => [r.attname, { ...columnInfo(r), notNull: false }]));
   if (columns && def.readable) {
     const readable = def.readable;
     columns = new Map([...columns].filter(([name]) => readable.includes(name)));

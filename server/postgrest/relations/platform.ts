@@ -51,8 +51,10 @@ export const platformRelations: RelationDef[] = [
       'details', 'hostname', 'duration_millis', 'time_start', 'time_end', 'created_at',
     ],
     primaryKey: ['id'],
-    // One row per job_history row (a LEFT JOIN to agents), so the table's kept count is the view's.
+    // One row per job_history row (a LEFT JOIN to agents), so the table's kept count is the view's,
+    // and its columns from job_history keep their NOT NULL.
     rowCount: 'job_history',
+    notNull: ['id', 'name', 'agent_id', 'status', 'success_count', 'error_count', 'details', 'time_start', 'created_at'],
     relationships: [{ name: 'job_histories_agent_id_fkey', target: 'agents', columns: [['agent_id', 'id']] }],
   },
   {

@@ -35,6 +35,8 @@ export interface TypedExpr {
   category: string;
   /** True when the expression is text (a text column or a `->>` path). */
   text: boolean;
+  /** A plain column that is never NULL. */
+  notNull: boolean;
 }
 
 const JSON_TYPES = new Set(['json', 'jsonb']);
@@ -45,7 +47,7 @@ export function fieldExpr(source: Source, alias: string, field: Field, params: P
   if (!column) throw undefinedColumn(source.name, field.name);
   let sql = `${alias}.${ident(column.name)}`;
   if (field.path.length === 0) {
-    return { sql, type: column.type, category: column.category, text: column.category === 'S' };
+    return { sql, type: column.type, category: column.category, text: column.category === 'S', notNull: column.notNull };
   }
   if (!JSON_TYPES.has(column.type)) {
     throw new PgrstError(400, '42883', `operator does not exist: ${column.type} -> unknown`, null, `${source.name}.${column.name} is not a json or jsonb column`);
@@ -56,7 +58,7 @@ export function fieldExpr(source: Source, alias: string, field: Field, params: P
     sql = `(${sql}${step.arrow}${key})`;
     last = step.arrow;
   }
-  return last === '->>' ? { sql, type: 'text', category: 'S', text: true } : { sql, type: column.type, category: 'U', text: false };
+  return last === '->>' ? { sql, type: 'text', category: 'S', text: true, notNull: false } : { sql, type: column.type, category: 'U', text: false, notNull: false };
 }
 
 const COMPARISON: Record<string, string> = {

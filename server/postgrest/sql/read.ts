@@ -138,8 +138,11 @@ export class ReadPlanner {
 
   private orderTerm(term: OrderTerm, source: Source, alias: string, embeds: Map<string, BuiltEmbed>): string {
     let expr: string;
+    let notNull = false;
     if (term.embed === undefined) {
-      expr = fieldExpr(source, alias, term.field, this.params).sql;
+      const field = fieldExpr(source, alias, term.field, this.params);
+      expr = field.sql;
+      notNull = field.notNull;
     } else {
       const embed = embeds.get(term.embed);
       if (!embed) throw new PgrstError(400, 'PGRST108', `'${term.embed}' is not an embedded resource in this request`, null, `Verify that '${term.embed}' is included in the 'select' query parameter.`);
@@ -149,7 +152,8 @@ export class ReadPlanner {
       const value = fieldExpr(embed.source, embed.alias, term.field, this.params).sql;
       expr = `(SELECT ${value} FROM ${embed.source.from} ${embed.alias} WHERE ${embed.where.join(' AND ')} LIMIT 1)`;
     }
-    const nulls = term.nulls === undefined ? '' : term.nulls === 'first' ? ' NULLS FIRST' : ' NULLS LAST';
+    // On a NOT NULL column the NULLS clause changes nothing but would keep PostgreSQL off the column's index.
+    const nulls = term.nulls === undefined || notNull ? '' : term.nulls === 'first' ? ' NULLS FIRST' : ' NULLS LAST';
     return `${expr} ${term.direction === 'desc' ? 'DESC' : 'ASC'}${nulls}`;
   }
 }

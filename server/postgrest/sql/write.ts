@@ -124,8 +124,9 @@ export function updateSql(info: RelationInfo, body: JsonRow, where: string[], ac
   return `UPDATE ${ident(info.source)} AS _0 SET ${sets} FROM jsonb_to_record(${params.add(JSON.stringify(row), 'jsonb')}) AS _v(${recordDefinition(columns)}) WHERE ${where.join(' AND ')}`;
 }
 
-/** DELETE, or for soft-deleted relations `SET deleted_at = now()` (the row rule already hides deleted rows). */
+/** DELETE, or for soft-deleted relations `SET deleted_at = now()` on rows not yet deleted. */
 export function deleteSql(info: RelationInfo, where: string[]): string {
-  if (info.def.softDelete) return `UPDATE ${ident(info.source)} AS _0 SET "deleted_at" = now() WHERE ${where.join(' AND ')}`;
+  // Already deleted rows keep their deletion time, even when the filters name deleted_at.
+  if (info.def.softDelete) return `UPDATE ${ident(info.source)} AS _0 SET "deleted_at" = now() WHERE ${[...where, '_0."deleted_at" IS NULL'].join(' AND ')}`;
   return `DELETE FROM ${ident(info.source)} AS _0 WHERE ${where.join(' AND ')}`;
 }
