@@ -173,7 +173,7 @@ export class Operations {
 
   async rpc(fn: FunctionInfo, req: DbRequest, args: Record<string, unknown>): Promise<Outcome> {
     const params = new Params();
-    const bound = fn.args.filter((arg) => arg.name in args).map((arg) => `${ident(arg.name)} => ${params.add(cellValue(args[arg.name], arg), arg.type)}`);
+    const bound = fn.args.filter((arg) => Object.hasOwn(args, arg.name)).map((arg) => `${ident(arg.name)} => ${params.add(cellValue(args[arg.name], arg), arg.type)}`);
     const call = `${ident(fn.def.name)}(${bound.join(', ')})`;
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
     const options: RunOptions = readOnly ? { readOnly: true } : {};

@@ -127,7 +127,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
       const argNames = Object.keys(args);
       if (!fn) throw functionNotFound(req.params.fn, argNames);
       const unknown = argNames.filter((name) => !fn.args.some((arg) => arg.name === name));
-      const missing = fn.args.filter((arg) => !arg.hasDefault && !(arg.name in args));
+      const missing = fn.args.filter((arg) => !arg.hasDefault && !Object.hasOwn(args, arg.name));
       if (unknown.length > 0 || missing.length > 0) throw functionNotFound(fn.def.name, argNames);
       const request = parseRequest(req, rest, method, { object: fn.def.rbac, action: method === 'POST' ? fn.def.action : 'read' }, fn.relation?.def.name, fn.def.name);
       // Access control (spec §6): the same single check on request.access as for relations.

@@ -88,7 +88,7 @@ export function insertSql(info: RelationInfo, options: InsertOptions, params: Pa
   let source: string;
   if (options.missingDefault) {
     if (rows.length * columns.length > 30_000) throw invalidBody('Too many values for a missing=default insert; send fewer rows per request');
-    const tuples = rows.map((row) => `(${columns.map((column) => (column.name in row ? params.add(cellValue(row[column.name], column), column.type) : 'DEFAULT')).join(', ')})`);
+    const tuples = rows.map((row) => `(${columns.map((column) => (Object.hasOwn(row, column.name) ? params.add(cellValue(row[column.name], column), column.type) : 'DEFAULT')).join(', ')})`);
     source = `VALUES ${tuples.join(', ')}`;
   } else {
     const select = columns.map((column) => `_v.${ident(column.name)}`).join(', ');
@@ -118,7 +118,7 @@ export function updateSql(info: RelationInfo, body: JsonRow, where: string[], ac
   const columns = Object.keys(body).map((name) => writableColumn(info, info.def.updatable, name, 'update'));
   const row = { ...body };
   const forced = applyDefaults([row], info.def.updateDefaults, actor);
-  for (const name of forced) if (!(name in body)) columns.push(serverColumn(info, name));
+  for (const name of forced) if (!Object.hasOwn(body, name)) columns.push(serverColumn(info, name));
   if (columns.length === 0) return undefined;
   const sets = columns.map((column) => `${ident(column.name)} = _v.${ident(column.name)}`).join(', ');
   return `UPDATE ${ident(info.source)} AS _0 SET ${sets} FROM jsonb_to_record(${params.add(JSON.stringify(row), 'jsonb')}) AS _v(${recordDefinition(columns)}) WHERE ${where.join(' AND ')}`;
