@@ -62,7 +62,8 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
   app.setErrorHandler((error: FastifyError | PgrstError, req, reply) => {
     const mapped = mapError(error);
     if (mapped.internal) log.error({ err: error, url: req.url.split('?')[0], reqId: req.id }, '/api/db request failed');
-    void reply.status(mapped.error.status).type('application/json; charset=utf-8').send(mapped.error.toBody());
+    // PostgREST names the error code in Proxy-Status too, for proxies and logs that do not read bodies.
+    void reply.status(mapped.error.status).header('proxy-status', `PostgREST; error=${mapped.error.code}`).type('application/json; charset=utf-8').send(mapped.error.toBody());
   });
 
   const parseRequest = (req: FastifyRequest, params: QueryParam[], method: DbRequest['method'], target: AccessNeed, parent: string | undefined, shownAs: string): DbRequest => {

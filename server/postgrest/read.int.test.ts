@@ -290,6 +290,7 @@ describe('media types and other errors', () => {
     const none = await get('authors?id=eq.99', { accept: 'application/vnd.pgrst.object+json' });
     expect(none.status).toBe(406);
     expect(none.json()).toEqual({ code: 'PGRST116', message: 'Cannot coerce the result to a single JSON object', details: 'The result contains 0 rows', hint: null });
+    expect(none.headers['proxy-status']).toBe('PostgREST; error=PGRST116');
     const many = await get('authors', { accept: 'application/vnd.pgrst.object+json' });
     expect(many.json()).toMatchObject({ code: 'PGRST116', details: 'The result contains 3 rows' });
   });
