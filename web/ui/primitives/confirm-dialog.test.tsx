@@ -24,6 +24,13 @@ describe('dialogs', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
+  it('confirm dialog: says Deleting… and disables both buttons while busy', () => {
+    render(<ConfirmDialog open onOpenChange={() => undefined} title="Delete token?" description="It stops working at once." busy onConfirm={() => undefined} />);
+    const confirm = screen.getByRole<HTMLButtonElement>('button', { name: 'Deleting…' });
+    expect(confirm.disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Cancel' }).disabled).toBe(true);
+  });
+
   it('dialog: titled, closable with the close button, sized', async () => {
     function Harness() {
       const [open, setOpen] = useState(true);

@@ -9,6 +9,8 @@ export interface ConfirmDialogProps {
   description: ReactNode;
   /** Text of the confirming button; 'Delete' for the usual delete confirmation. */
   confirmLabel?: string;
+  /** Text of the confirming button while busy; 'Deleting…' with the default label, else the label. */
+  busyLabel?: string;
   /** Red confirm button for destructive actions (the default: this is the delete confirmation). */
   destructive?: boolean;
   /** Disables the buttons while the action runs. */
@@ -20,11 +22,13 @@ export interface ConfirmDialogProps {
  * An alert dialog: focus starts on Cancel, so Enter never deletes by accident, and clicking outside does
  * not dismiss it. The caller closes it when the action succeeded.
  */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel = 'Delete', destructive = true, busy, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, busyLabel, destructive = true, busy, onConfirm }: ConfirmDialogProps) {
+  const label = busy ? (busyLabel ?? confirmLabel ?? 'Deleting…') : (confirmLabel ?? 'Delete');
   return (
     <Alert.Root open={open} onOpenChange={onOpenChange}>
       <Alert.Portal>
-        <Alert.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        {/* Above a Dialog's content too: a confirmation asked from inside a dialog dims that dialog. */}
+        <Alert.Overlay className="fixed inset-0 z-50 bg-slate-900/40" />
         <Alert.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-5 shadow-xl focus:outline-none">
           <Alert.Title className="text-base font-semibold text-slate-900">{title}</Alert.Title>
           <Alert.Description className="mt-2 text-sm text-slate-600">{description}</Alert.Description>
@@ -41,7 +45,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
                 onConfirm();
               }}
             >
-              {confirmLabel}
+              {label}
             </Button>
           </div>
         </Alert.Content>

@@ -48,7 +48,7 @@ export function Dialog({ open, onOpenChange, title, description, size = 'medium'
             </div>
             <RadixDialog.Close
               aria-label="Close"
-              className="-mr-1 inline-flex size-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600"
+              className="-mr-1 -my-1 inline-flex size-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600"
             >
               <X className="size-4" aria-hidden="true" />
             </RadixDialog.Close>

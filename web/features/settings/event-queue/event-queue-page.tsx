@@ -1,8 +1,8 @@
 import { useUrlParams } from '../use-url-params';
 import { formatDate } from '@common/format/date';
-import { Page } from '@web/app/layout/page';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { DataTable, sortingFromParams, sortingToParams, type ColumnDef, type SortingState } from '@web/ui/data-table';
+import { QueryPage } from '../components/query-page';
 import { patchSearchParams, readSearchParams } from '../url-state';
 import { useEventQueueSummary, type EventQueueSummary } from './queries';
 
@@ -35,12 +35,7 @@ export default function EventQueuePage() {
   ];
 
   return (
-    <Page title="Event Queue" onRefresh={() => void query.refetch()} refreshing={query.isFetching}>
-      {query.isError ? (
-        <p role="alert" className="mb-3 text-sm text-red-600">
-          {query.error.message}
-        </p>
-      ) : null}
+    <QueryPage title="Event Queue" query={query}>
       <DataTable
         aria-label="Event queue"
         data={query.data ?? []}
@@ -50,6 +45,6 @@ export default function EventQueuePage() {
         sorting={sorting}
         onSortingChange={setSorting}
       />
-    </Page>
+    </QueryPage>
   );
 }

@@ -1,10 +1,10 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
-import { Page } from '@web/app/layout/page';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { formatDate } from '@common/format/date';
 import { DataTable, type ColumnDef } from '@web/ui/data-table';
 import { Button } from '@web/ui/primitives/button';
+import { QueryPage } from '../components/query-page';
 import { PropertyDialog } from './property-dialog';
 import { useProperties } from './queries';
 import type { Property } from './schema';
@@ -25,10 +25,9 @@ export default function FeatureFlagsPage() {
     },
   ];
   return (
-    <Page
+    <QueryPage
       title="Feature Flags"
-      onRefresh={() => void query.refetch()}
-      refreshing={query.isFetching}
+      query={query}
       extra={
         <Button variant="primary" size="sm" onClick={() => setEditing({ kind: 'add' })}>
           <Plus className="size-4" aria-hidden="true" />
@@ -36,11 +35,6 @@ export default function FeatureFlagsPage() {
         </Button>
       }
     >
-      {query.isError ? (
-        <p role="alert" className="mb-3 text-sm text-red-600">
-          {query.error.message}
-        </p>
-      ) : null}
       <DataTable
         aria-label="Feature flags"
         data={query.data ?? []}
@@ -57,6 +51,6 @@ export default function FeatureFlagsPage() {
           onClose={() => setEditing({ kind: 'closed' })}
         />
       ) : null}
-    </Page>
+    </QueryPage>
   );
 }

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@web/ui/primitives/button';
-import { ConfirmDialog } from '../components/confirm-dialog';
-import { Field } from '../components/field';
-import { Modal } from '../components/modal';
+import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
+import { Dialog } from '@web/ui/primitives/dialog';
+import { Field } from '@web/ui/primitives/field';
 import { useCreateProperty, useDeleteProperty, useUpdateProperty } from './queries';
 import { propertyFormSchema, type Property, type PropertyForm } from './schema';
 
@@ -22,6 +22,7 @@ export function PropertyDialog({ property, open, onClose }: PropertyDialogProps)
   const update = useUpdateProperty();
   const remove = useDeleteProperty();
   const [confirming, setConfirming] = useState(false);
+  const formId = useId();
   const form = useForm<PropertyForm>({
     resolver: zodResolver(propertyFormSchema),
     // Spec §5: messages appear once a field is touched, then follow every change.
@@ -39,8 +40,28 @@ export function PropertyDialog({ property, open, onClose }: PropertyDialogProps)
   });
 
   return (
-    <Modal open={open} onOpenChange={(next) => !next && onClose()} title={editing ? 'Edit Feature Flag' : 'Add Feature Flag'} size="small">
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={editing ? 'Edit Feature Flag' : 'Add Feature Flag'}
+      size="small"
+      footer={
+        <>
+          {editing ? (
+            <Button variant="danger" className="mr-auto" onClick={() => setConfirming(true)}>
+              Delete
+            </Button>
+          ) : null}
+          <Button onClick={onClose}>Cancel</Button>
+          {/* In the footer, outside the form: `form` ties it to the form, so Enter in a field still submits. */}
+          <Button type="submit" form={formId} variant="primary" disabled={saving}>
+            {saving ? (editing ? 'Updating' : 'Saving') : editing ? 'Update' : 'Save'}
+          </Button>
+        </>
+      }
+    >
       <form
+        id={formId}
         onSubmit={(event) => {
           // Failures already toast (the query client's mutation cache); the dialog stays open to retry.
           submit(event).catch(() => undefined);
@@ -50,21 +71,6 @@ export function PropertyDialog({ property, open, onClose }: PropertyDialogProps)
       >
         <Field label="Name" placeholder="e.g. incidents.disable" disabled={editing} error={errors.name?.message} {...form.register('name')} />
         <Field label="Value" placeholder="e.g. true" error={errors.value?.message} {...form.register('value')} />
-        <div className="flex items-center justify-between gap-2">
-          <div>
-            {editing ? (
-              <Button variant="danger" onClick={() => setConfirming(true)}>
-                Delete
-              </Button>
-            ) : null}
-          </div>
-          <div className="flex gap-2">
-            <Button onClick={onClose}>Cancel</Button>
-            <Button type="submit" variant="primary" disabled={saving}>
-              {saving ? (editing ? 'Updating' : 'Saving') : editing ? 'Update' : 'Save'}
-            </Button>
-          </div>
-        </div>
       </form>
       {editing ? (
         <ConfirmDialog
@@ -83,6 +89,6 @@ export function PropertyDialog({ property, open, onClose }: PropertyDialogProps)
           }}
         />
       ) : null}
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { formatDate } from '@common/format/date';
 import { formatDuration } from '@common/format/duration';
 import { useDisplayPreferences } from '@web/lib/preferences';
+import { Dialog } from '@web/ui/primitives/dialog';
 import { Loading } from '@web/ui/primitives/loading';
-import { Modal } from '../components/modal';
 import { AgentCell, ResourceCell } from './columns';
 import type { JobHistory } from './schema';
 import { JobStatusBadge } from './status-badge';
@@ -56,7 +56,7 @@ export function JobDetailsDialog({ job, loading, onClose }: JobDetailsDialogProp
   const scrapeSummary = job?.details?.scrape_summary;
   const empty = errors.length === 0 && !hasContent(summary) && !hasContent(scrapeSummary);
   return (
-    <Modal open onOpenChange={(open) => !open && onClose()} title={job ? `Job: ${job.name}` : 'Job details'} size="large">
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={job ? `Job: ${job.name}` : 'Job details'} size="large">
       {!job ? (
         loading ? <Loading /> : <p>No details found</p>
       ) : (
@@ -96,6 +96,6 @@ export function JobDetailsDialog({ job, loading, onClose }: JobDetailsDialogProp
           {hasContent(scrapeSummary) ? <Json title="Scrape summary" value={scrapeSummary} /> : null}
         </div>
       )}
-    </Modal>
+    </Dialog>
   );
 }

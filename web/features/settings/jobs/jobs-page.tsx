@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { useUrlParams } from '../use-url-params';
-import { Page } from '@web/app/layout/page';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { DataTable, sortingToParams, type SortingState } from '@web/ui/data-table';
+import { QueryPage } from '../components/query-page';
 import { jobColumns } from './columns';
 import { JobDetailsDialog } from './details-dialog';
 import { JobsFilterBar } from './filter-bar';
@@ -30,42 +30,40 @@ export default function JobsHistoryPage() {
   };
 
   return (
-    <Page title="Jobs History" onRefresh={() => void jobs.refetch()} refreshing={jobs.isFetching}>
-      <div className="flex flex-col gap-3">
+    <QueryPage
+      title="Jobs History"
+      query={jobs}
+      toolbar={
         <JobsFilterBar
           filters={filters}
           names={names.data ?? []}
           onFilterChange={(patch) => setParams((current) => applyFilterChange(current, patch))}
           onTimeRangeChange={(value) => setParams((current) => applyTimeRangeChange(current, value))}
         />
-        {jobs.isError ? (
-          <p role="alert" className="text-sm text-red-600">
-            {jobs.error.message}
-          </p>
-        ) : null}
-        <DataTable
-          aria-label="Job history"
-          data={rows}
-          columns={columns}
-          getRowId={(row) => row.id}
-          isLoading={jobs.isLoading}
-          manualSorting
-          sorting={sorting}
-          onSortingChange={onSortingChange}
-          onRowClick={(row) => setParams((current) => applyViewChange(current, { details: row.id }))}
-          pagination={{
-            pageIndex: filters.pageIndex,
-            pageSize: filters.pageSize,
-            totalRows: jobs.data?.total ?? 0,
-            pageSizeOptions: JOB_PAGE_SIZES,
-            persistKey: false,
-            onChange: (next) => setParams((current) => applyViewChange(current, { pageIndex: String(next.pageIndex), pageSize: String(next.pageSize) })),
-          }}
-        />
-      </div>
+      }
+    >
+      <DataTable
+        aria-label="Job history"
+        data={rows}
+        columns={columns}
+        getRowId={(row) => row.id}
+        isLoading={jobs.isLoading}
+        manualSorting
+        sorting={sorting}
+        onSortingChange={onSortingChange}
+        onRowClick={(row) => setParams((current) => applyViewChange(current, { details: row.id }))}
+        pagination={{
+          pageIndex: filters.pageIndex,
+          pageSize: filters.pageSize,
+          totalRows: jobs.data?.total ?? 0,
+          pageSizeOptions: JOB_PAGE_SIZES,
+          persistKey: false,
+          onChange: (next) => setParams((current) => applyViewChange(current, { pageIndex: String(next.pageIndex), pageSize: String(next.pageSize) })),
+        }}
+      />
       {details ? (
         <JobDetailsDialog job={open.data} loading={open.isLoading} onClose={() => setParams((current) => applyViewChange(current, { details: undefined }))} />
       ) : null}
-    </Page>
+    </QueryPage>
   );
 }

@@ -1,8 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, type ComponentProps } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@web/ui/primitives/button';
-import { Field, inputClass } from '../components/field';
+import { Field, TextAreaField } from '@web/ui/primitives/field';
 import type { ResourceField } from './registry';
 import { formSchema, initialValues, type ResourceRow, type ResourceValues } from './values';
 
@@ -13,23 +12,6 @@ export interface ResourceFormProps {
   onSubmit: (values: ResourceValues) => void;
   onBack: () => void;
   onDelete?: () => void;
-}
-
-function TextArea({ label, error, ...props }: { label: string; error?: string } & ComponentProps<'textarea'>) {
-  const id = useId();
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <textarea id={id} rows={8} aria-invalid={error ? true : undefined} className={`${inputClass} font-mono text-xs`} {...props} />
-      {error ? (
-        <p role="alert" className="text-xs text-red-600">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
 }
 
 /** The edit form of a registered resource: Back, Save or Update, and Delete when the row exists. */
@@ -47,7 +29,7 @@ export function ResourceForm({ fields, row, saving, onSubmit, onBack, onDelete }
           error: errors[field.name]?.message,
           ...form.register(field.name),
         };
-        return field.kind === 'textarea' ? <TextArea key={field.name} {...props} /> : <Field key={field.name} {...props} />;
+        return field.kind === 'textarea' ? <TextAreaField key={field.name} monospace {...props} /> : <Field key={field.name} {...props} />;
       })}
       <div className="flex items-center gap-2">
         <Button onClick={onBack}>Back</Button>

@@ -1,12 +1,12 @@
 import { Plus } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDate } from '@common/format/date';
-import { Page } from '@web/app/layout/page';
 import NotFoundPage from '@web/app/pages/not-found-page';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { DataTable, type ColumnDef } from '@web/ui/data-table';
 import { buttonBase } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
+import { QueryPage } from '../components/query-page';
 import { useResourceList } from './queries';
 import { findResource, type SettingsResource } from './registry';
 import { useResourceRegistry } from './registry-context';
@@ -30,10 +30,9 @@ function ResourceList({ resource }: { resource: SettingsResource }) {
     cell: ({ row }) => (column.kind === 'date' ? formatDate(valueToText(row.original[column.key]), dateFormat, timeZone) : valueToText(row.original[column.key])),
   }));
   return (
-    <Page
+    <QueryPage
       title={resource.label}
-      onRefresh={() => void query.refetch()}
-      refreshing={query.isFetching}
+      query={query}
       extra={
         <Link to={`/settings/${resource.table}/new`} className={cn(buttonBase, 'h-8 gap-1.5 bg-blue-600 px-3 text-sm text-white hover:bg-blue-700')}>
           <Plus className="size-4" aria-hidden="true" />
@@ -41,11 +40,6 @@ function ResourceList({ resource }: { resource: SettingsResource }) {
         </Link>
       }
     >
-      {query.isError ? (
-        <p role="alert" className="mb-3 text-sm text-red-600">
-          {query.error.message}
-        </p>
-      ) : null}
       <DataTable
         aria-label={resource.label}
         data={query.data ?? []}
@@ -55,6 +49,6 @@ function ResourceList({ resource }: { resource: SettingsResource }) {
         emptyText="No resources found"
         onRowClick={(row) => void navigate(`/settings/${resource.table}/${encodeURIComponent(rowId(row))}`)}
       />
-    </Page>
+    </QueryPage>
   );
 }
