@@ -30,7 +30,8 @@ describe('watchkeeper serve on the embedded database', () => {
     const first = await startServe({ WATCHKEEPER_DATA: dir }, await freePort());
     running.push(first);
     expect(first.output()).toContain('initialising the embedded PostgreSQL');
-    expect(first.output()).toContain('Watchkeeper is running at');
+    // /health answers as soon as the server listens; the ready line follows once the workers run.
+    expect(await waitUntil(() => first.output().includes('Watchkeeper is running at'), 20_000)).toBe(true);
     const pid = await postmasterPid(dir);
     expect(pid).toBeDefined();
     await first.stop('SIGTERM');
