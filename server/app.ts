@@ -14,6 +14,7 @@ import { securityHeaders } from './platform/http/security';
 import type { Logger } from './platform/logger';
 import { Metrics } from './platform/metrics';
 import { VERSION, WEB_DIST } from './platform/paths';
+import { codeOf } from './platform/errors';
 
 /** What every feature gets when it registers its routes and workers. */
 export interface AppContext {
@@ -38,8 +39,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 function errorBody(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
   if (error instanceof AppError) return { status: error.status, body: error.toBody() };
-  const fastifyError = error as FastifyError;
-  switch (fastifyError.code) {
+  switch (codeOf(error)) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, body: { error: 'payload_too_large', message: `request body is larger than the limit of ${BODY_LIMIT} bytes` } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -51,11 +51,12 @@ function errorBody(error: FastifyError | AppError | Error): { status: number; bo
     default:
       break;
   }
-  if (fastifyError.statusCode === 400 && error instanceof SyntaxError) {
+  const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : undefined;
+  if (statusCode === 400 && error instanceof SyntaxError) {
     return { status: 400, body: { error: 'invalid_request', message: 'body: the JSON body is not valid JSON' } };
   }
-  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return { status: fastifyError.statusCode, body: { error: fastifyError.statusCode === 404 ? 'not_found' : 'invalid_request', message: fastifyError.message } };
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+    return { status: statusCode, body: { error: statusCode === 404 ? 'not_found' : 'invalid_request', message: error.message } };
   }
   return { status: 500, body: { error: 'internal_error', message: 'internal error; the server log has the details under this request id' } };
 }

@@ -7,6 +7,7 @@ import { VERSION } from './platform/paths';
 import { applyDocuments, formatResult, readInputs } from './platform/resources';
 import { features } from './features';
 import { serve } from './serve';
+import { messageOf } from './platform/errors';
 
 const USAGE = `Usage: watchkeeper [command] [options]
 
@@ -55,7 +56,7 @@ async function run(argv: string[]): Promise<void> {
       },
     });
   } catch (error) {
-    fail(`${(error as Error).message}\n\n${USAGE}`);
+    fail(`${messageOf(error)}\n\n${USAGE}`);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -111,7 +112,7 @@ async function run(argv: string[]): Promise<void> {
         try {
           inputs.push(...(await readInputs(target, readStdin)));
         } catch (error) {
-          fail((error as Error).message);
+          fail(messageOf(error));
         }
       }
       const db = await openDatabase(config, log, { max: 2 });
@@ -137,5 +138,5 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  fail(error instanceof Error ? error.message : String(error));
+  fail(messageOf(error));
 });

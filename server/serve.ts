@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './platform/db';
 import { isAlive } from './platform/db/embedded';
 import { migrate } from './platform/db/migrate';
 import { createLogger } from './platform/logger';
+import { codeOf, isRecord, messageOf } from './platform/errors';
 
 interface ServeLock {
   pid: number;
@@ -21,18 +22,18 @@ async function takeServeLock(config: Config): Promise<() => Promise<void>> {
   const file = path.join(config.dataDir, 'serve.json');
   await fs.mkdir(config.dataDir, { recursive: true });
   try {
-    const lock = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<ServeLock>;
-    if (typeof lock.pid === 'number' && lock.pid !== process.pid && isAlive(lock.pid)) {
+    const lock: unknown = JSON.parse(await fs.readFile(file, 'utf8'));
+    if (isRecord(lock) && typeof lock.pid === 'number' && lock.pid !== process.pid && isAlive(lock.pid)) {
       const cmdline = await fs.readFile(`/proc/${lock.pid}/cmdline`, 'utf8').catch(() => 'node');
       if (cmdline.includes('node') || cmdline.includes('watchkeeper')) {
         throw new Error(
-          `another watchkeeper serve (pid ${lock.pid}, ${lock.url ?? 'unknown URL'}) is already using the data directory ${config.dataDir}; ` +
+          `another watchkeeper serve (pid ${lock.pid}, ${typeof lock.url === 'string' ? lock.url : 'unknown URL'}) is already using the data directory ${config.dataDir}; ` +
             'stop it first, or set WATCHKEEPER_DATA to another directory',
         );
       }
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
+    if (codeOf(error) !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
   }
   const lock: ServeLock = { pid: process.pid, url: config.publicUrl };
   await fs.writeFile(file, JSON.stringify(lock));
@@ -73,7 +74,7 @@ export async function serve(config: Config): Promise<void> {
     try {
       await app.listen({ port: config.port, host: config.host });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = codeOf(error);
       if (code === 'EADDRINUSE') throw new Error(`port ${config.port} is already in use on ${config.host}; set PORT (or --port) to a free one`);
       if (code === 'EADDRNOTAVAIL') throw new Error(`HOST=${config.host} is not an address of this machine`);
       throw error;
@@ -86,7 +87,7 @@ export async function serve(config: Config): Promise<void> {
       `Watchkeeper is running at ${config.publicUrl}`,
     );
   } catch (error) {
-    log.fatal({ err: (error as Error).message }, `watchkeeper could not start: ${(error as Error).message}`);
+    log.fatal({ err: messageOf(error) }, `watchkeeper could not start: ${messageOf(error)}`);
     await shutdown(1);
   }
 }

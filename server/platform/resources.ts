@@ -5,6 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
 import { zodIssues } from './http/validation';
 import type { Logger } from './logger';
+import { isRecord, messageOf } from './errors';
 
 /** Where a resource came from (DESIGN §4 `source`). */
 export type ResourceSource = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Push' | 'Topology' | 'System';
@@ -114,11 +115,11 @@ export async function applyDocuments(
         results.pop();
         continue;
       }
-      if (typeof value !== 'object' || Array.isArray(value)) {
+      if (!isRecord(value)) {
         result.errors = ['the document is not a mapping with apiVersion, kind, metadata and spec'];
         continue;
       }
-      const record = value as Record<string, unknown>;
+      const record = value;
       const kindName = record.kind;
       const metadata = record.metadata;
       if (metadata && typeof metadata === 'object' && 'name' in metadata && typeof metadata.name === 'string') result.name = metadata.name;
@@ -150,7 +151,7 @@ export async function applyDocuments(
         result.ok = true;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        result.errors = [(error as Error).message];
+        result.errors = [messageOf(error)];
       } finally {
         client.release();
       }

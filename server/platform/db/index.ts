@@ -3,6 +3,7 @@ import { redactUrl, type Config } from '../config';
 import type { Logger } from '../logger';
 import { ensureEmbedded, type EmbeddedHandle } from './embedded';
 import { createPool, type PoolOptions } from './pool';
+import { messageOf } from '../errors';
 
 export interface Database {
   pool: pg.Pool;
@@ -21,7 +22,7 @@ export async function openDatabase(config: Config, log: Logger, options: PoolOpt
       client.release();
     } catch (error) {
       await pool.end().catch(() => undefined);
-      throw new Error(`cannot connect to DATABASE_URL ${redactUrl(config.databaseUrl)}: ${(error as Error).message}`);
+      throw new Error(`cannot connect to DATABASE_URL ${redactUrl(config.databaseUrl)}: ${messageOf(error)}`);
     }
     return {
       pool,

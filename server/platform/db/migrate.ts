@@ -4,6 +4,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { Logger } from '../logger';
 import { MIGRATIONS_DIR } from '../paths';
+import { messageOf } from '../errors';
 
 /** Arbitrary constant shared by every instance: the advisory lock that serialises migrations. */
 const MIGRATION_LOCK = 4_242_001;
@@ -68,7 +69,7 @@ export async function migrate(pool: pg.Pool, log: Logger, dir = MIGRATIONS_DIR):
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
+        throw new Error(`migration ${migration.name} failed: ${messageOf(error)}`);
       }
       applied.push(migration.name);
       log.info({ migration: migration.name }, 'migration applied');

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { isRecord } from '../errors';
 import type { RouteDoc } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   try {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
     return rest;
   } catch {
     return {};
@@ -15,9 +16,9 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
   if (!schema) return [];
   const json = toSchema(schema, 'input');
-  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const properties = isRecord(json.properties) ? json.properties : {};
   const required = new Set(Array.isArray(json.required) ? json.required : []);
-  return Object.entries(properties).map(([name, property]) => ({
+  return Object.entries(properties).filter((entry): entry is [string, JsonSchema] => isRecord(entry[1])).map(([name, property]) => ({
     name,
     in: where,
     required: where === 'path' || required.has(name),
