@@ -9,6 +9,8 @@ import { migrate } from './platform/db/migrate';
 import { createLogger } from './platform/logger';
 import { codeOf, isRecord, messageOf } from './platform/errors';
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1']);
+
 interface ServeLock {
   pid: number;
   url: string;
@@ -81,6 +83,13 @@ export async function serve(config: Config): Promise<void> {
     }
     for (const feature of features) {
       if (feature.start) stoppers.push(await feature.start(context));
+    }
+    if (!LOOPBACK_HOSTS.has(config.host)) {
+      // Sign-in and permissions are a later feature: until then the console must not face a network.
+      log.warn(
+        { host: config.host },
+        `HOST=${config.host} accepts connections from other machines, but this version has no sign-in yet: anyone who reaches it can read and change everything`,
+      );
     }
     log.info(
       { url: config.publicUrl, database: db.description, startupMs: Date.now() - started },
