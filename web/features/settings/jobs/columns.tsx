@@ -30,10 +30,14 @@ export function ResourceCell({ job }: { job: JobHistory }) {
 export function AgentCell({ job }: { job: JobHistory }) {
   const id = job.agent?.id ?? job.agent_id;
   if (!id) return null;
-  return (
-    <Link to={agentHref(id)} onClick={stop} className="text-blue-700 hover:underline">
-      {job.agent?.name ?? id}
+  const href = agentHref(id);
+  const label = job.agent?.name ?? id;
+  return href ? (
+    <Link to={href} onClick={stop} className="text-blue-700 hover:underline">
+      {label}
     </Link>
+  ) : (
+    <span>{label}</span>
   );
 }
 

@@ -98,16 +98,24 @@ describe('buildJobsQuery', () => {
 });
 
 describe('links', () => {
+  const everyPage = () => true;
   it('links resources by type as spec §2 says', () => {
-    expect(resourceHref('canary', 'c1')).toBe('/settings/canaries/c1');
-    expect(resourceHref('config_scraper', 's1')).toBe('/catalog/scrapers/s1');
-    expect(resourceHref('catalog_scraper', 's2')).toBe('/catalog/scrapers/s2');
-    expect(resourceHref('topology', 't1')).toBe('/settings/topologies/t1');
-    expect(resourceHref('config', 'x1')).toBe('/catalog/x1');
-    expect(resourceHref('playbook', 'p1')).toBe('/playbooks/p1');
-    expect(resourceHref('unknown', 'u')).toBeUndefined();
-    expect(resourceHref('toString', 'u')).toBeUndefined();
-    expect(resourceHref('canary', null)).toBeUndefined();
-    expect(agentHref('a1')).toBe('/settings/agents?id=a1');
+    expect(resourceHref('canary', 'c1', everyPage)).toBe('/settings/canaries/c1');
+    expect(resourceHref('config_scraper', 's1', everyPage)).toBe('/catalog/scrapers/s1');
+    expect(resourceHref('catalog_scraper', 's2', everyPage)).toBe('/catalog/scrapers/s2');
+    expect(resourceHref('topology', 't1', everyPage)).toBe('/settings/topologies/t1');
+    expect(resourceHref('config', 'x1', everyPage)).toBe('/catalog/x1');
+    expect(resourceHref('playbook', 'p1', everyPage)).toBe('/playbooks/p1');
+    expect(resourceHref('unknown', 'u', everyPage)).toBeUndefined();
+    expect(resourceHref('toString', 'u', everyPage)).toBeUndefined();
+    expect(resourceHref('canary', null, everyPage)).toBeUndefined();
+    expect(agentHref('a1', everyPage)).toBe('/settings/agents?id=a1');
+  });
+
+  it('does not link to pages this build does not have', () => {
+    // None of the destination pages (canaries, topologies, catalog, playbooks, agents) exists yet.
+    expect(resourceHref('canary', 'c1')).toBeUndefined();
+    expect(resourceHref('config', 'x1')).toBeUndefined();
+    expect(agentHref('a1')).toBeUndefined();
   });
 });
