@@ -76,7 +76,8 @@ describe('settings', () => {
     expect(await table.getByText('slow-canary').count()).toBe(0);
     expect(await table.getByText('stale-canary').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Time range: Last 2 days' }).count()).toBe(1);
-    expect(await table.getByRole('link', { name: 'fast-canary' }).getAttribute('href')).toBe(`/settings/canaries/${canaryId}`);
+    // The canary's page (/settings/canaries/{id}) is not in this build yet, so its name is plain text.
+    expect(await table.getByRole('link', { name: 'fast-canary' }).count()).toBe(0);
 
     await page.getByLabel('Status').selectOption('FAILED');
     await page.waitForURL(/status=FAILED/);
@@ -96,7 +97,8 @@ describe('settings', () => {
     await page.getByLabel('Duration').selectOption('1m');
     await page.waitForURL((u) => u.searchParams.get('status') === 'all' && u.searchParams.get('duration') === '1m');
     await table.getByText('slow-canary').waitFor();
-    expect(await table.getByText('fast-canary').count()).toBe(0);
+    // The rows of status=all may show for a moment before the duration filter's answer replaces them.
+    await table.getByText('fast-canary').waitFor({ state: 'detached' });
 
     await page.getByLabel('Duration').selectOption('none');
     await page.getByLabel('Job', { exact: true }).selectOption('e2e-sync');
