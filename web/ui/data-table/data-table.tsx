@@ -19,9 +19,12 @@ import { storePageSize } from './page-size';
 import { Pagination, type PaginationState } from './pagination';
 import { TableHead } from './table-head';
 import { VirtualBody } from './virtual-body';
+import { nextVirtualPageSize, type VirtualPagination } from './virtual-pagination';
 
 /** Server-side pagination: the page owns the state (usually in the URL) and fetches one page. */
 export interface ServerPagination extends PaginationState {
+  /** Page buttons; the default, so existing pages need not say it. */
+  mode?: 'pages';
   totalRows: number;
   onChange: (next: PaginationState) => void;
   /** Defaults to the shell tables' 50, 100, 200 (spec §9). */
@@ -45,7 +48,12 @@ export interface DataTableProps<T> {
   manualSorting?: boolean;
   /** Column ids to group by; grouped rows expand and collapse. */
   grouping?: string[];
-  pagination?: ServerPagination;
+  /**
+   * Page buttons (`ServerPagination`) or, with `mode: 'virtual'`, one growing scrolled list
+   * (`VirtualPagination`). In virtual mode `isLoading` shows a 'loading data...' row under the rows
+   * already loaded, so keep them while the larger page loads (e.g. react-query's placeholderData).
+   */
+  pagination?: ServerPagination | VirtualPagination;
   /** Classes of the scrolling container; give it a bounded height for virtual rows to pay off. */
   className?: string;
   'aria-label'?: string;
@@ -56,7 +64,7 @@ const resolveSorting = (updater: Updater<SortingState>, current: SortingState): 
 
 /**
  * The one table of the console (spec §2 shared widgets): single-column removable sorting, grouping,
- * virtual rows and server-side pagination, with the spec's loading and empty texts.
+ * virtual rows and server-side pagination (page buttons or virtual), with the spec's loading and empty texts.
  */
 export function DataTable<T>({
   data,
@@ -101,11 +109,17 @@ export function DataTable<T>({
   });
 
   const rows = table.getRowModel().rows;
+  const pages = pagination?.mode === 'virtual' ? undefined : pagination;
+  const virtual = pagination?.mode === 'virtual' ? pagination : undefined;
   const changePage = (next: PaginationState) => {
-    if (!pagination) return;
-    if (next.pageSize !== pagination.pageSize && pagination.persistKey !== false) storePageSize(next.pageSize, pagination.persistKey);
-    pagination.onChange(next);
+    if (!pages) return;
+    if (next.pageSize !== pages.pageSize && pages.persistKey !== false) storePageSize(next.pageSize, pages.persistKey);
+    pages.onChange(next);
   };
+  // Not while a fetch is under way: the rows it brings decide whether more are needed. The doubled
+  // size is not persisted, it reflects how far this visit scrolled rather than a chosen page size.
+  const moreSize = virtual && !isLoading ? nextVirtualPageSize(data.length, virtual.pageSize, virtual.totalRows) : null;
+  const loadMore = virtual && moreSize !== null ? () => virtual.onPageSizeChange(moreSize) : undefined;
 
   return (
     <div className="flex min-h-0 flex-col rounded-lg border border-slate-200 bg-white">
@@ -116,14 +130,16 @@ export function DataTable<T>({
         className={cn('min-h-0 flex-1 overflow-auto', className ?? 'max-h-[calc(100vh-14rem)]')}
         aria-label={ariaLabel}
         head={<TableHead table={table} />}
+        onReachEnd={loadMore}
+        loadingRow={Boolean(virtual && isLoading && rows.length > 0)}
       />
       {rows.length > 0 ? null : isLoading ? <Loading /> : <EmptyState title={emptyText} />}
-      {pagination ? (
+      {pages ? (
         <Pagination
-          pageIndex={pagination.pageIndex}
-          pageSize={pagination.pageSize}
-          totalRows={pagination.totalRows}
-          pageSizeOptions={pagination.pageSizeOptions ?? SHELL_PAGE_SIZES}
+          pageIndex={pages.pageIndex}
+          pageSize={pages.pageSize}
+          totalRows={pages.totalRows}
+          pageSizeOptions={pages.pageSizeOptions ?? SHELL_PAGE_SIZES}
           onChange={changePage}
         />
       ) : null}

@@ -2,7 +2,8 @@ import { VIRTUAL_OVERSCAN, VIRTUAL_ROW_HEIGHT } from '@common/constants';
 import { flexRender, type Row } from '@tanstack/react-table';
 import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ChevronRight } from 'lucide-react';
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { Loading } from '../primitives/loading';
 import { cn } from '../primitives/cn';
 
 /**
@@ -26,10 +27,14 @@ interface VirtualBodyProps<T> {
   onRowClick?: (row: T) => void;
   className?: string;
   'aria-label'?: string;
+  /** Called when the last row is rendered (in view or within the overscan), e.g. to load more. */
+  onReachEnd?: () => void;
+  /** A 'loading data...' row after the rows, while more of them load. */
+  loadingRow?: boolean;
 }
 
 /** The scrolling table with only the visible rows in the DOM (spec §9: estimate 35 px, overscan 10). */
-export function VirtualBody<T>({ rows, columnCount, head, onRowClick, className, 'aria-label': ariaLabel }: VirtualBodyProps<T>) {
+export function VirtualBody<T>({ rows, columnCount, head, onRowClick, className, 'aria-label': ariaLabel, onReachEnd, loadingRow }: VirtualBodyProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -44,6 +49,16 @@ export function VirtualBody<T>({ rows, columnCount, head, onRowClick, className,
   const top = items[0]?.start ?? 0;
   const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
 
+  const lastIndex = items[items.length - 1]?.index ?? -1;
+  const atEnd = rows.length > 0 && lastIndex >= rows.length - 1;
+  const reachEnd = useEffectEvent(() => onReachEnd?.());
+  // Fires on arriving at the end, when rows arrive while still there (a tall screen), and when the
+  // table becomes ready to load more while there; a re-render alone does not ask again.
+  const canReachEnd = Boolean(onReachEnd);
+  useEffect(() => {
+    if (atEnd && canReachEnd) reachEnd();
+  }, [atEnd, rows.length, canReachEnd]);
+
   return (
     <div ref={scrollRef} className={className}>
       <table className="w-full border-collapse text-sm" aria-label={ariaLabel}>
@@ -55,6 +70,13 @@ export function VirtualBody<T>({ rows, columnCount, head, onRowClick, className,
             return row ? <BodyRow key={row.id} row={row} index={item.index} measure={virtualizer.measureElement} onRowClick={onRowClick} columnCount={columnCount} /> : null;
           })}
           {bottom > 0 ? <tr aria-hidden="true" style={{ height: bottom }} /> : null}
+          {loadingRow ? (
+            <tr>
+              <td colSpan={columnCount}>
+                <Loading className="py-2" />
+              </td>
+            </tr>
+          ) : null}
         </tbody>
       </table>
     </div>

@@ -1,5 +1,5 @@
 import { PAST_RELATIVE_RANGES } from '@common/constants';
-import { sub, type Duration } from 'date-fns';
+import { add, sub, type Duration } from 'date-fns';
 import type { RelativeTimeRange } from './types';
 
 /** 'm' is minutes and 'M' (or 'mo') months, as in the spec's lists ('30m', '6M', '1mo'). */
@@ -42,12 +42,31 @@ export function subtractRange(range: string, now: Date): Date | null {
   return sub(now, { [UNITS[parsed.unit][0]]: parsed.amount });
 }
 
+/** The moment `range` after `now` (the future picker's end), or null when the range does not parse. */
+export function addRange(range: string, now: Date): Date | null {
+  const parsed = parseRelativeRange(range);
+  if (!parsed) return null;
+  return add(now, { [UNITS[parsed.unit][0]]: parsed.amount });
+}
+
+/** '5 minutes', '1 hour'; null when the range does not parse. */
+function lengthWords(range: string): string | null {
+  const parsed = parseRelativeRange(range);
+  if (!parsed) return null;
+  const [plural, singular] = UNITS[parsed.unit];
+  return `${parsed.amount} ${parsed.amount === 1 ? singular : plural}`;
+}
+
 /** 'Last 5 minutes', 'Last 1 hour', 'Last 6 months'. */
 export function relativeDisplay(range: string): string {
-  const parsed = parseRelativeRange(range);
-  if (!parsed) return range;
-  const [plural, singular] = UNITS[parsed.unit];
-  return `Last ${parsed.amount} ${parsed.amount === 1 ? singular : plural}`;
+  const words = lengthWords(range);
+  return words ? `Last ${words}` : range;
+}
+
+/** 'Next 5 minutes', 'Next 1 hour': the same lengths counted forward from now. */
+export function futureDisplay(range: string): string {
+  const words = lengthWords(range);
+  return words ? `Next ${words}` : range;
 }
 
 export function relativeRange(range: string): RelativeTimeRange {

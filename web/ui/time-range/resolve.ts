@@ -1,9 +1,9 @@
 import { evaluateExpression } from './mapped';
-import { subtractRange } from './relative';
-import type { ResolvedTimeRange, TimeRangeValue } from './types';
+import { addRange, subtractRange } from './relative';
+import type { FutureTimeRangeValue, ResolvedFutureTimeRange, ResolvedTimeRange, TimeRangeValue } from './types';
 
 /** Spec §8: an invalid time range is logged (and ignored by the caller). */
-function invalid(value: TimeRangeValue): null {
+function invalid(value: TimeRangeValue | FutureTimeRangeValue): null {
   console.warn('Invalid time range', value);
   return null;
 }
@@ -27,4 +27,15 @@ export function resolveTimeRange(value: TimeRangeValue, now: Date = new Date()):
     case 'mapped':
       return { from: evaluateExpression(value.from, now, 'from'), to: evaluateExpression(value.to, now, 'to') };
   }
+}
+
+/**
+ * Concrete bounds of a future range at `now`: now .. now + range, or now .. null for 'Indefinitely'
+ * (no end). Absolute ranges resolve as in the past picker; nonsense is logged and gives null.
+ */
+export function resolveFutureTimeRange(value: FutureTimeRangeValue, now: Date = new Date()): ResolvedFutureTimeRange | null {
+  if (value.type === 'absolute') return resolveTimeRange(value, now);
+  if (value.range === null) return { from: now, to: null };
+  const to = addRange(value.range, now);
+  return to ? { from: now, to } : invalid(value);
 }

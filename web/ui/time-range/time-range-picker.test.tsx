@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { futureRange } from './future';
 import { relativeRange } from './relative';
 import { TimeRangePicker } from './time-range-picker';
-import type { TimeRangeValue } from './types';
+import type { FutureTimeRangeValue, TimeRangeValue } from './types';
 
 let last: TimeRangeValue | null = null;
 function Harness() {
@@ -24,6 +25,7 @@ function Harness() {
 beforeEach(() => {
   localStorage.clear();
   last = null;
+  lastFuture = null;
 });
 
 describe('TimeRangePicker', () => {
@@ -84,5 +86,71 @@ describe('TimeRangePicker', () => {
     await user.click(dayButton);
     const from = screen.getByLabelText<HTMLInputElement>('From').value;
     expect(from).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00$/);
+  });
+});
+
+let lastFuture: FutureTimeRangeValue | null = null;
+function FutureHarness() {
+  const [value, setValue] = useState<FutureTimeRangeValue>(futureRange('1h'));
+  return (
+    <TimeRangePicker
+      mode="future"
+      value={value}
+      onChange={(next) => {
+        lastFuture = next;
+        setValue(next);
+      }}
+    />
+  );
+}
+
+describe('TimeRangePicker in future mode', () => {
+  it("offers ranges ahead and 'Indefinitely', without past quick ranges or the recent list", async () => {
+    const user = userEvent.setup();
+    render(<FutureHarness />);
+    await user.click(screen.getByRole('button', { name: 'Time range: Next 1 hour' }));
+    const relative = screen.getByRole('region', { name: 'Relative ranges' });
+    expect(within(relative).getByRole('button', { name: 'Next 1 hour' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(relative).getAllByRole('button').at(-1)?.textContent).toBe('Indefinitely');
+    expect(screen.queryByRole('region', { name: 'Quick ranges' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Last 15 minutes' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Indefinitely' }));
+    expect(lastFuture).toEqual({ type: 'relative', direction: 'future', display: 'Indefinitely', range: null });
+    expect(screen.getByRole('button', { name: 'Time range: Indefinitely' })).toBeTruthy();
+    // A future pick must not land in the past picker's recent list.
+    expect(localStorage.getItem('recentTimeRanges')).toBeNull();
+  });
+
+  it('opens the absolute form at now … the chosen end and applies typed instants', async () => {
+    const user = userEvent.setup();
+    render(<FutureHarness />);
+    await user.click(screen.getByRole('button', { name: /Time range/ }));
+    expect(screen.getByLabelText<HTMLInputElement>('To').value).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    await user.click(screen.getByRole('button', { name: 'Next 7 days' }));
+    expect(lastFuture).toEqual(futureRange('7d'));
+    await user.click(screen.getByRole('button', { name: /Time range/ }));
+    const from = screen.getByLabelText('From');
+    const to = screen.getByLabelText('To');
+    await user.clear(from);
+    await user.type(from, '2030-01-01');
+    await user.clear(to);
+    await user.type(to, '2030-01-02');
+    await user.click(screen.getByRole('button', { name: 'Apply time range' }));
+    expect(lastFuture).toEqual({
+      type: 'absolute',
+      display: '2030-01-01 00:00:00 to 2030-01-02 00:00:00',
+      from: new Date(2030, 0, 1).toISOString(),
+      to: new Date(2030, 0, 2).toISOString(),
+    });
+  });
+
+  it('leaves the To field empty for an endless range', async () => {
+    const user = userEvent.setup();
+    render(<FutureHarness />);
+    await user.click(screen.getByRole('button', { name: /Time range/ }));
+    await user.click(screen.getByRole('button', { name: 'Indefinitely' }));
+    await user.click(screen.getByRole('button', { name: /Time range/ }));
+    expect(screen.getByLabelText<HTMLInputElement>('To').value).toBe('');
   });
 });

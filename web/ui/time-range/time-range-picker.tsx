@@ -1,20 +1,31 @@
-import * as Popover from '@radix-ui/react-popover';
-import { Clock } from 'lucide-react';
 import { useState } from 'react';
-import { buttonBase } from '../primitives/button';
-import { cn } from '../primitives/cn';
 import { AbsoluteForm } from './absolute-form';
+import { FUTURE_RANGE_OPTIONS } from './future';
 import { QUICK_RANGES } from './mapped';
+import { PickerPopover } from './picker-popover';
+import { RangeList } from './range-list';
 import { readRecentRanges, rememberRange } from './recent';
 import { PAST_RANGE_OPTIONS } from './relative';
-import { resolveTimeRange } from './resolve';
-import type { TimeRangeValue } from './types';
+import { resolveFutureTimeRange, resolveTimeRange } from './resolve';
+import type { FutureTimeRangeValue, TimeRangeValue } from './types';
 
-export interface TimeRangePickerProps {
+/** The default picker: a window of the past (histories, filters). */
+export interface PastTimeRangePickerProps {
+  mode?: 'past';
   value: TimeRangeValue;
   onChange: (value: TimeRangeValue) => void;
   className?: string;
 }
+
+/** `mode="future"`: choosing an end time ahead of now, e.g. a silence's 'until'. */
+export interface FutureTimeRangePickerProps {
+  mode: 'future';
+  value: FutureTimeRangeValue;
+  onChange: (value: FutureTimeRangeValue) => void;
+  className?: string;
+}
+
+export type TimeRangePickerProps = PastTimeRangePickerProps | FutureTimeRangePickerProps;
 
 function safeResolve(value: TimeRangeValue) {
   try {
@@ -25,30 +36,13 @@ function safeResolve(value: TimeRangeValue) {
   }
 }
 
-function RangeList({ title, ranges, current, onPick }: { title: string; ranges: readonly TimeRangeValue[]; current: TimeRangeValue; onPick: (v: TimeRangeValue) => void }) {
-  return (
-    <section className="flex min-w-40 flex-col gap-0.5" aria-label={title}>
-      <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
-      {ranges.map((range) => {
-        const active = range.display === current.display && range.type === current.type;
-        return (
-          <button
-            key={`${range.type}-${range.display}`}
-            type="button"
-            aria-pressed={active}
-            onClick={() => onPick(range)}
-            className={cn('rounded px-2 py-1 text-left text-sm hover:bg-slate-100', active && 'bg-blue-50 font-medium text-blue-700')}
-          >
-            {range.display}
-          </button>
-        );
-      })}
-    </section>
-  );
+/** The absolute form starts from the current choice; an endless range has no To to fill in. */
+function futureInitial(value: FutureTimeRangeValue) {
+  const resolved = resolveFutureTimeRange(value);
+  return resolved?.to ? { from: resolved.from, to: resolved.to } : null;
 }
 
-/** Spec §2 shared widget: relative, absolute and quick ranges, recent ranges and a calendar. */
-export function TimeRangePicker({ value, onChange, className }: TimeRangePickerProps) {
+function PastPicker({ value, onChange, className }: PastTimeRangePickerProps) {
   const [open, setOpen] = useState(false);
   const [recent, setRecent] = useState<TimeRangeValue[]>(readRecentRanges);
   const pick = (next: TimeRangeValue) => {
@@ -57,29 +51,39 @@ export function TimeRangePicker({ value, onChange, className }: TimeRangePickerP
     onChange(next);
   };
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger
-        aria-label={`Time range: ${value.display}`}
-        className={cn(buttonBase, 'h-9 gap-2 border border-slate-300 bg-white px-3 text-sm text-slate-800 shadow-sm hover:bg-slate-50', className)}
-      >
-        <Clock className="size-4" aria-hidden="true" />
-        {value.display}
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={6}
-          aria-label="Choose a time range"
-          className="z-50 flex max-h-[80vh] gap-6 overflow-auto rounded-lg border border-slate-200 bg-white p-4 shadow-lg"
-        >
-          <div className="flex w-64 flex-col gap-4">
-            <AbsoluteForm initial={open ? safeResolve(value) : null} onApply={pick} />
-            {recent.length > 0 ? <RangeList title="Recently used ranges" ranges={recent} current={value} onPick={pick} /> : null}
-          </div>
-          <RangeList title="Relative ranges" ranges={PAST_RANGE_OPTIONS} current={value} onPick={pick} />
-          <RangeList title="Quick ranges" ranges={QUICK_RANGES} current={value} onPick={pick} />
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <PickerPopover display={value.display} open={open} onOpenChange={setOpen} className={className}>
+      <div className="flex w-64 flex-col gap-4">
+        <AbsoluteForm initial={open ? safeResolve(value) : null} onApply={pick} />
+        {recent.length > 0 ? <RangeList title="Recently used ranges" ranges={recent} current={value} onPick={pick} /> : null}
+      </div>
+      <RangeList title="Relative ranges" ranges={PAST_RANGE_OPTIONS} current={value} onPick={pick} />
+      <RangeList title="Quick ranges" ranges={QUICK_RANGES} current={value} onPick={pick} />
+    </PickerPopover>
   );
+}
+
+/**
+ * Forward ranges and 'Indefinitely' (spec §9), plus fixed instants. Quick ranges all lie in the past,
+ * and the recent list is left out because its storage holds past ranges: a remembered 'next 1 hour'
+ * would come back as 'last 1 hour'.
+ */
+function FuturePicker({ value, onChange, className }: FutureTimeRangePickerProps) {
+  const [open, setOpen] = useState(false);
+  const pick = (next: FutureTimeRangeValue) => {
+    setOpen(false);
+    onChange(next);
+  };
+  return (
+    <PickerPopover display={value.display} open={open} onOpenChange={setOpen} className={className}>
+      <div className="flex w-64 flex-col gap-4">
+        <AbsoluteForm initial={open ? futureInitial(value) : null} onApply={pick} />
+      </div>
+      <RangeList title="Relative ranges" ranges={FUTURE_RANGE_OPTIONS} current={value} onPick={pick} />
+    </PickerPopover>
+  );
+}
+
+/** Spec §2 shared widget: relative, absolute and quick ranges, recent ranges and a calendar. */
+export function TimeRangePicker(props: TimeRangePickerProps) {
+  return props.mode === 'future' ? <FuturePicker {...props} /> : <PastPicker {...props} />;
 }

@@ -31,3 +31,24 @@ export interface ResolvedTimeRange {
   from: Date;
   to: Date;
 }
+
+/**
+ * The future picker's value (an end time, e.g. a silence's 'until'): the next `range` from now, or no
+ * end at all when `range` is null ('Indefinitely'; spec §3: "'indefinitely' means no end, stored as
+ * null"). `direction` keeps it apart from a past RelativeTimeRange, so neither is passed for the other.
+ */
+export interface FutureRelativeTimeRange {
+  type: 'relative';
+  direction: 'future';
+  display: string;
+  range: string | null;
+}
+
+/** What the future picker yields: a span ahead of now, or fixed instants typed in the absolute form. */
+export type FutureTimeRangeValue = FutureRelativeTimeRange | AbsoluteTimeRange;
+
+/** Bounds of a future range; `to` is null when the range has no end. */
+export interface ResolvedFutureTimeRange {
+  from: Date;
+  to: Date | null;
+}
