@@ -5,6 +5,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
+import type { Role } from '../common/rbac';
+import { createIdentity } from '../server/features/identity/identities';
+import { hashPassword } from '../server/features/identity/passwords';
 import { ensureEmbedded, freePort } from '../server/platform/db/embedded';
 import { createLogger } from '../server/platform/logger';
 
@@ -116,16 +119,45 @@ export interface Journey {
   page(): Page;
 }
 
+/** The admin a journey signs in as (`useJourney({ signIn: true })`). */
+export const ADMIN = { email: 'admin@example.com', password: 'watch-keeper-e2e-admin', name: 'Ada Admin' } as const;
+
+/** Creates an account straight in the server's database, as `watchkeeper admin create` would. */
+export async function createUser(server: RunningServer, user: { email: string; password: string; name?: string; roles: Role[] }): Promise<string> {
+  const [first = '', ...rest] = (user.name ?? '').split(' ');
+  const created = await createIdentity(server.pool, {
+    traits: { email: user.email, name: { first, last: rest.join(' ') } },
+    passwordHash: await hashPassword(user.password),
+    roles: user.roles,
+    verified: true,
+  });
+  return created.id;
+}
+
+/** Signs in through the login page, as a person does, and waits until the console has left it. */
+export async function signIn(page: Page, server: RunningServer, email: string, password: string): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
 /**
  * Registers the hooks of a journey file: one server and one browser for the file, and a screenshot in
- * test-results/ for each failed test.
+ * test-results/ for each failed test. With `signIn`, an admin account is created and the browser signs
+ * in before the first test.
  */
-export function useJourney(env: Record<string, string> = {}): Journey {
+export function useJourney(options: { env?: Record<string, string>; signIn?: boolean } = {}): Journey {
   let server: RunningServer | undefined;
   let browser: BrowserSession | undefined;
   beforeAll(async () => {
-    server = await startServer(env);
+    server = await startServer(options.env ?? {});
     browser = await launchBrowser();
+    if (options.signIn) {
+      await createUser(server, { ...ADMIN, roles: ['admin'] });
+      await signIn(browser.page, server, ADMIN.email, ADMIN.password);
+    }
   });
   afterEach(async (ctx: TestContext) => {
     if (ctx.task.result?.state === 'fail' && browser) {

@@ -4,7 +4,7 @@ import { useJourney } from './harness';
 
 /** Settings journeys: feature flags, jobs history with its filters, and the time range picker. */
 describe('settings', () => {
-  const journey = useJourney();
+  const journey = useJourney({ signIn: true });
   const url = (path: string) => `${journey.server().url}${path}`;
   const query = (sql: string, values: unknown[] = []) => journey.server().pool.query(sql, values);
 

@@ -3,7 +3,7 @@ import { useJourney } from './harness';
 
 /** The console's frame: sidebar, top bar and menus, preferences, and the error page for unknown routes. */
 describe('shell', () => {
-  const journey = useJourney();
+  const journey = useJourney({ signIn: true });
 
   it('shows the shell on first start', async () => {
     const page = journey.page();

@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { features } from './features';
+import { IdentityAuthenticator } from './features/identity/authenticate';
+import { installAccessGuard } from './platform/auth/guard';
 import type { Config } from './platform/config';
 import { AppError, type ErrorBody } from './platform/http/errors';
 import { buildOpenApi } from './platform/http/openapi';
@@ -24,6 +27,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Extra OpenAPI paths for routes not declared through `route()` (for example /api/db). */
   openApiPaths: Record<string, unknown>;
+  /** Who is calling: sessions and API tokens (server/features/identity). */
+  auth: IdentityAuthenticator;
 }
 
 export interface BuildOptions {
@@ -88,7 +93,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
 
   const routeDocs: RouteDoc[] = [];
-  const context: AppContext = { config, pool, log, metrics, openApiPaths: {} };
+  const auth = new IdentityAuthenticator(pool);
+  const context: AppContext = { config, pool, log, metrics, openApiPaths: {}, auth };
 
   app.addHook('onRoute', (routeOptions) => {
     const doc = routeOptions.config?.doc;
@@ -110,10 +116,13 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
 
   installErrorHandler(app);
+  await app.register(cookie);
+  installAccessGuard(app, auth);
 
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
 
-  app.get('/health', async (_req, reply) => {
+  const open = { config: { access: 'public' as const } };
+  app.get('/health', open, async (_req, reply) => {
     try {
       await pool.query('SELECT 1');
       return { status: 'ok', database: 'ok', version: VERSION };
@@ -122,12 +131,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     }
   });
 
-  app.get('/metrics', async (_req, reply) => {
+  app.get('/metrics', open, async (_req, reply) => {
     const text = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).send(text);
   });
 
-  app.get('/api/openapi.json', async () => buildOpenApi(routeDocs, { version: VERSION, serverUrl: config.publicUrl }, context.openApiPaths));
+  app.get('/api/openapi.json', open, async () => buildOpenApi(routeDocs, { version: VERSION, serverUrl: config.publicUrl }, context.openApiPaths));
 
   for (const feature of features) {
     await app.register(async (scope) => feature.register(scope, context), { prefix: feature.prefix ?? '' });

@@ -7,6 +7,7 @@ import { VERSION } from './platform/paths';
 import { applyDocuments, formatResult, readInputs } from './platform/resources';
 import { features } from './features';
 import { serve } from './serve';
+import { adminCreate, CliError, tokenCreate } from './features/identity/cli';
 import { messageOf } from './platform/errors';
 
 const USAGE = `Usage: watchkeeper [command] [options]
@@ -15,6 +16,11 @@ Commands:
   serve                 run the console: HTTP API, web app and background workers (default)
   migrate               apply pending database migrations and exit
   apply -f FILE|DIR|-   create or update resources from YAML (multi-document; '-' reads stdin)
+  admin create --email E [--password P] [--name N]
+                        create an admin account (a password is generated and printed when none is given)
+  token create --user E --name N [--scope S ...] [--expiry never|30d|DATE]
+                        print a new API token acting for that person (scopes: read, write, admin, or
+                        object:action such as canaries:read; default admin = everything the person may do)
   version               print the version
 
 Options (each also read from its environment variable):
@@ -24,6 +30,9 @@ Options (each also read from its environment variable):
   --data DIR            WATCHKEEPER_DATA  data directory (default ./data)
   --log-level L         LOG_LEVEL         fatal, error, warn, info (default), debug, trace, silent
   --public-url URL      PUBLIC_URL        the URL users reach the console at
+  --smtp-url URL        SMTP_URL          mail server for sign-in codes, e.g. smtp://user:pass@mail:587
+                                          (without it, codes are written to the log)
+  --smtp-from ADDRESS   SMTP_FROM         sender of that mail (default Watchkeeper <watchkeeper@localhost>)
   -h, --help            this help
 `;
 
@@ -51,7 +60,15 @@ async function run(argv: string[]): Promise<void> {
         data: { type: 'string' },
         'log-level': { type: 'string' },
         'public-url': { type: 'string' },
+        'smtp-url': { type: 'string' },
+        'smtp-from': { type: 'string' },
         file: { type: 'string', short: 'f', multiple: true },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        name: { type: 'string' },
+        user: { type: 'string' },
+        scope: { type: 'string', multiple: true },
+        expiry: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -78,6 +95,8 @@ async function run(argv: string[]): Promise<void> {
       ...(values.data !== undefined ? { dataDir: values.data } : {}),
       ...(values['log-level'] !== undefined ? { logLevel: values['log-level'] } : {}),
       ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] } : {}),
+      ...(values['smtp-url'] !== undefined ? { smtpUrl: values['smtp-url'] } : {}),
+      ...(values['smtp-from'] !== undefined ? { smtpFrom: values['smtp-from'] } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
@@ -130,6 +149,33 @@ async function run(argv: string[]): Promise<void> {
         await db.close();
       }
       if (failed > 0) process.exitCode = 1;
+      return;
+    }
+    case 'admin':
+    case 'token': {
+      const sub = positionals[1];
+      if (sub !== 'create') fail(`${command} needs a subcommand: ${command} create\n\n${USAGE}`);
+      if (command === 'admin' && !values.email) fail('admin create needs --email');
+      if (command === 'token' && (!values.user || !values.name)) fail('token create needs --user EMAIL and --name NAME');
+      const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+      const db = await openDatabase(config, log, { max: 2 });
+      let problem: string | undefined;
+      try {
+        await migrate(db.pool, log);
+        if (command === 'admin') {
+          process.stdout.write(await adminCreate(db.pool, { email: values.email ?? '', password: values.password, name: values.name }));
+        } else {
+          const created = await tokenCreate(db.pool, { user: values.user ?? '', name: values.name ?? '', scopes: values.scope ?? [], expiry: values.expiry });
+          process.stderr.write(`created API token ${created.id} for ${values.user}; it is shown once:\n`);
+          process.stdout.write(`${created.token}\n`);
+        }
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        problem = error.message;
+      } finally {
+        await db.close();
+      }
+      if (problem) fail(problem);
       return;
     }
     default:

@@ -20,6 +20,7 @@ export const docsFeature: Feature = {
       method: 'GET',
       url: '/docs/:page',
       summary: 'A documentation page of this version (Markdown)',
+      access: 'public',
       tags: ['platform'],
       params: z.object({ page: z.enum(DOC_PAGES) }),
       handler: async ({ params, reply }) => {

@@ -3,6 +3,7 @@ import type { AppContext } from '../app';
 import type { ResourceKind } from '../platform/resources';
 import { postgrestFeature } from '../postgrest/feature';
 import { docsFeature } from './docs';
+import { identityFeature } from './identity';
 import { platformInfoFeature } from './platform-info';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
@@ -18,4 +19,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [postgrestFeature, platformInfoFeature, docsFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, platformJobsFeature];

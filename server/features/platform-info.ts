@@ -13,6 +13,7 @@ export const platformInfoFeature: Feature = {
       method: 'GET',
       url: '/api/version',
       summary: 'The backend version',
+      access: 'public',
       tags: ['platform'],
       response: versionAnswer,
       handler: () => ({ backend: VERSION }),

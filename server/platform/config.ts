@@ -9,6 +9,9 @@ export interface Config {
   dataDir: string;
   logLevel: LogLevel;
   publicUrl: string;
+  /** Outgoing mail (recovery, verification and invitation codes); without it codes go to the log. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -22,6 +25,8 @@ export const SETTINGS = {
   dataDir: { env: 'WATCHKEEPER_DATA', flag: '--data' },
   logLevel: { env: 'LOG_LEVEL', flag: '--log-level' },
   publicUrl: { env: 'PUBLIC_URL', flag: '--public-url' },
+  smtpUrl: { env: 'SMTP_URL', flag: '--smtp-url' },
+  smtpFrom: { env: 'SMTP_FROM', flag: '--smtp-from' },
 } as const;
 type SettingKey = keyof typeof SETTINGS;
 
@@ -38,6 +43,15 @@ function isPostgresUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
   } catch {
     return false;
   }
@@ -112,6 +126,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
     else problems.push(`${publicIn.from}=${JSON.stringify(publicIn.value)} is not an http:// or https:// URL`);
   }
 
+  const smtpIn = raw('smtpUrl');
+  const smtpUrl = smtpIn.value?.trim() || undefined;
+  if (smtpUrl !== undefined && !isSmtpUrl(smtpUrl)) {
+    problems.push(`${smtpIn.from}=${JSON.stringify(redactUrl(smtpUrl))} is not an smtp:// or smtps:// URL with a host`);
+  }
+  const fromIn = raw('smtpFrom');
+  const smtpFrom = fromIn.value?.trim() || 'Watchkeeper <watchkeeper@localhost>';
+  if (!/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(smtpFrom)) problems.push(`${fromIn.from}=${JSON.stringify(fromIn.value)} is not an email address such as "Ops <ops@example.com>"`);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl };
+  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom };
 }

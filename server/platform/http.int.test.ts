@@ -97,12 +97,13 @@ describe('route() validation and errors', () => {
       method: 'POST',
       url: '/things/:id',
       summary: 'Create a thing',
+      access: 'public',
       params: z.object({ id: z.uuid() }),
       query: z.object({ dry: z.enum(['yes', 'no']).optional() }),
       body: z.object({ name: z.string().min(1, 'is required'), size: z.number().int().positive() }),
       handler: ({ params, body }) => ({ id: params.id, name: body.name }),
     });
-    route(app, { method: 'GET', url: '/boom', summary: 'fails', handler: () => { throw new Error('SELECT secret FROM vault'); } });
+    route(app, { method: 'GET', url: '/boom', summary: 'fails', access: 'public', handler: () => { throw new Error('SELECT secret FROM vault'); } });
     const res = await app.inject({ method: 'POST', url: '/things/nope?dry=maybe', payload: { size: -1 } });
     expect(res.statusCode).toBe(400);
     const body = res.json();

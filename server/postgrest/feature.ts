@@ -1,4 +1,7 @@
 import type { Feature } from '../features';
+import { decide } from '../platform/auth/decide';
+import { UNAUTHORIZED_MESSAGE } from '../platform/auth/guard';
+import { PgrstError } from './errors';
 import { postgrestOpenApi } from './openapi';
 import { postgrestRoutes } from './plugin';
 import { createRegistry } from './registry';
@@ -14,6 +17,23 @@ export const postgrestFeature: Feature = {
     // Column and argument types are read once here, so requests never introspect.
     const schema = await introspect(ctx.pool, registry);
     Object.assign(ctx.openApiPaths, postgrestOpenApi(schema));
-    await postgrestRoutes(app, { pool: ctx.pool, schema, log: ctx.log });
+    await postgrestRoutes(app, {
+      pool: ctx.pool,
+      schema,
+      log: ctx.log,
+      // PostgREST's own codes: PGRST302 when no credentials are presented, 42501 when a role lacks a privilege.
+      async authenticate(req) {
+        const actor = req.actor ?? (await ctx.auth.actorOf(req));
+        if (!actor) throw new PgrstError(401, 'PGRST302', 'Anonymous access is disabled', null, UNAUTHORIZED_MESSAGE);
+        return actor;
+      },
+      authorize(actor, needs) {
+        for (const need of needs) {
+          if (!decide(actor, need.object, need.action).allowed) {
+            throw new PgrstError(403, '42501', `permission denied: ${need.action} on ${need.object}`, null, 'Ask an administrator for a role or permission that allows it.');
+          }
+        }
+      },
+    });
   },
 };

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { ParsedQuery } from './ast';
 import { PgrstError, invalidBody, singularityError } from './errors';
 import { combineWindow, contentRange, parseRangeHeader, rangeStatus, type MediaChoice, type Preferences, type Window } from './headers';
-import type { Actor, RbacAction, RbacObject } from './registry';
+import type { Action } from '../../common/rbac';
+import type { Actor, RbacObject } from './registry';
 import type { FunctionInfo, RelationInfo, Schema } from './schema';
 import { ident, Params, type Source } from './sql/expr';
 import { ReadPlanner, relationSource } from './sql/read';
@@ -12,7 +13,7 @@ import { cellValue, conflictTarget, deleteSql, insertSql, isJsonRow, updateSql, 
 /** An (RBAC object, action) pair a request needs (spec §6). */
 export interface AccessNeed {
   object: RbacObject;
-  action: RbacAction;
+  action: Action;
 }
 
 /** Everything an operation needs from the HTTP request, already parsed. */
@@ -133,7 +134,10 @@ export class Operations {
     const source = relationSource(info.def.name, info.source, info.columns);
     // Planned once against the table (alias _0) for the WHERE; the representation reuses the same columns.
     const node = planner.node(source, info.def, planner.nextAlias(), [], '');
-    return { planner, where: node.where };
+    // Rows that came from elsewhere (a CRD, a file) are read-only here: they match no PATCH or DELETE.
+    const guard = info.def.writableWhere;
+    const where = guard ? [...node.where, `_0.${ident(guard.column)} = ${planner.params.add(guard.equals, 'text')}`] : node.where;
+    return { planner, where };
   }
 
   private async mutate(planner: ReadPlanner, info: RelationInfo, req: DbRequest, mutation: string, status: number): Promise<Outcome> {

@@ -33,7 +33,7 @@ async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, bo
   const res = await t.app.inject({
     method,
     url: `/api/db/${url}`,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    headers: { ...t.adminHeaders, ...(body === undefined ? headers : { 'content-type': 'application/json', ...headers }) },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
   return { status: res.statusCode, headers: res.headers, body: res.body, json: (): unknown => JSON.parse(res.body) };
@@ -65,7 +65,7 @@ describe('platform relations', () => {
   });
 
   it('people: only id, name, email, avatar, created_at, ever', async () => {
-    const res = await call('GET', 'people');
+    const res = await call('GET', 'people?email=eq.pat@example.com');
     expect(res.status).toBe(200);
     const rows = res.json();
     expect(rows).toHaveLength(1);
@@ -122,7 +122,7 @@ describe('platform relations', () => {
       { object: 'database', action: 'read' },
       { object: 'agents', action: 'read' },
     ]);
-    expect(accessNeeds(schema, { object: 'feature_flags', action: 'write' }, 'properties', parseSelect('name'))).toEqual([{ object: 'feature_flags', action: 'write' }]);
+    expect(accessNeeds(schema, { object: 'feature_flags', action: 'update' }, 'properties', parseSelect('name'))).toEqual([{ object: 'feature_flags', action: 'update' }]);
     expect(accessNeeds(schema, { object: 'agents', action: 'read' }, 'agents', parseSelect('name,people!agents_person_id_fkey(name)'))).toEqual([
       { object: 'agents', action: 'read' },
       { object: 'database', action: 'read' },
@@ -130,7 +130,7 @@ describe('platform relations', () => {
   });
 
   it('does not serve tables outside the registry', async () => {
-    for (const name of ['event_queue', 'schema_migrations', 'identities']) {
+    for (const name of ['event_queue', 'schema_migrations', 'sessions', 'identity_credentials', 'access_tokens']) {
       const res = await call('GET', name);
       expect(res.status).toBe(404);
       expect(res.json()).toMatchObject({ code: 'PGRST205' });
@@ -141,7 +141,8 @@ describe('platform relations', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     const doc = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) }).parse(res.json());
     const served = Object.keys(doc.paths).filter((path) => path.startsWith('/api/db/'));
-    expect(served.sort()).toEqual(['agents', 'event_queue_summary', 'job_histories', 'job_history', 'job_history_names', 'people', 'properties'].map((name) => `/api/db/${name}`));
+    expect(served).toEqual(expect.arrayContaining(['agents', 'event_queue_summary', 'job_histories', 'job_history', 'job_history_names', 'people', 'properties'].map((name) => `/api/db/${name}`)));
+    expect(served).not.toContain('/api/db/sessions');
     expect(Object.keys(doc.paths['/api/db/properties'] ?? {}).sort()).toEqual(['delete', 'get', 'patch', 'post']);
     expect(Object.keys(doc.paths['/api/db/agents'] ?? {})).toEqual(['get']);
     // The people schema lists only the readable columns.

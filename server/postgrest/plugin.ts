@@ -15,8 +15,13 @@ export interface PostgrestOptions {
   pool: pg.Pool;
   schema: Schema;
   log: Logger;
-  /** Who is asking; identity provides it (created_by and other insert defaults read it). */
-  actorOf?: (req: FastifyRequest) => Actor | undefined;
+  /**
+   * Access control (spec §6). `authenticate` runs first (401 before anything about the registry is
+   * revealed); `authorize` then judges every (object, action) the parsed request needs (403). Without
+   * them (the conformance fixture) every request is allowed.
+   */
+  authenticate?: (req: FastifyRequest) => Promise<Actor>;
+  authorize?: (actor: Actor, needs: readonly AccessNeed[]) => void;
   /** Per-statement time limit; default STATEMENT_TIMEOUT_MS. */
   statementTimeoutMs?: number;
 }
@@ -28,6 +33,9 @@ function rawQuery(url: string): string {
   const at = url.indexOf('?');
   return at < 0 ? '' : url.slice(at + 1);
 }
+
+/** The spec §6 action each method needs on the relation. */
+const ACTION_OF = { GET: 'read', HEAD: 'read', POST: 'create', PATCH: 'update', DELETE: 'delete' } as const;
 
 function dbMethod(method: string): DbRequest['method'] | undefined {
   return method === 'GET' || method === 'HEAD' || method === 'POST' || method === 'PATCH' || method === 'DELETE' ? method : undefined;
@@ -66,35 +74,45 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
     void reply.status(mapped.error.status).header('proxy-status', `PostgREST; error=${mapped.error.code}`).type('application/json; charset=utf-8').send(mapped.error.toBody());
   });
 
-  const parseRequest = (req: FastifyRequest, params: QueryParam[], method: DbRequest['method'], target: AccessNeed, parent: string | undefined, shownAs: string): DbRequest => {
+  const parseRequest = (req: FastifyRequest, actor: Actor | undefined, params: QueryParam[], method: DbRequest['method'], target: AccessNeed, parent: string | undefined, shownAs: string): DbRequest => {
     checkProfile(req.headers['accept-profile']);
     checkProfile(req.headers['content-profile']);
     const media = negotiate(req.headers.accept);
     const query = parseQuery(params);
+    const prefs = parsePrefer(req.headers.prefer);
+    const access = accessNeeds(schema, target, parent, query.select, shownAs);
+    // An upsert that merges duplicates updates existing rows: it needs update as well as create.
+    if (target.action === 'create' && prefs.resolution === 'merge-duplicates') access.push({ object: target.object, action: 'update' });
+    // Access control (spec §6) is one check here, before any SQL: every entry is an (RBAC object,
+    // action) pair that the caller's roles and permissions must allow.
+    if (actor) options.authorize?.(actor, access);
     return {
       method,
       query,
-      access: accessNeeds(schema, target, parent, query.select, shownAs),
-      prefs: parsePrefer(req.headers.prefer),
+      access,
+      prefs,
       media,
       range: { header: req.headers.range, unit: req.headers['range-unit'] },
       body: req.body,
-      actor: options.actorOf?.(req),
+      actor,
     };
   };
+
+  const config = { access: 'self-checked' as const };
 
   app.route<{ Params: { relation: string } }>({
     method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'],
     url: '/:relation',
+    config,
     handler: async (req, reply) => {
+      const actor = options.authenticate ? await options.authenticate(req) : undefined;
       const info = schema.relations.get(req.params.relation);
       if (!info) throw tableNotFound(req.params.relation);
       const method = dbMethod(req.method);
       if (!method) throw new PgrstError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
-      const action = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
-      const request = parseRequest(req, splitQueryString(rawQuery(req.url)), method, { object: info.def.rbac, action }, info.def.name, info.def.name);
-      // Access control (spec §6) is one check here, before any SQL: every entry of request.access is an
-      // (RBAC object, read|write) pair that the caller's roles and permissions must allow.
+      const action = ACTION_OF[method];
+      const object = action === 'read' ? info.def.rbac : (info.def.writeRbac ?? info.def.rbac);
+      const request = parseRequest(req, actor, splitQueryString(rawQuery(req.url)), method, { object, action }, info.def.name, info.def.name);
       let outcome: Outcome;
       if (method === 'GET' || method === 'HEAD') outcome = await operations.read(info, request);
       else if (method === 'POST') outcome = await operations.insert(info, request);
@@ -107,7 +125,9 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
   app.route<{ Params: { fn: string } }>({
     method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'],
     url: '/rpc/:fn',
+    config,
     handler: async (req, reply) => {
+      const actor = options.authenticate ? await options.authenticate(req) : undefined;
       const method = dbMethod(req.method);
       if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') throw new PgrstError(405, 'PGRST101', `Cannot use the ${req.method} method on RPC`);
       const fn = schema.functions.get(req.params.fn);
@@ -130,8 +150,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
       const unknown = argNames.filter((name) => !fn.args.some((arg) => arg.name === name));
       const missing = fn.args.filter((arg) => !arg.hasDefault && !Object.hasOwn(args, arg.name));
       if (unknown.length > 0 || missing.length > 0) throw functionNotFound(fn.def.name, argNames);
-      const request = parseRequest(req, rest, method, { object: fn.def.rbac, action: method === 'POST' ? fn.def.action : 'read' }, fn.relation?.def.name, fn.def.name);
-      // Access control (spec §6): the same single check on request.access as for relations.
+      const request = parseRequest(req, actor, rest, method, { object: fn.def.rbac, action: method === 'POST' && fn.def.action === 'write' ? 'update' : 'read' }, fn.relation?.def.name, fn.def.name);
       return send(reply, await operations.rpc(fn, request, args), request.media.singular);
     },
   });
@@ -139,6 +158,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
   app.route({
     method: ['GET', 'HEAD'],
     url: '/',
+    config,
     handler: async () => {
       throw new PgrstError(404, 'PGRST126', 'Root endpoint metadata is disabled', null, 'The API is described at /api/openapi.json.');
     },
@@ -147,6 +167,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'],
     url: '/*',
+    config,
     handler: async () => {
       throw new PgrstError(404, 'PGRST125', 'Invalid path specified in request URL');
     },

@@ -1,3 +1,6 @@
+import type { Resource } from '../../common/rbac';
+import type { Actor } from '../platform/auth/types';
+
 /**
  * The registry of what /api/db serves. Nothing outside it is reachable: a relation or function that is
  * not registered answers PGRST205/PGRST202 whether or not it exists in the database, and only the
@@ -5,40 +8,12 @@
  * relations/index.ts.
  */
 
-/** RBAC objects of spec §6 (the resource a permission names). */
-export const RBAC_OBJECTS = [
-  'database',
-  'rbac',
-  'auth',
-  'responder',
-  'incident',
-  'evidences',
-  'comments',
-  'canaries',
-  'topologies',
-  'config_scrapers',
-  'identities',
-  'connections',
-  'kratos',
-  'agents',
-  'feature_flags',
-  'logging_backends',
-  'integrations',
-  'notifications',
-  'playbooks',
-  'playbook_runs',
-  'permissions',
-  'views',
-] as const;
-
-export type RbacObject = (typeof RBAC_OBJECTS)[number];
+/** RBAC objects are the resources of spec §6 (common/rbac.ts). */
+export type RbacObject = Resource;
 export type RbacAction = 'read' | 'write';
 
-/** Who is making the request, once identity lands; the hooks below receive it. */
-export interface Actor {
-  /** The person's id (people.id). */
-  id: string;
-}
+/** Who is making the request; insert and update defaults read it (created_by, updated_by). */
+export type { Actor };
 
 /** A foreign key declared for embedding: `columns` pairs this relation's columns with the target's. */
 export interface RelationshipDef {
@@ -55,10 +30,20 @@ export interface RelationDef {
   /** Underlying table or view in the public schema; defaults to `name`. */
   source?: string;
   rbac: RbacObject;
+  /**
+   * The RBAC object writes need when it differs from reads (teams are read by everyone who reads the
+   * console, but changing them changes who holds which permission, so writes need identities).
+   */
+  writeRbac?: RbacObject;
   /** Columns a client may select, filter and order by; `select=*` means these. */
   readable: readonly string[];
   insertable?: readonly string[];
   updatable?: readonly string[];
+  /**
+   * Only rows with this column value may be changed or deleted (spec §4: permissions from a Kubernetes
+   * CRD are read-only); other rows simply match no PATCH or DELETE.
+   */
+  writableWhere?: { column: string; equals: string };
   /** DELETE allowed (it becomes `SET deleted_at = now()` when `softDelete`). */
   deletable?: boolean;
   primaryKey?: readonly string[];

@@ -1,3 +1,4 @@
+import type { Action, Resource } from '@common/rbac';
 import type { ComponentType } from 'react';
 
 /**
@@ -17,6 +18,16 @@ export interface AppRoute {
   feature?: string;
   /** Menu entry, when the page has one. */
   nav?: NavEntry;
+  /**
+   * Spec §6 route guard: the page needs this access; without it the Unauthorized page shows and the
+   * menu entry is hidden (read access is checked for the menu).
+   */
+  access?: { resource: Resource; action: Action | 'write' };
+  /**
+   * 'public': shown without sign-in and without the sidebar (the sign-in pages of spec §2). Default:
+   * inside the app layout, for signed-in people only.
+   */
+  layout?: 'public';
 }
 
 export interface NavEntry {

@@ -1,13 +1,20 @@
+import { canAccess, type AccessMap, type Action, type Resource } from '@common/rbac';
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext, type ReactNode } from 'react';
 
-/** The signed-in person, as the identity feature reports it (whoami). */
+/** The signed-in person, as the identity feature reports it (GET /api/auth/whoami). */
 export interface SessionUser {
   id: string;
   name: string;
   email?: string;
+  avatar?: string;
   /** Spec §6 roles: admin, editor, viewer, guest, commander, responder. */
   roles: readonly string[];
+  /**
+   * What the server would allow, resource by resource (whoami's `permissions`). The console hides what
+   * would be refused; the server stays the judge.
+   */
+  permissions: AccessMap;
 }
 
 /**
@@ -60,4 +67,14 @@ export function StaticSession({ value, children }: { value: Session; children: R
 
 export function useSession(): Session {
   return useContext(SessionContext);
+}
+
+/**
+ * Spec §6 access checks for the signed-in person: `can('permissions', 'write')` is true when any write
+ * action (create, update, delete, …) is allowed. Nobody signed in can do nothing.
+ */
+export function useAccess(): { ready: boolean; can: (resource: Resource, action: Action | 'write') => boolean } {
+  const session = useSession();
+  const user = session.status === 'ready' ? session.user : undefined;
+  return { ready: session.status === 'ready', can: (resource, action) => (user ? canAccess(user.permissions, resource, action) : false) };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { RouteAccess } from '../auth/types';
 import { ValidationError, type Issue } from './errors';
 import { zodIssues } from './validation';
 
@@ -11,6 +12,7 @@ export interface RouteDoc {
   method: HttpMethod;
   url: string;
   summary: string;
+  access: RouteAccess;
   tags: string[];
   params?: z.ZodType;
   query?: z.ZodType;
@@ -30,6 +32,8 @@ export interface RouteDef<P extends z.ZodType | undefined, Q extends z.ZodType |
   method: HttpMethod;
   url: string;
   summary: string;
+  /** Who may call it (spec §6); checked before the handler runs, after the actor is known. */
+  access: RouteAccess;
   tags?: string[];
   params?: P;
   query?: Q;
@@ -60,6 +64,7 @@ export function route<P extends z.ZodType | undefined = undefined, Q extends z.Z
     method: def.method,
     url: def.url,
     summary: def.summary,
+    access: def.access,
     tags: def.tags ?? [],
     ...(def.params ? { params: def.params } : {}),
     ...(def.query ? { query: def.query } : {}),
@@ -69,7 +74,7 @@ export function route<P extends z.ZodType | undefined = undefined, Q extends z.Z
   app.route({
     method: def.method,
     url: def.url,
-    config: { doc },
+    config: { doc, access: def.access },
     ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     handler: async (req, reply) => {
       const issues: Issue[] = [];

@@ -1,7 +1,8 @@
 import type { FunctionDef, RelationDef } from '../registry';
+import { identityRelations } from './identity';
 import { platformRelations } from './platform';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations];
 
 export const functions: FunctionDef[] = [];

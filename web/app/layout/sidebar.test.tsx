@@ -108,7 +108,7 @@ describe('main sidebar', () => {
 
   it('hides the Settings submenu from viewers', async () => {
     fakeServer();
-    renderInShell(<Sidebar routes={routes} />, { sessionSource: { load: async () => ({ id: '1', name: 'Val Viewer', roles: ['viewer'] }) } });
+    renderInShell(<Sidebar routes={routes} />, { sessionSource: { load: async () => ({ id: '1', name: 'Val Viewer', roles: ['viewer'], permissions: {} }) } });
     expect(await screen.findByRole('link', { name: 'Health' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Settings' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Tokens' })).toBeNull();

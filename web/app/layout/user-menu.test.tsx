@@ -33,7 +33,7 @@ describe('user menu', () => {
 
   it('greets the signed-in user with avatar initials', async () => {
     fakeServer();
-    renderInShell(<UserMenu />, { sessionSource: { load: async () => ({ id: '1', name: 'Ada Lovelace', roles: ['admin'] }) } });
+    renderInShell(<UserMenu />, { sessionSource: { load: async () => ({ id: '1', name: 'Ada Lovelace', roles: ['admin'], permissions: {} }) } });
     expect(await screen.findByText('AL')).toBeTruthy();
     await userEvent.setup().click(screen.getByRole('button', { name: 'User menu' }));
     expect(await screen.findByText('Hi Ada Lovelace')).toBeTruthy();

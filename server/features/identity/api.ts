@@ -1,0 +1,296 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ACTIONS, isAdmin, RESOURCES, ROLES, isTokenScope, type AccessMap } from '../../../common/rbac';
+import { decide } from '../../platform/auth/decide';
+import type { Actor } from '../../platform/auth/types';
+import { AppError } from '../../platform/http/errors';
+import { route } from '../../platform/http/route';
+import { actorOfPerson } from './authenticate';
+import { createIdentity, identityCount } from './identities';
+import type { IdentityDeps } from './kratos/context';
+import { startRecovery } from './kratos/recovery';
+import { REGISTRATION_DISABLE } from './kratos/registration';
+import { deletePerson, updatePerson } from './people';
+import { createAccessToken, listTokens, revokeToken } from './tokens';
+
+/** What the console may show this person: every resource with the actions the server would allow. */
+export function accessMap(actor: Actor): AccessMap {
+  const map: AccessMap = {};
+  for (const resource of RESOURCES) {
+    const actions = ACTIONS.filter((action) => decide(actor, resource, action).allowed);
+    if (actions.length > 0) map[resource] = actions;
+  }
+  return map;
+}
+
+const roleSchema = z.enum(ROLES);
+const uuid = z.uuid({ message: 'must be a UUID' });
+
+const tokenScopeSchema = z
+  .object({ subject: z.string().optional(), object: z.string(), action: z.string() })
+  .refine((value) => isTokenScope(value), { message: 'is not a token scope: object one of mcp, canaries, catalog, application, playbooks, notification, with one of its actions' });
+
+/** 'never', a date (2027-01-31 or an ISO time) in the future, or a duration such as 30d or 12h. */
+export function parseExpiry(value: string, now = new Date()): Date | null | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === '' || text === 'never') return null;
+  const duration = /^(\d{1,5})([hdwmy])$/.exec(text);
+  if (duration) {
+    const n = Number(duration[1]);
+    const unit = duration[2];
+    const hours = unit === 'h' ? 1 : unit === 'd' ? 24 : unit === 'w' ? 168 : unit === 'm' ? 720 : 8760;
+    return n > 0 ? new Date(now.getTime() + n * hours * 3_600_000) : undefined;
+  }
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) || date.getTime() <= now.getTime() ? undefined : date;
+}
+
+const createTokenBody = z.object({
+  name: z
+    .string({ message: 'Name is required' })
+    .transform((value) => value.trim())
+    .pipe(z.string().min(1, 'Name is required').max(200, 'must be at most 200 characters')),
+  expiry: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || parseExpiry(value) !== undefined, { message: "must be 'never', a future date, or a duration such as 30d" }),
+  scope: z.array(tokenScopeSchema).max(100).default([]),
+});
+
+const inviteBody = z.object({
+  firstName: z.string().trim().max(200).default(''),
+  lastName: z.string().trim().max(200).default(''),
+  email: z.email({ message: 'is not a valid email address' }).max(320),
+  role: roleSchema,
+});
+
+const updatePersonBody = z.object({
+  id: uuid,
+  name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+  roles: z.array(roleSchema).max(ROLES.length).optional(),
+  state: z.enum(['active', 'inactive']).optional(),
+});
+
+const checkBody = z.object({
+  person_id: uuid.optional(),
+  object: z.enum(RESOURCES),
+  action: z.enum(ACTIONS),
+  target: z
+    .object({
+      kind: z.enum(['config', 'component', 'canary', 'playbook', 'connection']),
+      id: uuid,
+      tags: z.record(z.string(), z.string()).optional(),
+      agent: z.string().optional(),
+    })
+    .optional(),
+});
+
+function presentToken(row: Awaited<ReturnType<typeof listTokens>>[number]) {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes,
+    expires_at: row.expires_at?.toISOString() ?? null,
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    person: row.person,
+  };
+}
+
+function actorOf(req: { actor?: Actor }): Actor {
+  if (!req.actor) throw new AppError('unauthorized', 'sign in first');
+  return req.actor;
+}
+
+/** /api/auth, /api/people and /api/rbac (spec §7 Auth, Agents people and teams; identity issue). */
+export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Promise<void> {
+  const { pool } = deps;
+
+  route(app, {
+    method: 'GET',
+    url: '/api/auth/whoami',
+    summary: 'The signed-in person, their roles and what they may do',
+    tags: ['auth'],
+    access: 'self-checked',
+    handler: async ({ req, reply }) => {
+      const resolution = await deps.auth.resolve(req);
+      if (resolution.pending) {
+        return reply.status(403).send({
+          error: 'forbidden',
+          message: 'complete the second sign-in step first',
+          details: { id: 'session_aal2_required', redirect_browser_to: `/login?aal=aal2` },
+        });
+      }
+      const actor = resolution.actor;
+      if (!actor) throw new AppError('unauthorized', 'sign in first');
+      const { rows } = await pool.query<{ avatar: string | null }>('SELECT avatar FROM people WHERE id = $1', [actor.id]);
+      return {
+        user: { id: actor.id, name: actor.name, email: actor.email, avatar: rows[0]?.avatar ?? null },
+        roles: actor.roles,
+        permissions: accessMap(actor),
+        teams: actor.teamIds,
+        ...(actor.session ? { session: { id: actor.session.id, aal: actor.session.aal, authenticated_at: actor.session.authenticatedAt.toISOString() } } : {}),
+        ...(actor.token ? { token: { id: actor.token.id, scopes: actor.token.scopes } } : {}),
+      };
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/auth/setup',
+    summary: 'What the sign-in pages need to know: first run, registration, outgoing mail',
+    tags: ['auth'],
+    access: 'public',
+    handler: async () => {
+      const count = await identityCount(pool);
+      const { rows } = await pool.query<{ value: string }>('SELECT value FROM properties WHERE name = $1', [REGISTRATION_DISABLE]);
+      const disabled = rows[0]?.value.trim().toLowerCase() === 'true';
+      return { first_run: count === 0, registration: count === 0 || !disabled, mail: deps.mailer.delivers };
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/auth/create_token',
+    summary: 'Creates an API token for the signed-in person; the answer holds it once (payload.token)',
+    tags: ['auth'],
+    access: 'authenticated',
+    body: createTokenBody,
+    handler: async ({ req, body }) => {
+      const actor = actorOf(req);
+      // A token may not mint tokens: its scopes would no longer limit what the new one can do.
+      if (!actor.session) throw new AppError('forbidden', 'API tokens can only be created from a signed-in session, not with another token');
+      const expiresAt = body.expiry === undefined ? null : (parseExpiry(body.expiry) ?? null);
+      const scopes = body.scope.filter(isTokenScope);
+      if (scopes.length === 0) throw new AppError('invalid_request', 'scope: choose at least one scope', [{ path: 'body.scope', message: 'choose at least one scope' }]);
+      const created = await createAccessToken(pool, { personId: actor.id, name: body.name, scopes, expiresAt, createdBy: actor.id });
+      req.log.info({ token: created.id, name: body.name }, 'API token created');
+      return {
+        message: 'success',
+        payload: { id: created.id, name: body.name, token: created.token, expires_at: created.expires_at?.toISOString() ?? null, scopes },
+      };
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/auth/tokens',
+    summary: "API tokens: your own, or everyone's for an admin",
+    tags: ['auth'],
+    access: 'authenticated',
+    handler: async ({ req }) => {
+      const actor = actorOf(req);
+      return (await listTokens(pool, isAdmin(actor.roles) ? undefined : actor.id)).map(presentToken);
+    },
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: '/api/auth/token/:id',
+    summary: 'Revokes an API token',
+    tags: ['auth'],
+    access: 'authenticated',
+    params: z.object({ id: uuid }),
+    handler: async ({ req, params, reply }) => {
+      const actor = actorOf(req);
+      if (!(await revokeToken(pool, params.id, actor.id, isAdmin(actor.roles)))) throw new AppError('not_found', `token ${params.id} not found`);
+      return reply.status(200).send({ message: 'success' });
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/auth/invite_user',
+    summary: 'Invites a person: creates their account with a role and mails them a code to choose a password',
+    tags: ['auth'],
+    access: { resource: 'identities', action: 'create' },
+    body: inviteBody,
+    handler: async ({ req, reply, body }) => {
+      const created = await createIdentity(pool, { traits: { email: body.email, name: { first: body.firstName, last: body.lastName } }, roles: [body.role] });
+      const { flow, code } = await startRecovery({ deps, req, reply, auth: { credential: undefined, actor: undefined, pending: undefined }, csrf: '' }, body.email);
+      const link = `${req.protocol}://${req.host}/recovery?flow=${flow.id}`;
+      return reply.status(201).send({
+        id: created.id,
+        email: body.email,
+        role: body.role,
+        recovery_link: link,
+        mail_sent: deps.mailer.delivers,
+        // Without a mail server the inviting admin passes the code on; with one it only travels by mail.
+        ...(deps.mailer.delivers ? {} : { recovery_code: code }),
+      });
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/people/update',
+    summary: "Changes a person's name, roles or state (active, inactive)",
+    tags: ['people'],
+    access: { resource: 'identities', action: 'update' },
+    body: updatePersonBody,
+    handler: async ({ body }) => {
+      await updatePerson(pool, body);
+      return { message: 'success' };
+    },
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: '/api/people/:id',
+    summary: "Deletes a person's account (their history keeps their name)",
+    tags: ['people'],
+    access: { resource: 'identities', action: 'delete' },
+    params: z.object({ id: uuid }),
+    handler: async ({ req, params }) => {
+      if (actorOf(req).id === params.id) throw new AppError('conflict', 'you cannot delete your own account');
+      await deletePerson(pool, params.id);
+      return { message: 'success' };
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/rbac/check',
+    summary: 'Explains an access decision: allowed or not, and the rule that decided it',
+    tags: ['rbac'],
+    access: 'authenticated',
+    body: checkBody,
+    handler: async ({ req, body }) => {
+      const actor = actorOf(req);
+      let subject = actor;
+      if (body.person_id && body.person_id !== actor.id) {
+        // Explaining someone else's access reveals their permissions: that is reading rbac.
+        if (!decide(actor, 'rbac', 'read').allowed) throw new AppError('forbidden', 'you may not read rbac: explaining another person needs it');
+        const found = await actorOfPerson(pool, body.person_id);
+        if (!found) throw new AppError('not_found', `person ${body.person_id} not found or not active`);
+        subject = found;
+      }
+      const decision = decide(subject, body.object, body.action, body.target);
+      const reason = decision.reason;
+      const permission = reason.kind === 'deny' || reason.kind === 'permission' ? subject.permissions.find((rule) => rule.id === reason.permission) : undefined;
+      return {
+        allowed: decision.allowed,
+        reason: reason.kind,
+        explanation: explain(decision.allowed, reason, body.object, body.action),
+        ...(reason.kind === 'role' ? { role: reason.role } : {}),
+        ...(permission ? { permission } : {}),
+        subject: { id: subject.id, name: subject.name, roles: subject.roles },
+      };
+    },
+  });
+}
+
+function explain(allowed: boolean, reason: ReturnType<typeof decide>['reason'], object: string, action: string): string {
+  switch (reason.kind) {
+    case 'deny':
+      return `denied: permission ${reason.permission} denies ${action} on ${object}`;
+    case 'permission':
+      return `allowed: permission ${reason.permission} allows ${action} on ${object}`;
+    case 'role':
+      return `allowed: the role ${reason.role} may ${action === 'read' ? 'read' : 'write'} ${object}`;
+    case 'token':
+      return `denied: the API token's scopes do not include ${action} on ${object}`;
+    case 'none':
+      return allowed ? 'allowed' : `denied: no role or permission allows ${action} on ${object}`;
+  }
+}

@@ -1,0 +1,209 @@
+import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { isRole, isTokenScope, type TokenScope } from '../../../common/rbac';
+import type { Actor, Authenticator, PermissionRule } from '../../platform/auth/types';
+import { isRecord } from '../../platform/errors';
+import { ACCESS_TOKEN_PREFIX, sha256 } from './crypto';
+import { cookieOf, SESSION_COOKIE } from './cookies';
+import { SECOND_FACTORS } from './identities';
+
+/** Where a request's credential came from. */
+export type CredentialSource = 'cookie' | 'header';
+
+export interface Credential {
+  kind: 'session' | 'access_token';
+  token: string;
+  source: CredentialSource;
+}
+
+/**
+ * The credential of a request (DESIGN §5): the session cookie, `X-Session-Token`, `Authorization: Bearer`
+ * (a session token or an API token), or `Authorization: Basic` with user `token` and an API token.
+ */
+export function credentialOf(req: FastifyRequest): Credential | undefined {
+  const header = req.headers['x-session-token'];
+  if (typeof header === 'string' && header !== '') return { kind: 'session', token: header, source: 'header' };
+  const authorization = req.headers.authorization;
+  if (typeof authorization === 'string') {
+    const [scheme, value = ''] = authorization.trim().split(/\s+/, 2);
+    if (scheme?.toLowerCase() === 'bearer' && value) {
+      return { kind: value.startsWith(ACCESS_TOKEN_PREFIX) ? 'access_token' : 'session', token: value, source: 'header' };
+    }
+    if (scheme?.toLowerCase() === 'basic' && value) {
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon > 0 && decoded.slice(0, colon) === 'token' && decoded.length > colon + 1) {
+        return { kind: 'access_token', token: decoded.slice(colon + 1), source: 'header' };
+      }
+    }
+  }
+  const cookie = cookieOf(req, SESSION_COOKIE);
+  return cookie ? { kind: 'session', token: cookie, source: 'cookie' } : undefined;
+}
+
+interface PrincipalRow {
+  id: string;
+  name: string;
+  email: string | null;
+  roles: string[];
+  team_ids: string[];
+  second_factor: boolean;
+  rules: unknown;
+  session_id: string | null;
+  aal: 'aal1' | 'aal2' | null;
+  authenticated_at: Date | null;
+  token_id: string | null;
+  scopes: unknown;
+}
+
+/**
+ * One statement per request: the session (or token), the person, their roles and teams, whether they
+ * have a second factor, and the permission rows that name them, one of their teams, or one of their
+ * roles. Always fresh, so a revoked session or a new deny applies to the very next request.
+ */
+type PrincipalFrom = 'session' | 'token' | 'person';
+
+const FROM: Record<PrincipalFrom, { columns: string; from: string; where: string }> = {
+  session: {
+    columns: 's.id AS session_id, s.aal, s.authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes',
+    from: 'sessions s JOIN people p ON p.id = s.identity_id',
+    where: 's.token_hash = $1 AND s.active AND s.expires_at > now()',
+  },
+  token: {
+    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, a.id AS token_id, a.scopes',
+    from: 'access_tokens a JOIN people p ON p.id = a.person_id',
+    where: 'a.hash = $1 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now())',
+  },
+  person: {
+    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes',
+    from: 'people p',
+    where: 'p.id = $1',
+  },
+};
+
+const PRINCIPAL = (kind: PrincipalFrom) => `
+  SELECT p.id, p.name, p.email, r.roles, tm.team_ids, sf.second_factor, pm.rules, ${FROM[kind].columns}
+  FROM ${FROM[kind].from}
+  JOIN identities i ON i.id = p.id AND i.state = 'active'
+  CROSS JOIN LATERAL (SELECT coalesce(array_agg(role), '{}') AS roles FROM person_roles WHERE person_id = p.id) r
+  CROSS JOIN LATERAL (
+    SELECT coalesce(array_agg(m.team_id), '{}') AS team_ids
+    FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL WHERE m.person_id = p.id
+  ) tm
+  CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM identity_credentials c WHERE c.identity_id = p.id AND c.type = ANY($2)) AS second_factor) sf
+  CROSS JOIN LATERAL (
+    SELECT coalesce(json_agg(json_build_object(
+      'id', x.id, 'action', x.action, 'deny', x.deny, 'subject_type', x.subject_type, 'subject', x.subject, 'object', x.object,
+      'config_id', x.config_id, 'component_id', x.component_id, 'canary_id', x.canary_id, 'playbook_id', x.playbook_id,
+      'connection_id', x.connection_id, 'tags', x.tags, 'agents', x.agents)), '[]') AS rules
+    FROM permissions x
+    WHERE x.deleted_at IS NULL AND (x.until IS NULL OR x.until > now())
+      AND (x.person_id = p.id OR x.team_id = ANY(tm.team_ids) OR (x.subject_type = 'group' AND x.subject = ANY(r.roles)))
+  ) pm
+  WHERE p.deleted_at IS NULL AND ${FROM[kind].where}`;
+const SESSION_PRINCIPAL = PRINCIPAL('session');
+const TOKEN_PRINCIPAL = PRINCIPAL('token');
+const PERSON_PRINCIPAL = PRINCIPAL('person');
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function parseRules(value: unknown): PermissionRule[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isRecord).map((rule) => ({
+    id: String(rule.id),
+    action: String(rule.action),
+    deny: rule.deny === true,
+    subject_type: String(rule.subject_type),
+    subject: String(rule.subject),
+    object: stringOrNull(rule.object),
+    config_id: stringOrNull(rule.config_id),
+    component_id: stringOrNull(rule.component_id),
+    canary_id: stringOrNull(rule.canary_id),
+    playbook_id: stringOrNull(rule.playbook_id),
+    connection_id: stringOrNull(rule.connection_id),
+    tags: isRecord(rule.tags) ? Object.fromEntries(Object.entries(rule.tags).map(([key, item]) => [key, String(item)])) : null,
+    agents: Array.isArray(rule.agents) ? rule.agents.map(String) : null,
+  }));
+}
+
+function parseScopes(value: unknown): TokenScope[] {
+  return Array.isArray(value) ? value.filter(isTokenScope) : [];
+}
+
+function toActor(row: PrincipalRow): Actor {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    roles: row.roles.filter(isRole),
+    teamIds: row.team_ids,
+    permissions: parseRules(row.rules),
+    ...(row.session_id && row.aal && row.authenticated_at ? { session: { id: row.session_id, aal: row.aal, authenticatedAt: row.authenticated_at } } : {}),
+    ...(row.token_id ? { token: { id: row.token_id, scopes: parseScopes(row.scopes) } } : {}),
+  };
+}
+
+/** A person as the evaluator sees them, without a session (an admin asking what someone may do). */
+export async function actorOfPerson(pool: pg.Pool, personId: string): Promise<Actor | undefined> {
+  const { rows } = await pool.query<PrincipalRow>(PERSON_PRINCIPAL, [personId, SECOND_FACTORS]);
+  const row = rows[0];
+  return row ? toActor(row) : undefined;
+}
+
+/** What the credential of a request resolves to. */
+export interface Resolution {
+  credential: Credential | undefined;
+  /** Set when the request may act: the person, their roles, teams and applicable permission rows. */
+  actor: Actor | undefined;
+  /**
+   * Set when a session exists but may not act yet: its identity has a second factor and the session has
+   * only aal1 (DESIGN §5: once enrolled, a second factor is required).
+   */
+  pending: { sessionId: string } | undefined;
+}
+
+export class IdentityAuthenticator implements Authenticator {
+  private readonly memo = new WeakMap<FastifyRequest, Promise<Resolution>>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  resolve(req: FastifyRequest): Promise<Resolution> {
+    let pending = this.memo.get(req);
+    if (!pending) {
+      pending = this.load(credentialOf(req));
+      this.memo.set(req, pending);
+    }
+    return pending;
+  }
+
+  /** Forget the memo after the request changed its own session (sign-in, sign-out). */
+  forget(req: FastifyRequest): void {
+    this.memo.delete(req);
+  }
+
+  async actorOf(req: FastifyRequest): Promise<Actor | undefined> {
+    return (await this.resolve(req)).actor;
+  }
+
+  private async load(credential: Credential | undefined): Promise<Resolution> {
+    if (!credential) return { credential, actor: undefined, pending: undefined };
+    const { rows } = await this.pool.query<PrincipalRow>(credential.kind === 'session' ? SESSION_PRINCIPAL : TOKEN_PRINCIPAL, [sha256(credential.token), SECOND_FACTORS]);
+    const row = rows[0];
+    if (!row) return { credential, actor: undefined, pending: undefined };
+    if (row.session_id && row.aal === 'aal1' && row.second_factor) {
+      return { credential, actor: undefined, pending: { sessionId: row.session_id } };
+    }
+    const actor = toActor(row);
+    if (row.token_id) this.touchToken(row.token_id);
+    return { credential, actor, pending: undefined };
+  }
+
+  /** last_used_at, at most once a minute per token, off the request's path. */
+  private touchToken(id: string): void {
+    this.pool
+      .query("UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')", [id])
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { AppError } from '../../platform/http/errors';
+import { inTransaction } from '../../platform/jobs/db';
+import { parseExpiry } from './api';
+import { createIdentity, findByAddress, setPassword } from './identities';
+import { hashPassword, passwordProblem } from './passwords';
+import { createAccessToken, parseScopeArgs } from './tokens';
+
+export class CliError extends Error {}
+
+/**
+ * `watchkeeper admin create --email E [--password P] [--name N]`: an admin account, verified, ready to
+ * sign in. Without --password one is generated and printed once. An existing account with that email is
+ * made an admin (and given the password, when one is passed).
+ */
+export async function adminCreate(pool: pg.Pool, input: { email: string; password?: string | undefined; name?: string | undefined }): Promise<string> {
+  const email = input.email.trim();
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError(`--email ${JSON.stringify(input.email)} is not an email address`);
+  const generated = input.password === undefined;
+  const password = input.password ?? randomBytes(15).toString('base64url');
+  const problem = await passwordProblem(password, email);
+  if (problem) throw new CliError(`--password: ${problem}`);
+  const hash = await hashPassword(password);
+  const existing = await findByAddress(pool, email);
+  if (existing) {
+    await inTransaction(pool, async (client) => {
+      await client.query("INSERT INTO person_roles (person_id, role) VALUES ($1, 'admin') ON CONFLICT DO NOTHING", [existing.id]);
+      if (!generated) await setPassword(client, existing.id, hash);
+    });
+    return `${email} exists already: it is an admin now${generated ? ' (its password is unchanged)' : ', with the new password'}.\n`;
+  }
+  const [first = '', ...rest] = (input.name ?? '').trim().split(/\s+/);
+  try {
+    await createIdentity(pool, { traits: { email, name: { first: first || 'Admin', last: rest.join(' ') } }, passwordHash: hash, roles: ['admin'], verified: true });
+  } catch (error) {
+    if (error instanceof AppError) throw new CliError(error.message);
+    throw error;
+  }
+  return generated
+    ? `created admin ${email}\npassword (shown once, change it in Profile Settings): ${password}\n`
+    : `created admin ${email}\n`;
+}
+
+/**
+ * `watchkeeper token create --user E --name N [--scope S …] [--expiry never|30d|2027-01-31]`: prints an
+ * API token acting for that person, once, on its own line, for scripts.
+ */
+export async function tokenCreate(
+  pool: pg.Pool,
+  input: { user: string; name: string; scopes: string[]; expiry?: string | undefined },
+): Promise<{ token: string; id: string }> {
+  const name = input.name.trim();
+  if (!name) throw new CliError('--name is required');
+  const found = await findByAddress(pool, input.user.trim());
+  if (!found) throw new CliError(`--user ${input.user}: no active account uses this email`);
+  const { scopes, problems } = parseScopeArgs(input.scopes);
+  if (problems.length > 0) throw new CliError(problems.join('\n'));
+  const expiresAt = input.expiry === undefined ? null : parseExpiry(input.expiry);
+  if (expiresAt === undefined) throw new CliError(`--expiry ${input.expiry}: use never, a future date (2027-01-31) or a duration (30d, 12h)`);
+  return createAccessToken(pool, { personId: found.id, name, scopes, expiresAt, createdBy: found.id });
+}

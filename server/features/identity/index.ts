@@ -1,0 +1,30 @@
+import type { Feature } from '../index';
+import { backgroundWork } from '../../platform/jobs/registry';
+import { identityApi } from './api';
+import { identityCleanupJob } from './cleanup';
+import { ORY_PREFIX, type IdentityDeps } from './kratos/context';
+import { kratosRoutes } from './kratos/routes';
+import { createMailer } from './mailer';
+import { RateLimiter } from './rate-limit';
+
+/**
+ * Identity and access (spec §1, §6, §8): the Kratos-compatible self-service API under /api/.ory, the
+ * console's own /api/auth, /api/people and /api/rbac, and the cleanup of expired flows and sessions.
+ * Sessions and API tokens are resolved for every request by the authenticator in AppContext.
+ */
+export const identityFeature: Feature = {
+  name: 'identity',
+  async register(app, ctx) {
+    const deps: IdentityDeps = {
+      pool: ctx.pool,
+      config: ctx.config,
+      log: ctx.log,
+      auth: ctx.auth,
+      mailer: createMailer(ctx.config, ctx.log),
+      limiter: new RateLimiter(ctx.pool),
+    };
+    await app.register(async (scope) => kratosRoutes(scope, deps), { prefix: ORY_PREFIX });
+    await identityApi(app, deps);
+    backgroundWork.job(identityCleanupJob());
+  },
+};

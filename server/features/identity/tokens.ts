@@ -1,0 +1,76 @@
+import { isTokenScope, presetScopes, TOKEN_OBJECTS, tokenActionsOf, type TokenAction, type TokenObject, type TokenScope } from '../../../common/rbac';
+import type { Queryable } from '../../platform/jobs/db';
+import { newAccessToken, sha256 } from './crypto';
+
+export interface TokenRow {
+  id: string;
+  name: string;
+  person_id: string;
+  scopes: TokenScope[];
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  created_by: string | null;
+  created_at: Date;
+  person: { id: string; name: string; email: string | null };
+}
+
+/** Creates an API token acting for `personId`; the token is answered once and only its hash is kept. */
+export async function createAccessToken(
+  db: Queryable,
+  input: { personId: string; name: string; scopes: TokenScope[]; expiresAt: Date | null; createdBy: string },
+): Promise<{ id: string; token: string; expires_at: Date | null }> {
+  const token = newAccessToken();
+  const { rows } = await db.query<{ id: string; expires_at: Date | null }>(
+    'INSERT INTO access_tokens (name, person_id, hash, scopes, expires_at, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, expires_at',
+    [input.name.trim(), input.personId, sha256(token), JSON.stringify(input.scopes.map(({ object, action }) => ({ object, action }))), input.expiresAt, input.createdBy],
+  );
+  const row = rows[0];
+  if (!row) throw new Error('token insert returned no row');
+  return { id: row.id, token, expires_at: row.expires_at };
+}
+
+export async function listTokens(db: Queryable, personId: string | undefined): Promise<TokenRow[]> {
+  const { rows } = await db.query<TokenRow>(
+    `SELECT id, name, person_id, scopes, expires_at, last_used_at, created_by, created_at, person
+       FROM access_tokens_summary WHERE deleted_at IS NULL AND ($1::uuid IS NULL OR person_id = $1) ORDER BY created_at DESC`,
+    [personId ?? null],
+  );
+  return rows.map((row) => ({ ...row, scopes: Array.isArray(row.scopes) ? row.scopes.filter(isTokenScope) : [] }));
+}
+
+/** Revokes a token (its owner's, or anyone's for `asAdmin`); answers whether one was revoked. */
+export async function revokeToken(db: Queryable, id: string, personId: string, asAdmin: boolean): Promise<boolean> {
+  const result = await db.query('UPDATE access_tokens SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL AND ($3 OR person_id = $2)', [id, personId, asAdmin]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+/**
+ * Scopes from the command line: `read`, `write` or `admin` (the presets), or `object:action` pairs such
+ * as `canaries:read` and `playbooks:playbook:run`. No scope means the Admin preset: the token can do what
+ * its owner can.
+ */
+export function parseScopeArgs(args: readonly string[]): { scopes: TokenScope[]; problems: string[] } {
+  if (args.length === 0) return { scopes: presetScopes('Admin'), problems: [] };
+  const scopes: TokenScope[] = [];
+  const problems: string[] = [];
+  for (const arg of args.flatMap((item) => item.split(/[\s,]+/)).filter(Boolean)) {
+    const lower = arg.toLowerCase();
+    const preset = lower === 'read' ? 'Read' : lower === 'write' ? 'Write' : lower === 'admin' ? 'Admin' : undefined;
+    if (preset) {
+      scopes.push(...presetScopes(preset));
+      continue;
+    }
+    const at = arg.indexOf(':');
+    const object = TOKEN_OBJECTS.find((item) => item === arg.slice(0, at));
+    const action = object ? tokenActionsOf(object).find((item) => item === arg.slice(at + 1)) : undefined;
+    if (at < 0 || !object || !action) {
+      problems.push(`--scope ${arg}: use read, write, admin, or object:action with object one of ${TOKEN_OBJECTS.join(', ')}`);
+      continue;
+    }
+    scopes.push({ subject: '', object, action });
+  }
+  const unique = new Map(scopes.map((scope) => [`${scope.object}:${scope.action}`, scope]));
+  return { scopes: [...unique.values()], problems };
+}
+
+export type { TokenAction, TokenObject };

@@ -1,0 +1,78 @@
+import { actionsOfPermission, resourcesOfObject, rolesAllow, ROLES, tokenAllows, type Action, type Resource } from '../../../common/rbac';
+import type { AccessTarget, Actor, Decision, PermissionRule } from './types';
+
+const TARGET_COLUMN = {
+  config: 'config_id',
+  component: 'component_id',
+  canary: 'canary_id',
+  playbook: 'playbook_id',
+  connection: 'connection_id',
+} as const satisfies Record<AccessTarget['kind'], keyof PermissionRule>;
+
+/** The resource kinds a global object stands for when a row carries a tag or agent selector. */
+const SELECTOR_KINDS: Partial<Record<Resource, AccessTarget['kind']>> = {
+  canaries: 'canary',
+  config_scrapers: 'config',
+  topologies: 'component',
+  playbooks: 'playbook',
+  connections: 'connection',
+};
+
+function namesResource(rule: PermissionRule): boolean {
+  return Object.values(TARGET_COLUMN).some((column) => rule[column] !== null);
+}
+
+function hasSelector(rule: PermissionRule): boolean {
+  return (rule.tags !== null && Object.keys(rule.tags).length > 0) || (rule.agents !== null && rule.agents.length > 0);
+}
+
+function selectorMatches(rule: PermissionRule, target: AccessTarget): boolean {
+  const tags = rule.tags ?? {};
+  for (const [key, value] of Object.entries(tags)) {
+    if (target.tags?.[key] !== value) return false;
+  }
+  if (rule.agents && rule.agents.length > 0 && (target.agent === undefined || !rule.agents.includes(target.agent))) return false;
+  return true;
+}
+
+/**
+ * Does a permission row speak about this request? A row that names an object without a selector covers
+ * the object's resources everywhere. A row that names one resource (config_id, …) or carries a selector
+ * (tags, agents) only covers requests about that resource, so it never widens or narrows a whole list.
+ */
+export function ruleApplies(rule: PermissionRule, resource: Resource, action: Action, target: AccessTarget | undefined): boolean {
+  if (!actionsOfPermission(rule.action).includes(action)) return false;
+  if (namesResource(rule)) {
+    if (!target) return false;
+    const value = rule[TARGET_COLUMN[target.kind]];
+    return value !== null && value === target.id;
+  }
+  if (rule.object === null || !resourcesOfObject(rule.object).includes(resource)) return false;
+  if (hasSelector(rule)) {
+    if (!target || SELECTOR_KINDS[resource] !== target.kind) return false;
+    return selectorMatches(rule, target);
+  }
+  return true;
+}
+
+/**
+ * Spec §6 and the identity issue: a token first limits what its owner may do; then a matching deny
+ * wins, then a matching allow, then the roles.
+ */
+export function decide(actor: Actor, resource: Resource, action: Action, target?: AccessTarget): Decision {
+  if (actor.token && !tokenAllows(actor.token.scopes, resource, action)) {
+    return { allowed: false, reason: { kind: 'token', token: actor.token.id } };
+  }
+  const applicable = actor.permissions.filter((rule) => ruleApplies(rule, resource, action, target));
+  const deny = applicable.find((rule) => rule.deny);
+  if (deny) return { allowed: false, reason: { kind: 'deny', permission: deny.id } };
+  const allow = applicable.find((rule) => !rule.deny);
+  if (allow) return { allowed: true, reason: { kind: 'permission', permission: allow.id } };
+  const role = ROLES.find((item) => actor.roles.includes(item) && rolesAllow([item], resource, action));
+  if (role) return { allowed: true, reason: { kind: 'role', role } };
+  return { allowed: false, reason: { kind: 'none' } };
+}
+
+export function allows(actor: Actor | undefined, resource: Resource, action: Action, target?: AccessTarget): boolean {
+  return actor !== undefined && decide(actor, resource, action, target).allowed;
+}

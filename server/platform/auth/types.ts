@@ -1,0 +1,65 @@
+import type { FastifyRequest } from 'fastify';
+import type { Action, Resource, Role, TokenScope } from '../../../common/rbac';
+
+/** A permission row as the evaluator needs it (spec §3 Permission). */
+export interface PermissionRule {
+  id: string;
+  action: string;
+  deny: boolean;
+  subject_type: string;
+  subject: string;
+  object: string | null;
+  config_id: string | null;
+  component_id: string | null;
+  canary_id: string | null;
+  playbook_id: string | null;
+  connection_id: string | null;
+  tags: Record<string, string> | null;
+  agents: string[] | null;
+}
+
+/** Who is making a request: a person, through a session or an API token. */
+export interface Actor {
+  /** people.id (the identity id). */
+  id: string;
+  name: string;
+  email: string | null;
+  roles: Role[];
+  teamIds: string[];
+  /** Permission rows whose subject is this person, one of their teams, or one of their roles. */
+  permissions: PermissionRule[];
+  session?: { id: string; aal: 'aal1' | 'aal2'; authenticatedAt: Date };
+  token?: { id: string; scopes: TokenScope[] };
+}
+
+/** One specific resource a request acts on, for permission rows that name a resource or a selector. */
+export interface AccessTarget {
+  kind: 'config' | 'component' | 'canary' | 'playbook' | 'connection';
+  id: string;
+  tags?: Record<string, string>;
+  agent?: string;
+}
+
+/**
+ * What a route needs. `public`: anyone; `authenticated`: any signed-in person; `self-checked`: the
+ * handler decides (it still gets the actor); otherwise an action on an RBAC resource (spec §6).
+ */
+export type RouteAccess = 'public' | 'authenticated' | 'self-checked' | { resource: Resource; action: Action };
+
+/** Why a decision came out as it did (POST /api/rbac/check explains it). */
+export type DecisionReason =
+  | { kind: 'deny'; permission: string }
+  | { kind: 'permission'; permission: string }
+  | { kind: 'role'; role: Role }
+  | { kind: 'token'; token: string }
+  | { kind: 'none' };
+
+export interface Decision {
+  allowed: boolean;
+  reason: DecisionReason;
+}
+
+/** How the platform asks identity who is calling; resolved once per request. */
+export interface Authenticator {
+  actorOf(req: FastifyRequest): Promise<Actor | undefined>;
+}
