@@ -1,5 +1,8 @@
-import { lazy } from 'react';
-import { createBrowserRouter, useRouteError, type RouteObject } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, matchRoutes, Outlet, useRouteError, type RouteObject } from 'react-router';
+import { onUnauthorized } from '@web/lib/unauthorized';
+import { Loading } from '@web/ui/primitives/loading';
+import { AccessGate } from './access-gate';
 import { FeatureGate } from './feature-gate';
 import { AppLayout } from './layout/app-layout';
 import { ErrorPage } from './pages/error-page';
@@ -15,30 +18,71 @@ function RouteError() {
   return <ErrorPage error={error} className="min-h-screen" />;
 }
 
-/** Each page becomes its own chunk; the gate hides pages of disabled features. */
+/** Each page becomes its own chunk; the gates hide pages of disabled features and guard access. */
 function toRouteObject(route: AppRoute): RouteObject {
   const PageComponent = lazy(route.load);
   return {
     path: route.path,
     element: (
       <FeatureGate feature={route.feature}>
-        <PageComponent />
+        <AccessGate access={route.access}>
+          <PageComponent />
+        </AccessGate>
       </FeatureGate>
     ),
   };
 }
 
+/** Public pages (sign-in, errors) need no session and no feature flags: only their own chunk. */
+function toPublicRouteObject(route: AppRoute): RouteObject {
+  const PageComponent = lazy(route.load);
+  return { path: route.path, element: <PageComponent /> };
+}
+
+function PublicLayout() {
+  return (
+    <Suspense fallback={<Loading className="min-h-screen" />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
 export function buildRouteObjects(routes: readonly AppRoute[]): RouteObject[] {
+  const publicRoutes = routes.filter((route) => route.layout === 'public');
+  const appPages = routes.filter((route) => route.layout !== 'public');
   return [
+    { element: <PublicLayout />, errorElement: <RouteError />, children: publicRoutes.map(toPublicRouteObject) },
     {
       path: '/',
-      element: <AppLayout routes={routes} />,
+      element: <AppLayout routes={appPages} />,
       errorElement: <RouteError />,
-      children: [{ index: true, element: <HomeRedirect routes={routes} /> }, ...routes.map(toRouteObject), { path: '*', element: <NotFoundPage /> }],
+      children: [{ index: true, element: <HomeRedirect routes={appPages} /> }, ...appPages.map(toRouteObject), { path: '*', element: <NotFoundPage /> }],
     },
   ];
 }
 
+/** True when `pathname` is one of the public pages, where a 401 is expected and not acted on. */
+export function isPublicPath(routes: readonly AppRoute[], pathname: string): boolean {
+  const objects = routes.filter((route) => route.layout === 'public').map((route) => ({ path: route.path }));
+  return (matchRoutes(objects, pathname) ?? []).length > 0;
+}
+
+export const AUTH_STATE_CHECKER_PATH = '/auth-state-checker';
+
+/**
+ * Spec §8: a 401 from the API sends the browser to the auth-state checker with the current path and
+ * query as return_to, except on public pages (the sign-in pages expect to be signed out).
+ */
+export function redirectOnUnauthorized(router: { state: { location: { pathname: string; search: string } }; navigate: (to: string) => unknown }, routes: readonly AppRoute[]) {
+  return onUnauthorized(() => {
+    const { pathname, search } = router.state.location;
+    if (isPublicPath(routes, pathname)) return;
+    void router.navigate(`${AUTH_STATE_CHECKER_PATH}?return_to=${encodeURIComponent(`${pathname}${search}`)}`);
+  });
+}
+
 export function createAppRouter() {
-  return createBrowserRouter(buildRouteObjects(appRoutes));
+  const router = createBrowserRouter(buildRouteObjects(appRoutes));
+  redirectOnUnauthorized(router, appRoutes);
+  return router;
 }

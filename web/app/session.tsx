@@ -18,20 +18,37 @@ export interface SessionUser {
 }
 
 /**
+ * Signed in with a password (or passkey), but the account has a second factor that is not done yet
+ * (spec §6: the console sends the person to /login with aal=aal2).
+ */
+export const SECOND_FACTOR_PENDING = { pending: 'aal2' } as const;
+export type SecondFactorPending = typeof SECOND_FACTOR_PENDING;
+
+export function isSecondFactorPending(value: unknown): value is SecondFactorPending {
+  return !!value && typeof value === 'object' && 'pending' in value && value.pending === 'aal2';
+}
+
+/**
  * How the identity feature plugs in: it exports `sessionSource` from
- * `web/features/identity/session-source.ts`, and this provider picks it up. Until then there is no source,
- * the session is ready at once and has no user: nothing is faked, and no user menu entry pretends.
+ * `web/features/identity/session-source.ts`, and this provider picks it up. Without a source (tests) the
+ * session is ready at once and has no user.
  */
 export interface SessionSource {
-  /** The current user, or undefined when nobody is signed in. */
-  load: () => Promise<SessionUser | undefined>;
+  /** The current user, undefined when nobody is signed in, or SECOND_FACTOR_PENDING. Throws when it cannot tell. */
+  load: () => Promise<SessionUser | undefined | SecondFactorPending>;
   /** Signs out; spec §2: the person returns to `returnTo` (current path and query) after signing in again. */
   signOut?: (returnTo: string) => Promise<void>;
 }
 
+type SignOut = ((returnTo: string) => Promise<void>) | undefined;
+
 export type Session =
   | { status: 'loading' }
-  | { status: 'ready'; user: SessionUser | undefined; signOut: ((returnTo: string) => Promise<void>) | undefined };
+  | { status: 'ready'; user: SessionUser | undefined; signOut: SignOut }
+  /** A second factor is pending: only the sign-in pages are of use. */
+  | { status: 'second-factor'; signOut: SignOut }
+  /** whoami failed (network, 5xx): nobody can tell who this is yet. */
+  | { status: 'error'; error: unknown; retry: () => void };
 
 const NO_SESSION: Session = { status: 'ready', user: undefined, signOut: undefined };
 const SessionContext = createContext<Session>(NO_SESSION);
@@ -49,9 +66,13 @@ export function discoverSessionSource(): SessionSource | undefined {
 export const sessionQueryKey = ['session'] as const;
 
 function LoadedSession({ source, children }: { source: SessionSource; children: ReactNode }) {
-  const query = useQuery({ queryKey: sessionQueryKey, queryFn: async () => (await source.load()) ?? null, retry: false });
-  // A failed whoami leaves the session without a user; the identity feature owns redirects (spec §8).
-  const value: Session = query.isPending ? { status: 'loading' } : { status: 'ready', user: query.data ?? undefined, signOut: source.signOut };
+  // Spec §7: whoami is not refetched on focus; sign-in pages refetch it when the identity changes.
+  const query = useQuery({ queryKey: sessionQueryKey, queryFn: async () => (await source.load()) ?? null, retry: false, staleTime: Infinity, refetchOnWindowFocus: false });
+  let value: Session;
+  if (query.isPending) value = { status: 'loading' };
+  else if (query.isError) value = { status: 'error', error: query.error, retry: () => void query.refetch() };
+  else if (isSecondFactorPending(query.data)) value = { status: 'second-factor', signOut: source.signOut };
+  else value = { status: 'ready', user: query.data ?? undefined, signOut: source.signOut };
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { Providers } from './providers';
-import type { SessionSource } from './session';
+import type { SessionSource, SessionUser } from './session';
 
 export interface FakeServer {
   /** Rows of the `properties` relation that /api/db answers with. */
@@ -31,6 +31,12 @@ export function fakeServer(server: FakeServer = {}) {
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
+}
+
+/** A signed-in person for shell tests: an admin unless roles and permissions say otherwise. */
+export function signedIn(user: Partial<SessionUser> = {}): SessionSource {
+  const person: SessionUser = { id: 'u1', name: 'Ada Admin', email: 'ada@example.com', roles: ['admin'], permissions: {}, ...user };
+  return { load: async () => person, signOut: async () => undefined };
 }
 
 export function testQueryClient(): QueryClient {

@@ -5,6 +5,8 @@
  * schema's `parse`), so a wrong shape fails here, not three components later.
  */
 
+import { reportUnauthorized } from './unauthorized';
+
 export const NETWORK_ERROR_TEXTS = {
   timeout: 'Request timed out. Please try again.',
   network: 'Network Error. Please try again.',
@@ -87,6 +89,7 @@ export async function apiRequest<T>(path: string, parse: (data: unknown) => T, o
     throw new ApiError(NETWORK_ERROR_TEXTS.network, 'network', undefined, undefined, { cause: error });
   }
   const data = await readBody(response);
+  if (response.status === 401) reportUnauthorized();
   if (!response.ok) {
     throw new ApiError(errorBodyMessage(data) ?? `${response.status} ${response.statusText}`.trim(), 'http', response.status, data);
   }

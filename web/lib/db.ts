@@ -1,4 +1,5 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
+import { reportUnauthorized } from './unauthorized';
 
 /**
  * postgrest-js builds request URLs with `new URL(…)`, which rejects a bare path, so the base is absolute:
@@ -6,5 +7,12 @@ import { PostgrestClient } from '@supabase/postgrest-js';
  */
 export const DB_URL = new URL('/api/db', typeof location === 'undefined' ? 'http://localhost' : location.origin).toString();
 
+/** Same-origin fetch that reports a 401 (spec §8: the console then checks the session). */
+async function dbFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, { ...init, credentials: 'same-origin' });
+  if (response.status === 401) reportUnauthorized();
+  return response;
+}
+
 /** The PostgREST client of /api/db (DESIGN §7: database calls go through a query builder, never strings). */
-export const db = new PostgrestClient(DB_URL, { fetch: (input, init) => fetch(input, { ...init, credentials: 'same-origin' }) });
+export const db = new PostgrestClient(DB_URL, { fetch: dbFetch });

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSession } from '@web/app/session';
 import { db } from './db';
 import { SHARED_LOOKUP_STALE_TIME } from './query-client';
 
@@ -69,17 +70,22 @@ export interface FeatureFlags {
 /**
  * The current flags, shared by the sidebar and the route gates. When the flags cannot be read every area
  * stays on: the server still enforces access, and a broken properties read must not blank the console.
+ * Reading them needs a signed-in person, so nothing is asked before (or without) one: the sign-in pages
+ * would otherwise provoke a 401.
  */
 export function useFeatureFlags(): FeatureFlags {
+  const session = useSession();
+  const signedIn = session.status === 'ready' && session.user !== undefined;
   const query = useQuery({
     queryKey: featureFlagsQueryKey,
     queryFn: fetchDisabledFeatures,
     staleTime: SHARED_LOOKUP_STALE_TIME,
     retry: false,
+    enabled: signedIn,
   });
   const disabled = query.data ?? new Set<string>();
   return {
-    ready: !query.isPending,
+    ready: signedIn ? !query.isPending : session.status !== 'loading',
     isEnabled: (feature) => isFeatureEnabled(feature, disabled),
   };
 }

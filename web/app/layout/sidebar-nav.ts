@@ -14,15 +14,19 @@ export interface Nav {
 
 const byLabel = (a: { label: string }, b: { label: string }) => a.label.localeCompare(b.label, 'en', { sensitivity: 'base' });
 
+/** May the person read this resource? (spec §6: a menu entry needs read access to its page's resource). */
+export type CanRead = (resource: NonNullable<AppRoute['access']>['resource']) => boolean;
+
 /**
  * The sidebar's entries: main items in spec §2 order (their `order`), the Settings submenu sorted by
- * label; items of disabled features are left out.
+ * label; items of disabled features and of pages whose resource the person may not read are left out.
  */
-export function buildNav(routes: readonly AppRoute[], isEnabled: (feature: string | undefined) => boolean): Nav {
+export function buildNav(routes: readonly AppRoute[], isEnabled: (feature: string | undefined) => boolean, canRead: CanRead = () => true): Nav {
   const main: (NavItem & { order: number })[] = [];
   const settings: NavItem[] = [];
   for (const route of routes) {
     if (!route.nav || !isEnabled(route.feature)) continue;
+    if (route.access && !canRead(route.access.resource)) continue;
     const item = { label: route.nav.label, to: route.nav.to ?? `/${route.path}`, icon: route.nav.icon };
     if (route.nav.section === 'settings') settings.push(item);
     else main.push({ ...item, order: route.nav.order ?? Number.MAX_SAFE_INTEGER });

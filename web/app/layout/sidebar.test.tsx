@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Activity, Boxes, Flag, Key, Users } from 'lucide-react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppRoute } from '../route-types';
-import { fakeServer, renderInShell } from '../test-utils';
+import { fakeServer, renderInShell, signedIn } from '../test-utils';
 import { Sidebar } from './sidebar';
 import { SIDEBAR_COLLAPSED_KEY } from './use-sidebar-collapsed';
 
@@ -29,7 +29,7 @@ function renderSidebar(path = '/settings/tokens') {
       <Sidebar routes={routes} />
       <p>Outside</p>
     </div>,
-    { path },
+    { path, sessionSource: signedIn() },
   );
 }
 
@@ -104,6 +104,19 @@ describe('main sidebar', () => {
     expect(screen.queryByRole('link', { name: 'Health' })).toBeNull();
     await act(async () => resolve(undefined));
     expect(await screen.findByRole('link', { name: 'Health' })).toBeTruthy();
+  });
+
+  it("hides items whose page's resource the person may not read (spec §6)", async () => {
+    fakeServer();
+    const guarded: AppRoute[] = [
+      ...routes,
+      { path: 'settings/permissions', load: page, access: { resource: 'permissions', action: 'write' }, nav: { label: 'Permissions', section: 'settings', icon: Key } },
+      { path: 'settings/connections', load: page, access: { resource: 'connections', action: 'read' }, nav: { label: 'Connections', section: 'settings', icon: Key } },
+    ];
+    renderInShell(<Sidebar routes={guarded} />, { path: '/settings/tokens', sessionSource: signedIn({ roles: ['editor'], permissions: { permissions: ['read', 'update'] } }) });
+    // The menu checks read access; the page itself checks what its route asks for.
+    expect(await screen.findByRole('link', { name: 'Permissions' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Connections' })).toBeNull();
   });
 
   it('hides the Settings submenu from viewers', async () => {

@@ -1,4 +1,5 @@
 import { SIDEBAR_COLLAPSE_BREAKPOINT_PX } from '@common/constants';
+import { isViewer } from '@common/rbac';
 import { PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
@@ -6,7 +7,7 @@ import { useFeatureFlags } from '@web/lib/feature-flags';
 import { cn } from '@web/ui/primitives/cn';
 import { Skeleton } from '@web/ui/primitives/skeleton';
 import type { AppRoute } from '../route-types';
-import { useSession } from '../session';
+import { useAccess, useSession } from '../session';
 import { Logo } from './logo';
 import { SettingsGroup, SidebarLink } from './sidebar-items';
 import { buildNav } from './sidebar-nav';
@@ -25,15 +26,11 @@ function SidebarSkeleton({ collapsed }: { collapsed: boolean }) {
   );
 }
 
-/** Spec §6: viewers and guests do not see the Settings navigation. */
-function isViewer(roles: readonly string[]): boolean {
-  return roles.some((role) => role === 'viewer' || role === 'guest');
-}
-
 /** The main sidebar of spec §2. */
 export function Sidebar({ routes }: { routes: readonly AppRoute[] }) {
   const [collapsed, setCollapsed] = useSidebarCollapsed();
   const session = useSession();
+  const access = useAccess();
   const flags = useFeatureFlags();
   const ref = useRef<HTMLElement>(null);
 
@@ -50,7 +47,8 @@ export function Sidebar({ routes }: { routes: readonly AppRoute[] }) {
   }, [collapsed, setCollapsed]);
 
   const loading = session.status === 'loading' || !flags.ready;
-  const nav = buildNav(routes, flags.isEnabled);
+  const nav = buildNav(routes, flags.isEnabled, (resource) => access.can(resource, 'read'));
+  // Spec §6: viewers and guests do not see the Settings navigation.
   const showSettings = nav.settings.length > 0 && !(session.status === 'ready' && session.user && isViewer(session.user.roles));
   const Toggle = collapsed ? PanelLeftOpen : PanelLeftClose;
 

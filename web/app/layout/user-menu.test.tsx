@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeServer, renderInShell } from '../test-utils';
 import { FRONTEND_VERSION, versionLine } from '../version';
 import { UserMenu } from './user-menu';
@@ -37,5 +37,19 @@ describe('user menu', () => {
     expect(await screen.findByText('AL')).toBeTruthy();
     await userEvent.setup().click(screen.getByRole('button', { name: 'User menu' }));
     expect(await screen.findByText('Hi Ada Lovelace')).toBeTruthy();
+  });
+
+  it('links Your Profile and signs out back to the current path and query', async () => {
+    fakeServer();
+    const signOut = vi.fn(async () => undefined);
+    const user = userEvent.setup();
+    renderInShell(<UserMenu />, { path: '/health?tab=x', sessionSource: { load: async () => ({ id: '1', name: 'Ada Lovelace', roles: ['admin'], permissions: {} }), signOut } });
+    await screen.findByText('AL');
+    await user.click(screen.getByRole('button', { name: 'User menu' }));
+    const profile = await screen.findByRole('menuitem', { name: 'Your Profile' });
+    expect(profile.getAttribute('href')).toBe(`/profile-settings?return_to=${encodeURIComponent('/health?tab=x')}`);
+    for (const absent of ['Download kubeconfig', 'Setup MCP']) expect(screen.queryByText(absent)).toBeNull();
+    await user.click(screen.getByRole('menuitem', { name: 'Sign out' }));
+    expect(signOut).toHaveBeenCalledWith('/health?tab=x');
   });
 });

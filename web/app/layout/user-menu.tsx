@@ -1,5 +1,5 @@
-import { CircleUser, LogOut } from 'lucide-react';
-import { useLocation } from 'react-router';
+import { CircleUser, LogOut, UserRound } from 'lucide-react';
+import { Link, useLocation } from 'react-router';
 import { initials } from '@web/lib/initials';
 import { toast } from '@web/lib/toast';
 import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '@web/ui/primitives/dropdown-menu';
@@ -7,7 +7,8 @@ import { IconButton } from '@web/ui/primitives/icon-button';
 import { useSession } from '../session';
 import { FRONTEND_VERSION, useBackendVersion, versionLine } from '../version';
 
-function Avatar({ name, large }: { name: string; large?: boolean }) {
+function Avatar({ name, avatar, large }: { name: string; avatar?: string | undefined; large?: boolean }) {
+  if (avatar) return <img src={avatar} alt="" aria-hidden="true" className={`shrink-0 rounded-full object-cover ${large ? 'size-9' : 'size-7'}`} />;
   return (
     <span
       aria-hidden="true"
@@ -19,8 +20,8 @@ function Avatar({ name, large }: { name: string; large?: boolean }) {
 }
 
 /**
- * Spec §2 user menu. Entries of features that have not landed (profile, kubeconfig, MCP) are absent;
- * the greeting and Sign out appear once the identity feature provides a session.
+ * Spec §2 user menu: greeting, Your Profile, the version line and Sign out. Download kubeconfig and
+ * Setup MCP are absent until those features exist.
  */
 export function UserMenu() {
   const session = useSession();
@@ -29,13 +30,14 @@ export function UserMenu() {
   const user = session.status === 'ready' ? session.user : undefined;
   const signOut = session.status === 'ready' ? session.signOut : undefined;
   const backendText = backend.failed ? undefined : (backend.version ?? '…');
+  const here = `${location.pathname}${location.search}`;
   const trigger = user ? (
     <button
       type="button"
       aria-label="User menu"
       className="inline-flex size-8 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
     >
-      <Avatar name={user.name} />
+      <Avatar name={user.name} avatar={user.avatar} />
     </button>
   ) : (
     <IconButton label="User menu" noTooltip icon={<CircleUser className="size-[18px]" aria-hidden="true" />} />
@@ -45,12 +47,19 @@ export function UserMenu() {
       {user ? (
         <>
           <div className="flex items-center gap-3 px-2 py-2">
-            <Avatar name={user.name} large />
+            <Avatar name={user.name} avatar={user.avatar} large />
             <div className="min-w-0">
               <p className="truncate text-sm font-medium text-slate-900">Hi {user.name}</p>
               {user.email ? <p className="truncate text-xs text-slate-500">{user.email}</p> : null}
             </div>
           </div>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <Link to={`/profile-settings?return_to=${encodeURIComponent(here)}`}>
+              <UserRound className="size-4 text-slate-500" aria-hidden="true" />
+              Your Profile
+            </Link>
+          </DropdownMenuItem>
           <DropdownMenuSeparator />
         </>
       ) : null}
@@ -62,7 +71,7 @@ export function UserMenu() {
           <DropdownMenuSeparator />
           <DropdownMenuItem
             onSelect={() => {
-              signOut(`${location.pathname}${location.search}`).catch((error: unknown) => toast.error(error));
+              signOut(here).catch((error: unknown) => toast.error(error));
             }}
           >
             <LogOut className="size-4 text-slate-500" aria-hidden="true" />
