@@ -184,6 +184,27 @@ describe('identity: recovery with a code by mail', () => {
     await page.getByText('Hi Rita Recover').waitFor();
     await page.keyboard.press('Escape');
   });
+
+  it('asks to confirm the password before a privileged change when the sign-in is old, then comes back', async () => {
+    const page = journey.page();
+    const server = journey.server();
+    // The sign-in of the previous test is 20 minutes old now (privileged changes need one within 15).
+    await server.pool.query(`UPDATE sessions SET authenticated_at = now() - interval '20 minutes' WHERE active`);
+    await page.goto(`${server.url}/profile-settings`);
+    const password = page.locator('form[data-group="password"]');
+    await password.getByLabel('Password', { exact: true }).fill('third passphrase 3');
+    await password.getByRole('button', { name: 'Save' }).click();
+
+    await page.getByRole('heading', { name: 'Confirm Action' }).waitFor();
+    expect(await page.title()).toBe('Confirm Action | Watchkeeper');
+    await page.getByLabel('Password', { exact: true }).fill('remembered passphrase 2');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+
+    await page.waitForURL((u) => u.pathname === '/profile-settings' && u.searchParams.has('flow'));
+    await password.getByLabel('Password', { exact: true }).fill('third passphrase 3');
+    await password.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Your changes have been saved.').waitFor();
+  });
 });
 
 describe('identity: security keys and passkeys', () => {
