@@ -138,6 +138,21 @@ CREATE TABLE team_members (
 );
 CREATE INDEX team_members_person_idx ON team_members (person_id);
 
+-- Members of a team applied from a file or the cluster change only through that source (`apply`
+-- sets watchkeeper.applying for its transaction), like the team itself.
+CREATE FUNCTION team_members_source() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  team_name text;
+  team_source text;
+BEGIN
+  SELECT name, source INTO team_name, team_source FROM teams WHERE id = coalesce(NEW.team_id, OLD.team_id);
+  IF team_source IS DISTINCT FROM 'UI' AND coalesce(current_setting('watchkeeper.applying', true), '') <> 'on' THEN
+    RAISE EXCEPTION 'the team "%" comes from %: change its members there', team_name, team_source USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN coalesce(NEW, OLD);
+END $$;
+CREATE TRIGGER team_members_source BEFORE INSERT OR UPDATE OR DELETE ON team_members FOR EACH ROW EXECUTE FUNCTION team_members_source();
+
 -- Permission rows (spec §3 Permission): who (person, team, group = a role, notification, playbook) may
 -- or may not (deny) do what (action) on what (a global object, one resource by id, or a selector).
 -- Resource columns carry no foreign keys: the tables they name belong to later features.

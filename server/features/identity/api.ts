@@ -67,7 +67,7 @@ const inviteBody = z.object({
 const updatePersonBody = z.object({
   id: uuid,
   name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-  roles: z.array(roleSchema).max(ROLES.length).optional(),
+  roles: z.array(roleSchema).min(1, 'choose at least one role').max(ROLES.length).optional(),
   state: z.enum(['active', 'inactive']).optional(),
 });
 

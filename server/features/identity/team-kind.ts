@@ -51,6 +51,8 @@ export const teamKind: ResourceKind<TeamDocument> = {
     }
     const warnings: string[] = [];
     if (members) {
+      // Membership of an applied team changes only here (migration 0004, team_members_source).
+      await client.query("SELECT set_config('watchkeeper.applying', 'on', true)");
       const ids: string[] = [];
       for (const member of members) {
         const person = await client.query<{ id: string }>(

@@ -53,6 +53,9 @@ spec:
     const { rows } = await t.db.pool.query<{ id: string }>("SELECT id FROM teams WHERE lower(name) = 'sre'");
     const patched = await t.app.inject({ method: 'PATCH', url: `/api/db/teams?id=eq.${rows[0]?.id}`, headers: { ...t.adminHeaders, 'content-type': 'application/json', prefer: 'return=representation' }, payload: '{"icon":"x"}' });
     expect(patched.json()).toEqual([]);
+    const member = await t.app.inject({ method: 'POST', url: '/api/db/team_members', headers: { ...t.adminHeaders, 'content-type': 'application/json' }, payload: JSON.stringify({ team_id: rows[0]?.id, person_id: alice }) });
+    expect(member.statusCode).toBe(400);
+    expect(member.json()).toMatchObject({ message: 'the team "SRE" comes from ConfigFile: change its members there' });
     await t.app.inject({ method: 'POST', url: '/api/db/teams', headers: { ...t.adminHeaders, 'content-type': 'application/json' }, payload: '{"name":"Console team"}' });
     const clash = await apply('{apiVersion: mission-control.flanksource.com/v1, kind: Team, metadata: {name: console team}}');
     expect(clash[0]?.ok).toBe(false);
