@@ -16,14 +16,15 @@ import { useResourceRegistry } from './registry-context';
 import { ResourceForm } from './resource-form';
 import { TabBar } from './resource-tabs';
 import { SourceBadge } from './source-badge';
+import { useTableParam } from './use-table';
 import { linkedSource, valueToText } from './values';
 
 /** The first tab of every detail page (spec "Generic resource editor"). */
 export const SPEC_TAB = 'spec';
 
 export default function ResourceDetailPage() {
-  const { table, id } = useParams();
-  const resource = findResource(table, useResourceRegistry());
+  const { id } = useParams();
+  const resource = findResource(useTableParam(), useResourceRegistry());
   if (!resource || !id) return <NotFoundPage />;
   return <GuardedDetail key={`${resource.table}/${id}`} resource={resource} id={id === NEW_ID ? null : id} />;
 }
@@ -52,7 +53,8 @@ function ResourceDetail({ resource, id, access }: { resource: SettingsResource; 
   const listPath = `/settings/${resource.table}`;
   const query = useResource(resource, id);
   const row = query.data ?? null;
-  const name = id === null ? 'New' : valueToText(row?.[resource.titleKey ?? 'name']) || id;
+  // While the row loads the breadcrumb stays blank rather than flashing the raw id.
+  const name = id === null ? 'New' : valueToText(row?.[resource.titleKey ?? 'name']) || (query.isLoading ? '' : id);
   const save = useSaveResource(resource, id);
   const remove = useDeleteResource(resource, id ?? '', name);
   const [confirming, setConfirming] = useState(false);

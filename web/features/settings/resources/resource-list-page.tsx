@@ -1,5 +1,5 @@
 import { Plus } from 'lucide-react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { DateFormat } from '@common/constants';
 import { formatDate } from '@common/format/date';
 import { Page } from '@web/app/layout/page';
@@ -16,12 +16,12 @@ import { useResourceList } from './queries';
 import { findResource, type ResourceColumn, type SettingsResource } from './registry';
 import { useResourceRegistry } from './registry-context';
 import { SourceBadge } from './source-badge';
+import { useTableParam } from './use-table';
 import { NEW_ID } from './new-id';
 import { rowId, valueToText, type ResourceRow } from './values';
 
 export default function ResourceListPage() {
-  const { table } = useParams();
-  const resource = findResource(table, useResourceRegistry());
+  const resource = findResource(useTableParam(), useResourceRegistry());
   // Only registered tables have pages (DESIGN §9: nothing is a stub).
   return resource ? <GuardedList resource={resource} /> : <NotFoundPage />;
 }

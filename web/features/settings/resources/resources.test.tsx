@@ -69,6 +69,7 @@ let answer: (call: Call) => unknown = () => [];
 
 beforeEach(() => {
   calls = [];
+  answer = () => [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -91,12 +92,12 @@ function Where() {
   return <output aria-label="location">{location.pathname + location.search}</output>;
 }
 
-function renderAt(path: string, permissions: AccessMap = ADMIN) {
+function renderAt(path: string, permissions: AccessMap = ADMIN, table = ':table') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
-      { path: '/settings/:table', element: <><ResourceListPage /><Where /></> },
-      { path: '/settings/:table/:id', element: <><ResourceDetailPage /><Where /></> },
+      { path: `/settings/${table}`, element: <><ResourceListPage /><Where /></> },
+      { path: `/settings/${table}/:id`, element: <><ResourceDetailPage /><Where /></> },
     ],
     { initialEntries: [path] },
   );
@@ -136,6 +137,15 @@ describe('generic resource pages', () => {
     renderAt('/settings/people/1');
     expect(screen.getAllByText('Page not found')).toHaveLength(2);
     expect(calls).toEqual([]);
+  });
+
+  it("serves a registered table's own static routes (its menu entry and guard) as well", async () => {
+    const user = userEvent.setup();
+    answer = () => [{ id: 't1', name: 'ops', icon: 'group', source: 'UI', spec: {} }];
+    renderAt('/settings/teams', ADMIN, 'teams');
+    await user.click(await screen.findByText('ops'));
+    expect(await screen.findByRole('navigation', { name: 'Breadcrumb' })).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'location' }).textContent).toBe('/settings/teams/t1');
   });
 
   it("lists 100 rows newest first, and says 'No resources found' when empty", async () => {
