@@ -204,6 +204,22 @@ CREATE TRIGGER selfservice_flows_updated_at BEFORE UPDATE ON selfservice_flows F
 CREATE TRIGGER teams_updated_at BEFORE UPDATE ON teams FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 CREATE TRIGGER permissions_updated_at BEFORE UPDATE ON permissions FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 
+-- Every instance keeps the permission rows in memory and checks this version on each request: a change
+-- to any row bumps it in the same transaction, so the next request anywhere sees the change.
+CREATE TABLE rbac_version (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  version bigint NOT NULL
+);
+INSERT INTO rbac_version (version) VALUES (1);
+
+CREATE FUNCTION bump_rbac_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE rbac_version SET version = version + 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER permissions_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON permissions
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_rbac_version();
+
 -- Person and team subjects: `subject` holds the id, and person_id or team_id the same id (with its
 -- foreign key), whichever of the two a client sent.
 CREATE FUNCTION permissions_subject() RETURNS trigger LANGUAGE plpgsql AS $$

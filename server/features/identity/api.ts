@@ -261,7 +261,7 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
       if (body.person_id && body.person_id !== actor.id) {
         // Explaining someone else's access reveals their permissions: that is reading rbac.
         if (!decide(actor, 'rbac', 'read').allowed) throw new AppError('forbidden', 'you may not read rbac: explaining another person needs it');
-        const found = await actorOfPerson(pool, body.person_id);
+        const found = await actorOfPerson(pool, deps.auth.rules, body.person_id);
         if (!found) throw new AppError('not_found', `person ${body.person_id} not found or not active`);
         subject = found;
       }
