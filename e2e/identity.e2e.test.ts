@@ -109,6 +109,19 @@ describe('identity: first account, sign-in, TOTP and roles', () => {
     await sidebar(page).getByRole('button', { name: 'Settings' }).waitFor();
   });
 
+  it('shows editors the Unauthorized page for pages they may not read, and no menu entry for them', async () => {
+    const page = journey.page();
+    await createUser(journey.server(), { email: 'eddie@example.com', password: 'editor passphrase 42', name: 'Eddie Editor', roles: ['editor'] });
+    await signOut(page);
+    await signIn(page, journey.server(), 'eddie@example.com', 'editor passphrase 42');
+    // Users needs read on identities, which editors lack (spec §6).
+    await page.goto(url('/settings/users'));
+    await page.getByText('You do not have permission to access this page').waitFor();
+    const settings = sidebar(page).getByRole('list', { name: 'Settings' });
+    await settings.getByRole('link', { name: 'Feature Flags' }).waitFor();
+    expect(await settings.getByRole('link', { name: 'Users' }).count()).toBe(0);
+  });
+
   it('hides the Settings navigation from viewers', async () => {
     const page = journey.page();
     await createUser(journey.server(), { email: 'val@example.com', password: 'viewer passphrase 42', name: 'Val Viewer', roles: ['viewer'] });
