@@ -81,7 +81,11 @@ describe('Create new token dialog', () => {
 
     await user.click(screen.getByRole('radio', { name: /^Write/ }));
     expect(combobox('Canaries').textContent).toContain('Write');
+    // Write's read+create on playbooks is no playbook level; Admin's every action reads as such.
     expect(combobox('Playbooks').textContent).toContain('Mixed');
+    await user.click(screen.getByRole('radio', { name: /^Admin/ }));
+    expect(combobox('Playbooks').textContent).toContain('All actions');
+    await user.click(screen.getByRole('radio', { name: /^Write/ }));
     await user.click(submit);
 
     await screen.findByRole('dialog', { name: 'Token Created Successfully' });

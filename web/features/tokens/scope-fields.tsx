@@ -1,4 +1,4 @@
-import { TOKEN_OBJECTS, TOKEN_PRESETS, type TokenObject, type TokenPreset } from '@common/rbac';
+import { TOKEN_OBJECTS, TOKEN_PRESETS, tokenActionsOf, type TokenObject, type TokenPreset } from '@common/rbac';
 import { RadioGroup } from '@web/ui/primitives/radio-group';
 import { Select } from '@web/ui/primitives/select';
 import { actionLabel, actionsOn, levelOf, levelsOf, type ObjectActions } from './scopes';
@@ -19,7 +19,10 @@ const PRESET_HINTS: Record<TokenPreset, string> = {
   Custom: 'choose per object',
 };
 
-/** Shown when the flags are a mixture no level names (the Admin preset's playbooks, every action). */
+/**
+ * The select's value when the flags are a mixture no level names: the Admin preset's playbooks (every
+ * action, update included, which Write lacks) read 'All actions', anything else 'Mixed'.
+ */
 const MIXED = 'Mixed';
 
 export interface ScopeFieldsProps {
@@ -46,12 +49,13 @@ export function ScopeFields({ preset, objectActions, onPresetChange, onLevelChan
           const level = levelOf(objectActions, object);
           const options = Object.keys(levelsOf(object)).map((value) => ({ value, label: value }));
           const granted = actionsOn(objectActions, object);
+          const mixedLabel = granted.length === tokenActionsOf(object).length ? 'All actions' : MIXED;
           return (
             <div key={object} className="flex flex-col gap-1">
               <Select
                 label={OBJECT_LABELS[object]}
                 value={level ?? MIXED}
-                options={level ? options : [...options, { value: MIXED, label: MIXED }]}
+                options={level ? options : [...options, { value: MIXED, label: mixedLabel }]}
                 onValueChange={(next) => {
                   if (next !== MIXED) onLevelChange(object, next);
                 }}
