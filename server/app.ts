@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { features } from './features';
 import { IdentityAuthenticator } from './features/identity/authenticate';
 import { installAccessGuard } from './platform/auth/guard';
+import type { RouteAccess } from './platform/auth/types';
 import type { Config } from './platform/config';
 import { AppError, type ErrorBody } from './platform/http/errors';
 import { buildOpenApi } from './platform/http/openapi';
@@ -29,6 +30,8 @@ export interface AppContext {
   openApiPaths: Record<string, unknown>;
   /** Who is calling: sessions and API tokens (server/features/identity). */
   auth: IdentityAuthenticator;
+  /** Every route of the app with the access it declares (tests check that none is left undeclared). */
+  routes: Array<{ method: string; url: string; access: RouteAccess | undefined }>;
 }
 
 export interface BuildOptions {
@@ -94,11 +97,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
 
   const routeDocs: RouteDoc[] = [];
   const auth = new IdentityAuthenticator(pool);
-  const context: AppContext = { config, pool, log, metrics, openApiPaths: {}, auth };
+  const context: AppContext = { config, pool, log, metrics, openApiPaths: {}, auth, routes: [] };
 
   app.addHook('onRoute', (routeOptions) => {
     const doc = routeOptions.config?.doc;
     if (doc) routeDocs.push({ ...doc, url: routeOptions.url });
+    for (const method of [routeOptions.method].flat()) context.routes.push({ method, url: routeOptions.url, access: routeOptions.config?.access });
   });
 
   app.addHook('onRequest', async (req, reply) => {

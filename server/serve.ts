@@ -8,6 +8,7 @@ import { isAlive } from './platform/db/embedded';
 import { migrate } from './platform/db/migrate';
 import { createLogger } from './platform/logger';
 import { codeOf, isRecord, messageOf } from './platform/errors';
+import { identityCount } from './features/identity/identities';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1']);
 
@@ -84,11 +85,13 @@ export async function serve(config: Config): Promise<void> {
     for (const feature of features) {
       if (feature.start) stoppers.push(await feature.start(context));
     }
-    if (!LOOPBACK_HOSTS.has(config.host)) {
-      // Sign-in and permissions are a later feature: until then the console must not face a network.
-      log.warn(
+    if ((await identityCount(db.pool)) === 0) {
+      // A fresh install: the first account created becomes the administrator (docs/AUTH.md).
+      const exposed = !LOOPBACK_HOSTS.has(config.host);
+      log[exposed ? 'warn' : 'info'](
         { host: config.host },
-        `HOST=${config.host} accepts connections from other machines, but this version has no sign-in yet: anyone who reaches it can read and change everything`,
+        `No account exists yet: open ${config.publicUrl}/registration to create the first one (it becomes the administrator), or run \`watchkeeper admin create --email you@example.com\`` +
+          (exposed ? `. HOST=${config.host} accepts connections from other machines: whoever registers first becomes the administrator` : ''),
       );
     }
     log.info(

@@ -9,6 +9,8 @@ import { createTestDatabase, type TestDatabase } from './db';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** Starts listening on a free loopback port (for real HTTP clients); answers the base URL. */
+  listen(): Promise<string>;
   context: AppContext;
   db: TestDatabase;
   /** Headers that sign a request in as an admin (a session token), for tests about something else. */
@@ -21,10 +23,12 @@ export interface TestApp {
 let counter = 0;
 
 /** The real app on a fresh clone of the migrated database, driven with `app.inject()`. */
-export async function createTestApp(options: { webDist?: string; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(options: { webDist?: string; env?: Record<string, string>; logs?: string[] } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', ...options.env });
-  const log = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
+  // `logs` collects every log line (at debug level), for tests that assert what never reaches a log.
+  const logs = options.logs;
+  const log = logs ? createLogger('debug', { write: (line: string) => void logs.push(line) }) : createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
   const { app, context } = await buildApp({ config, pool: db.pool, log, ...(options.webDist ? { webDist: options.webDist } : {}) });
   await app.ready();
   const userWith = async (roles: Role[], email?: string) => {
@@ -35,8 +39,13 @@ export async function createTestApp(options: { webDist?: string; env?: Record<st
     return { id, headers: { 'x-session-token': token } };
   };
   const admin = await userWith(['admin'], 'test-admin@example.com');
+  let base: string | undefined;
   return {
     app,
+    async listen() {
+      base ??= await app.listen({ port: 0, host: '127.0.0.1' });
+      return base;
+    },
     context,
     db,
     adminHeaders: admin.headers,

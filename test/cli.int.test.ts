@@ -1,8 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../server/platform/db/embedded';
-import { isAlive, postmasterPid, runCli, startServe, tempDataDir, waitUntil, type ServeProcess } from './cli';
+import { isAlive, postmasterPid, ROOT, runCli, startServe, tempDataDir, waitUntil, type ServeProcess } from './cli';
+
+// The command runs the built bundle when there is one: make sure it is the bundle of these sources.
+beforeAll(() => {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'ensure-built.mjs')], { cwd: ROOT, stdio: 'ignore' });
+}, 180_000);
 
 const dirs: string[] = [];
 const running: ServeProcess[] = [];
@@ -140,5 +146,41 @@ describe('configuration and commands', () => {
     const result = runCli(['apply', '-f', '-'], { WATCHKEEPER_DATA: dirs[0] ?? '' }, 'kind: Nope\n');
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('- document 1 (Nope): not applied');
+  });
+
+  it('admin create and token create give a person a password and a token, while serve runs', async () => {
+    const dir = await dataDir();
+    const server = await startServe({ WATCHKEEPER_DATA: dir }, await freePort());
+    running.push(server);
+    const weak = runCli(['admin', 'create', '--email', 'root@example.com', '--password', 'password'], { WATCHKEEPER_DATA: dir });
+    expect(weak.status).toBe(1);
+    expect(weak.stderr).toContain('--password: the password is one of the most common');
+    const admin = runCli(['admin', 'create', '--email', 'root@example.com'], { WATCHKEEPER_DATA: dir });
+    expect(admin.status).toBe(0);
+    const password = /password \(shown once[^)]*\): (\S+)/.exec(admin.stdout)?.[1] ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(16);
+
+    const login = await fetch(`${server.url}/api/.ory/self-service/login/api`).then((res) => res.json() as Promise<{ id: string }>);
+    const signedIn = await fetch(`${server.url}/api/.ory/self-service/login?flow=${login.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'password', identifier: 'root@example.com', password }),
+    });
+    expect(signedIn.status).toBe(200);
+
+    const token = runCli(['token', 'create', '--user', 'root@example.com', '--name', 'ci', '--scope', 'read'], { WATCHKEEPER_DATA: dir });
+    expect(token.status).toBe(0);
+    expect(token.stderr).toContain('shown once');
+    const value = token.stdout.trim();
+    expect(value).toMatch(/^wk_at_[A-Za-z0-9_-]{43}$/);
+    const whoami = await fetch(`${server.url}/api/auth/whoami`, { headers: { authorization: `Bearer ${value}` } });
+    expect(((await whoami.json()) as { roles: string[] }).roles).toEqual(['admin']);
+    const write = await fetch(`${server.url}/api/db/properties`, { method: 'POST', headers: { authorization: `Bearer ${value}`, 'content-type': 'application/json' }, body: '{"name":"a","value":"b"}' });
+    expect(write.status).toBe(403);
+    const unknown = runCli(['token', 'create', '--user', 'nobody@example.com', '--name', 'x'], { WATCHKEEPER_DATA: dir });
+    expect(unknown.stderr).toContain('no active account uses this email');
+    const badScope = runCli(['token', 'create', '--user', 'root@example.com', '--name', 'x', '--scope', 'rockets:launch'], { WATCHKEEPER_DATA: dir });
+    expect(badScope.stderr).toContain('--scope rockets:launch');
+    await server.stop();
   });
 });

@@ -7,7 +7,7 @@ import { ROOT } from '../platform/paths';
 import type { Feature } from './index';
 
 /** The documentation pages shipped with this version (docs/*.md), for the console's Docs menu. */
-export const DOC_PAGES = ['OPERATIONS.md', 'ARCHITECTURE.md', 'API.md', 'RESOURCES.md'] as const;
+export const DOC_PAGES = ['OPERATIONS.md', 'ARCHITECTURE.md', 'API.md', 'RESOURCES.md', 'AUTH.md'] as const;
 
 /**
  * Serves docs/ as plain text, so the documentation a user reads always matches the running version and

@@ -8,6 +8,7 @@ export const DOCS_BASE_URL = '/docs';
 /** The pages of the Docs menu, in reading order. */
 export const DOC_PAGES = [
   { page: 'OPERATIONS.md', label: 'Operations guide' },
+  { page: 'AUTH.md', label: 'Sign-in and permissions' },
   { page: 'ARCHITECTURE.md', label: 'Architecture' },
   { page: 'API.md', label: 'HTTP API' },
   { page: 'RESOURCES.md', label: 'Resources (YAML)' },

@@ -138,6 +138,21 @@ CREATE TABLE team_members (
 );
 CREATE INDEX team_members_person_idx ON team_members (person_id);
 
+-- Members of a team applied from a file or the cluster change only through that source (`apply`
+-- sets watchkeeper.applying for its transaction), like the team itself.
+CREATE FUNCTION team_members_source() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  team_name text;
+  team_source text;
+BEGIN
+  SELECT name, source INTO team_name, team_source FROM teams WHERE id = coalesce(NEW.team_id, OLD.team_id);
+  IF team_source IS DISTINCT FROM 'UI' AND coalesce(current_setting('watchkeeper.applying', true), '') <> 'on' THEN
+    RAISE EXCEPTION 'the team "%" comes from %: change its members there', team_name, team_source USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN coalesce(NEW, OLD);
+END $$;
+CREATE TRIGGER team_members_source BEFORE INSERT OR UPDATE OR DELETE ON team_members FOR EACH ROW EXECUTE FUNCTION team_members_source();
+
 -- Permission rows (spec §3 Permission): who (person, team, group = a role, notification, playbook) may
 -- or may not (deny) do what (action) on what (a global object, one resource by id, or a selector).
 -- Resource columns carry no foreign keys: the tables they name belong to later features.
@@ -203,6 +218,22 @@ CREATE TRIGGER sessions_updated_at BEFORE UPDATE ON sessions FOR EACH ROW EXECUT
 CREATE TRIGGER selfservice_flows_updated_at BEFORE UPDATE ON selfservice_flows FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 CREATE TRIGGER teams_updated_at BEFORE UPDATE ON teams FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 CREATE TRIGGER permissions_updated_at BEFORE UPDATE ON permissions FOR EACH ROW EXECUTE FUNCTION set_updated_at();
+
+-- Every instance keeps the permission rows in memory and checks this version on each request: a change
+-- to any row bumps it in the same transaction, so the next request anywhere sees the change.
+CREATE TABLE rbac_version (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  version bigint NOT NULL
+);
+INSERT INTO rbac_version (version) VALUES (1);
+
+CREATE FUNCTION bump_rbac_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE rbac_version SET version = version + 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER permissions_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON permissions
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_rbac_version();
 
 -- Person and team subjects: `subject` holds the id, and person_id or team_id the same id (with its
 -- foreign key), whichever of the two a client sent.

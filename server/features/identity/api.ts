@@ -67,7 +67,7 @@ const inviteBody = z.object({
 const updatePersonBody = z.object({
   id: uuid,
   name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-  roles: z.array(roleSchema).max(ROLES.length).optional(),
+  roles: z.array(roleSchema).min(1, 'choose at least one role').max(ROLES.length).optional(),
   state: z.enum(['active', 'inactive']).optional(),
 });
 
@@ -261,7 +261,7 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
       if (body.person_id && body.person_id !== actor.id) {
         // Explaining someone else's access reveals their permissions: that is reading rbac.
         if (!decide(actor, 'rbac', 'read').allowed) throw new AppError('forbidden', 'you may not read rbac: explaining another person needs it');
-        const found = await actorOfPerson(pool, body.person_id);
+        const found = await actorOfPerson(pool, deps.auth.rules, body.person_id);
         if (!found) throw new AppError('not_found', `person ${body.person_id} not found or not active`);
         subject = found;
       }

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { isRole, isTokenScope, type TokenScope } from '../../../common/rbac';
-import type { Actor, Authenticator, PermissionRule } from '../../platform/auth/types';
-import { isRecord } from '../../platform/errors';
+import type { Actor, Authenticator } from '../../platform/auth/types';
 import { ACCESS_TOKEN_PREFIX, sha256 } from './crypto';
 import { cookieOf, SESSION_COOKIE } from './cookies';
 import { SECOND_FACTORS } from './identities';
+import { RuleCache } from './rule-cache';
 
 /** Where a request's credential came from. */
 export type CredentialSource = 'cookie' | 'header';
@@ -48,7 +48,7 @@ interface PrincipalRow {
   roles: string[];
   team_ids: string[];
   second_factor: boolean;
-  rules: unknown;
+  rbac_version: number;
   session_id: string | null;
   aal: 'aal1' | 'aal2' | null;
   authenticated_at: Date | null;
@@ -81,8 +81,13 @@ const FROM: Record<PrincipalFrom, { columns: string; from: string; where: string
   },
 };
 
+/**
+ * One statement per request: the session (or token), the person, their roles and teams, whether they
+ * have a second factor, and the version of the permission rows (the rows themselves come from the
+ * RuleCache). Always fresh, so a revoked session or a new deny applies to the very next request.
+ */
 const PRINCIPAL = (kind: PrincipalFrom) => `
-  SELECT p.id, p.name, p.email, r.roles, tm.team_ids, sf.second_factor, pm.rules, ${FROM[kind].columns}
+  SELECT p.id, p.name, p.email, r.roles, tm.team_ids, sf.second_factor, (SELECT version::int FROM rbac_version) AS rbac_version, ${FROM[kind].columns}
   FROM ${FROM[kind].from}
   JOIN identities i ON i.id = p.id AND i.state = 'active'
   CROSS JOIN LATERAL (SELECT coalesce(array_agg(role), '{}') AS roles FROM person_roles WHERE person_id = p.id) r
@@ -91,65 +96,34 @@ const PRINCIPAL = (kind: PrincipalFrom) => `
     FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL WHERE m.person_id = p.id
   ) tm
   CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM identity_credentials c WHERE c.identity_id = p.id AND c.type = ANY($2)) AS second_factor) sf
-  CROSS JOIN LATERAL (
-    SELECT coalesce(json_agg(json_build_object(
-      'id', x.id, 'action', x.action, 'deny', x.deny, 'subject_type', x.subject_type, 'subject', x.subject, 'object', x.object,
-      'config_id', x.config_id, 'component_id', x.component_id, 'canary_id', x.canary_id, 'playbook_id', x.playbook_id,
-      'connection_id', x.connection_id, 'tags', x.tags, 'agents', x.agents)), '[]') AS rules
-    FROM permissions x
-    WHERE x.deleted_at IS NULL AND (x.until IS NULL OR x.until > now())
-      AND (x.person_id = p.id OR x.team_id = ANY(tm.team_ids) OR (x.subject_type = 'group' AND x.subject = ANY(r.roles)))
-  ) pm
   WHERE p.deleted_at IS NULL AND ${FROM[kind].where}`;
 const SESSION_PRINCIPAL = PRINCIPAL('session');
 const TOKEN_PRINCIPAL = PRINCIPAL('token');
 const PERSON_PRINCIPAL = PRINCIPAL('person');
 
-function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function parseRules(value: unknown): PermissionRule[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(isRecord).map((rule) => ({
-    id: String(rule.id),
-    action: String(rule.action),
-    deny: rule.deny === true,
-    subject_type: String(rule.subject_type),
-    subject: String(rule.subject),
-    object: stringOrNull(rule.object),
-    config_id: stringOrNull(rule.config_id),
-    component_id: stringOrNull(rule.component_id),
-    canary_id: stringOrNull(rule.canary_id),
-    playbook_id: stringOrNull(rule.playbook_id),
-    connection_id: stringOrNull(rule.connection_id),
-    tags: isRecord(rule.tags) ? Object.fromEntries(Object.entries(rule.tags).map(([key, item]) => [key, String(item)])) : null,
-    agents: Array.isArray(rule.agents) ? rule.agents.map(String) : null,
-  }));
-}
-
 function parseScopes(value: unknown): TokenScope[] {
   return Array.isArray(value) ? value.filter(isTokenScope) : [];
 }
 
-function toActor(row: PrincipalRow): Actor {
+async function toActor(row: PrincipalRow, rules: RuleCache): Promise<Actor> {
+  const roles = row.roles.filter(isRole);
   return {
     id: row.id,
     name: row.name,
     email: row.email,
-    roles: row.roles.filter(isRole),
+    roles,
     teamIds: row.team_ids,
-    permissions: parseRules(row.rules),
+    permissions: await rules.rulesFor(row.rbac_version, { personId: row.id, teamIds: row.team_ids, roles }),
     ...(row.session_id && row.aal && row.authenticated_at ? { session: { id: row.session_id, aal: row.aal, authenticatedAt: row.authenticated_at } } : {}),
     ...(row.token_id ? { token: { id: row.token_id, scopes: parseScopes(row.scopes) } } : {}),
   };
 }
 
 /** A person as the evaluator sees them, without a session (an admin asking what someone may do). */
-export async function actorOfPerson(pool: pg.Pool, personId: string): Promise<Actor | undefined> {
+export async function actorOfPerson(pool: pg.Pool, rules: RuleCache, personId: string): Promise<Actor | undefined> {
   const { rows } = await pool.query<PrincipalRow>(PERSON_PRINCIPAL, [personId, SECOND_FACTORS]);
   const row = rows[0];
-  return row ? toActor(row) : undefined;
+  return row ? toActor(row, rules) : undefined;
 }
 
 /** What the credential of a request resolves to. */
@@ -166,8 +140,11 @@ export interface Resolution {
 
 export class IdentityAuthenticator implements Authenticator {
   private readonly memo = new WeakMap<FastifyRequest, Promise<Resolution>>();
+  readonly rules: RuleCache;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool) {
+    this.rules = new RuleCache(pool);
+  }
 
   resolve(req: FastifyRequest): Promise<Resolution> {
     let pending = this.memo.get(req);
@@ -195,7 +172,7 @@ export class IdentityAuthenticator implements Authenticator {
     if (row.session_id && row.aal === 'aal1' && row.second_factor) {
       return { credential, actor: undefined, pending: { sessionId: row.session_id } };
     }
-    const actor = toActor(row);
+    const actor = await toActor(row, this.rules);
     if (row.token_id) this.touchToken(row.token_id);
     return { credential, actor, pending: undefined };
   }

@@ -6,6 +6,7 @@ import { ORY_PREFIX, type IdentityDeps } from './kratos/context';
 import { kratosRoutes } from './kratos/routes';
 import { createMailer } from './mailer';
 import { RateLimiter } from './rate-limit';
+import { teamKind } from './team-kind';
 
 /**
  * Identity and access (spec §1, §6, §8): the Kratos-compatible self-service API under /api/.ory, the
@@ -14,6 +15,7 @@ import { RateLimiter } from './rate-limit';
  */
 export const identityFeature: Feature = {
   name: 'identity',
+  kinds: [teamKind],
   async register(app, ctx) {
     const deps: IdentityDeps = {
       pool: ctx.pool,

@@ -40,14 +40,36 @@ function selectorMatches(rule: PermissionRule, target: AccessTarget): boolean {
  * the object's resources everywhere. A row that names one resource (config_id, …) or carries a selector
  * (tags, agents) only covers requests about that resource, so it never widens or narrows a whole list.
  */
+// Action strings and objects repeat across rows: parse each distinct one once.
+const actionSets = new Map<string, ReadonlySet<Action>>();
+const objectSets = new Map<string, ReadonlySet<Resource>>();
+
+function actionsOf(value: string): ReadonlySet<Action> {
+  let set = actionSets.get(value);
+  if (!set) {
+    set = new Set(actionsOfPermission(value));
+    if (actionSets.size < 10_000) actionSets.set(value, set);
+  }
+  return set;
+}
+
+function resourcesOf(value: string): ReadonlySet<Resource> {
+  let set = objectSets.get(value);
+  if (!set) {
+    set = new Set(resourcesOfObject(value));
+    if (objectSets.size < 10_000) objectSets.set(value, set);
+  }
+  return set;
+}
+
 export function ruleApplies(rule: PermissionRule, resource: Resource, action: Action, target: AccessTarget | undefined): boolean {
-  if (!actionsOfPermission(rule.action).includes(action)) return false;
+  if (!actionsOf(rule.action).has(action)) return false;
   if (namesResource(rule)) {
     if (!target) return false;
     const value = rule[TARGET_COLUMN[target.kind]];
     return value !== null && value === target.id;
   }
-  if (rule.object === null || !resourcesOfObject(rule.object).includes(resource)) return false;
+  if (rule.object === null || !resourcesOf(rule.object).has(resource)) return false;
   if (hasSelector(rule)) {
     if (!target || SELECTOR_KINDS[resource] !== target.kind) return false;
     return selectorMatches(rule, target);

@@ -12,11 +12,11 @@ export const UNAUTHORIZED_MESSAGE = 'sign in first: send the session cookie, X-S
 
 /**
  * The access guard (DESIGN §5): every route declares `config.access`; this hook resolves the caller once
- * per request and refuses before the handler runs. An /api route without a declaration needs a signed-in
- * caller, so forgetting one fails closed.
+ * per request and refuses before anything else, the body included, is looked at. An /api route without
+ * a declaration needs a signed-in caller, so forgetting one fails closed.
  */
 export function installAccessGuard(app: FastifyInstance, auth: Authenticator): void {
-  app.addHook('preHandler', async (req: FastifyRequest) => {
+  app.addHook('onRequest', async (req: FastifyRequest) => {
     const access: RouteAccess | undefined = req.routeOptions.config?.access;
     // Unknown paths answer 404 to everyone: the route list is public (/api/openapi.json).
     if (access === 'public' || req.is404) return;

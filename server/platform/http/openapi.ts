@@ -43,6 +43,8 @@ export function buildOpenApi(routes: RouteDoc[], info: { version: string; server
       tags: route.tags,
       operationId: `${route.method.toLowerCase()}${url.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      // Who may call it (spec §6): public, authenticated, or an action on an RBAC resource.
+      'x-watchkeeper-access': route.access,
       responses: {
         '200': { description: 'OK', content: { 'application/json': { schema: route.response ? toSchema(route.response, 'output') : {} } } },
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },

@@ -2,14 +2,24 @@ import { CalendarClock, Flag, ListOrdered } from 'lucide-react';
 import type { AppRoute } from '@web/app/route-types';
 import { settingsResources, type SettingsResource } from './resources/registry';
 
-/** One menu entry per registered generic resource; the page itself is the generic list. */
+/**
+ * Each registered generic resource gets its list (with the Settings menu entry) and its detail page, both
+ * guarded by the resource's read object (spec §6); the pages are the generic ones.
+ */
 export function resourceRoutes(registry: readonly SettingsResource[]): AppRoute[] {
-  return registry.map((resource) => ({
-    path: `settings/${resource.table}`,
-    load: () => import('./resources/resource-list-page'),
-    feature: resource.feature,
-    nav: { label: resource.label, section: 'settings', icon: resource.icon },
-  }));
+  return registry.flatMap((resource): AppRoute[] => {
+    const access = { resource: resource.access.read, action: 'read' } as const;
+    return [
+      {
+        path: `settings/${resource.table}`,
+        load: () => import('./resources/resource-list-page'),
+        feature: resource.feature,
+        nav: { label: resource.label, section: 'settings', icon: resource.icon },
+        access,
+      },
+      { path: `settings/${resource.table}/:id`, load: () => import('./resources/resource-detail-page'), feature: resource.feature, access },
+    ];
+  });
 }
 
 /** The platform's settings pages (spec §2). Static paths outrank the generic `settings/:table`. */

@@ -69,13 +69,14 @@ export function checkReturnTo(req: FastifyRequest, config: Config, raw: unknown)
 }
 
 /**
- * Kratos answers JSON to API clients and to browsers that ask for it (the console's own pages), and
- * redirects plain browser navigations and form posts.
+ * Kratos answers JSON to API clients and scripts (fetch, @ory/client-fetch, curl), and redirects what a
+ * browser does by itself: navigations and form posts, which always accept text/html.
  */
 export function wantsJson(req: FastifyRequest): boolean {
   const accept = req.headers.accept ?? '';
   const type = req.headers['content-type'] ?? '';
-  return accept.includes('application/json') || type.includes('application/json');
+  if (accept.includes('application/json') || type.includes('application/json')) return true;
+  return !accept.includes('text/html');
 }
 
 export function clientOf(req: FastifyRequest): { ip: string; userAgent: string | undefined } {

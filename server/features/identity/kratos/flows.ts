@@ -45,11 +45,14 @@ export interface NewFlow {
   internal?: Record<string, unknown>;
 }
 
+const issued = new WeakMap<FastifyRequest, string>();
+
 /** The browser's anti-CSRF secret: one per browser, in an httpOnly cookie, echoed by every form. */
 export function csrfTokenFor(req: FastifyRequest, reply: FastifyReply): string {
-  const existing = cookieOf(req, CSRF_COOKIE);
+  const existing = cookieOf(req, CSRF_COOKIE) ?? issued.get(req);
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
   const token = randomSecret();
+  issued.set(req, token);
   setCsrfCookie(req, reply, token);
   return token;
 }
@@ -138,6 +141,24 @@ export async function saveFlow(
   );
   const row = rows[0];
   if (!row) throw flowNotFound();
+  return normalize(row);
+}
+
+/**
+ * A browser flow created for someone else's browser (an invitation made by an admin) has no CSRF token
+ * yet: the first browser that opens it owns it from then on.
+ */
+export async function bindToBrowser(db: Queryable, req: FastifyRequest, reply: FastifyReply, flow: FlowRow): Promise<FlowRow> {
+  if (flow.type !== 'browser' || flow.csrf_token !== '') return flow;
+  const token = csrfTokenFor(req, reply);
+  const nodes = [csrfNode(token), ...flow.ui.nodes.filter((node) => !(node.attributes.node_type === 'input' && node.attributes.name === 'csrf_token'))];
+  const { rows } = await db.query<FlowRow>("UPDATE selfservice_flows SET csrf_token = $2, ui = jsonb_set(ui, '{nodes}', $3::jsonb) WHERE id = $1 AND csrf_token = '' RETURNING *", [
+    flow.id,
+    token,
+    JSON.stringify(nodes),
+  ]);
+  const row = rows[0];
+  if (!row) throw csrfViolation();
   return normalize(row);
 }
 

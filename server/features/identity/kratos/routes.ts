@@ -7,7 +7,7 @@ import { revokeAll, revokeByToken, revokeSession, sessionByToken } from '../sess
 import { sha256 } from '../crypto';
 import { bodyOf, publicPath, queryString, redirect, stringField, UI_PATHS, wantsJson, type IdentityDeps } from './context';
 import { aal2Required, badRequest, flowNotFound, KratosError, noSession } from './errors';
-import { answerFlow, checkCsrfCookie, checkCsrfSubmit, csrfTokenFor, isExpired, loadFlow, uiUrl, type FlowKind, type FlowRow, type FlowType } from './flows';
+import { answerFlow, bindToBrowser, checkCsrfCookie, checkCsrfSubmit, csrfTokenFor, isExpired, loadFlow, uiUrl, type FlowKind, type FlowRow, type FlowType } from './flows';
 import type { FlowContext, FlowKindHandler } from './handler';
 import { loginHandler } from './login';
 import { IDENTITY_SCHEMA, presentSession } from './presenters';
@@ -73,8 +73,10 @@ export async function kratosRoutes(app: FastifyInstance, deps: IdentityDeps): Pr
     }
 
     app.get(`/self-service/${kind}/flows`, { config }, async (req, reply) => {
-      const flow = await loadFlow(deps.pool, queryString(req, 'id'), kind);
-      checkCsrfCookie(req, flow);
+      const loaded = await loadFlow(deps.pool, queryString(req, 'id'), kind);
+      const flow = await bindToBrowser(deps.pool, req, reply, loaded);
+      // A flow bound just now belongs to the cookie set in this answer; otherwise the cookie must match.
+      if (flow === loaded) checkCsrfCookie(req, flow);
       const ctx = await context(req, reply, flow.type);
       if (isExpired(flow)) throw await expired(ctx, handler, flow);
       return reply.type('application/json; charset=utf-8').send(await handler.present(ctx, flow));

@@ -3,8 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { db } from '@web/lib/db';
 import { toast } from '@web/lib/toast';
+import type { ResourceWrite } from './form-values';
 import type { SettingsResource } from './registry';
-import { resourceRowSchema, type ResourceValues } from './values';
+import { resourceRowSchema } from './values';
 
 export const resourceKeys = {
   all: (table: string) => ['settings-resource', table] as const,
@@ -17,12 +18,13 @@ function fail(error: { message: string } | null): void {
 }
 
 /** Spec §9: generic settings lists show 100 rows, newest first. */
-export function useResourceList(resource: SettingsResource) {
+export function useResourceList(resource: SettingsResource, enabled = true) {
   return useQuery({
     queryKey: resourceKeys.list(resource.table),
+    enabled,
     queryFn: async () => {
       const { data, error } = await db
-        .from(resource.table)
+        .from(resource.listTable ?? resource.table)
         .select('*')
         .order(SETTINGS_LIST_ORDER.column, { ascending: SETTINGS_LIST_ORDER.ascending })
         .limit(SETTINGS_LIST_LIMIT);
@@ -32,10 +34,10 @@ export function useResourceList(resource: SettingsResource) {
   });
 }
 
-export function useResource(resource: SettingsResource, id: string | null) {
+export function useResource(resource: SettingsResource, id: string | null, enabled = true) {
   return useQuery({
     queryKey: resourceKeys.detail(resource.table, id ?? 'new'),
-    enabled: id !== null,
+    enabled: enabled && id !== null,
     queryFn: async () => {
       const { data, error } = await db.from(resource.table).select('*').eq('id', id ?? '').maybeSingle();
       fail(error);
@@ -47,18 +49,20 @@ export function useResource(resource: SettingsResource, id: string | null) {
 export function useSaveResource(resource: SettingsResource, id: string | null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (values: ResourceValues) => {
+    mutationFn: async (values: ResourceWrite) => {
       const { error } = id === null ? await db.from(resource.table).insert(values) : await db.from(resource.table).update(values).eq('id', id);
       fail(error);
     },
     onSuccess: () => {
-      toast.success(`${resource.label} ${id === null ? 'created' : 'updated'} successfully`);
+      // Spec §8: '{resource} updated successfully'.
+      toast.success(`${resource.singular} ${id === null ? 'created' : 'updated'} successfully`);
       return client.invalidateQueries({ queryKey: resourceKeys.all(resource.table) });
     },
   });
 }
 
-export function useDeleteResource(resource: SettingsResource, id: string) {
+/** Soft delete (spec §4); the toast names the row (spec §8: '{name} deleted successfully'). */
+export function useDeleteResource(resource: SettingsResource, id: string, name: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async () => {
@@ -66,7 +70,7 @@ export function useDeleteResource(resource: SettingsResource, id: string) {
       fail(error);
     },
     onSuccess: () => {
-      toast.success(`${resource.label} deleted successfully`);
+      toast.success(`${name} deleted successfully`);
       return client.invalidateQueries({ queryKey: resourceKeys.all(resource.table) });
     },
   });

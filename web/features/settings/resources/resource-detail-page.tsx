@@ -1,36 +1,104 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Page } from '@web/app/layout/page';
 import NotFoundPage from '@web/app/pages/not-found-page';
+import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
 import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
 import { Loading } from '@web/ui/primitives/loading';
+import { useUrlParams } from '../use-url-params';
+import { patchSearchParams, pickOption, readSearchParams } from '../url-state';
+import { useResourceAccess, type ResourceAccess } from './access';
+import { valuesToWrite, type ResourceValues } from './form-values';
+import { NEW_ID } from './new-id';
 import { useDeleteResource, useResource, useSaveResource } from './queries';
-import { findResource, type SettingsResource } from './registry';
+import { findResource, type ResourceTab, type ResourceTabProps, type SettingsResource } from './registry';
 import { useResourceRegistry } from './registry-context';
 import { ResourceForm } from './resource-form';
-import { valuesToWrite, valueToText, type ResourceValues } from './values';
+import { TabBar } from './resource-tabs';
+import { SourceBadge } from './source-badge';
+import { useTableParam } from './use-table';
+import { linkedSource, valueToText } from './values';
 
-/** The id segment that opens an empty form instead of an existing row. */
-export const NEW_ID = 'new';
+/** The first tab of every detail page (spec "Generic resource editor"). */
+export const SPEC_TAB = 'spec';
 
 export default function ResourceDetailPage() {
-  const { table, id } = useParams();
-  const resource = findResource(table, useResourceRegistry());
+  const { id } = useParams();
+  const resource = findResource(useTableParam(), useResourceRegistry());
   if (!resource || !id) return <NotFoundPage />;
-  return <ResourceDetail key={`${resource.table}/${id}`} resource={resource} id={id === NEW_ID ? null : id} />;
+  return <GuardedDetail key={`${resource.table}/${id}`} resource={resource} id={id === NEW_ID ? null : id} />;
 }
 
-function ResourceDetail({ resource, id }: { resource: SettingsResource; id: string | null }) {
+/** Reading a row needs the read object; the empty form for a new row needs create. */
+function GuardedDetail({ resource, id }: { resource: SettingsResource; id: string | null }) {
+  const access = useResourceAccess(resource);
+  const allowed = id === null ? access.create : access.read;
+  if (!access.ready || !allowed) return <Page title={resource.label}>{access.ready ? <UnauthorizedPage /> : <Loading />}</Page>;
+  return <ResourceDetail resource={resource} id={id} access={access} />;
+}
+
+const lazyTabs = new WeakMap<ResourceTab, LazyExoticComponent<ComponentType<ResourceTabProps>>>();
+function tabComponent(tab: ResourceTab): LazyExoticComponent<ComponentType<ResourceTabProps>> {
+  let component = lazyTabs.get(tab);
+  if (!component) {
+    component = lazy(tab.load);
+    lazyTabs.set(tab, component);
+  }
+  return component;
+}
+
+function ResourceDetail({ resource, id, access }: { resource: SettingsResource; id: string | null; access: ResourceAccess }) {
   const navigate = useNavigate();
+  const [params, setParams] = useUrlParams();
   const listPath = `/settings/${resource.table}`;
   const query = useResource(resource, id);
-  const save = useSaveResource(resource, id);
-  const remove = useDeleteResource(resource, id ?? '');
-  const [confirming, setConfirming] = useState(false);
   const row = query.data ?? null;
-  const name = id === null ? 'New' : valueToText(row?.[resource.titleKey ?? 'name']) || id;
+  // While the row loads the breadcrumb stays blank rather than flashing the raw id.
+  const name = id === null ? 'New' : valueToText(row?.[resource.titleKey ?? 'name']) || (query.isLoading ? '' : id);
+  const save = useSaveResource(resource, id);
+  const remove = useDeleteResource(resource, id ?? '', name);
+  const [confirming, setConfirming] = useState(false);
+  const linked = linkedSource(row);
+  const editable = id === null ? access.create : access.update && linked === undefined;
+  const tabs = id !== null && row ? (resource.tabs ?? []) : [];
+  const tabId = pickOption(readSearchParams(params).tab, [SPEC_TAB, ...tabs.map((tab) => tab.id)], SPEC_TAB);
+  const activeTab = tabs.find((tab) => tab.id === tabId);
   // Spec §2: after saving, the user returns to the list.
   const submit = (values: ResourceValues) => save.mutate(valuesToWrite(resource.fields, values, id !== null), { onSuccess: () => void navigate(listPath) });
+
+  const form = (
+    <ResourceForm
+      fields={resource.fields}
+      row={row}
+      saving={save.isPending}
+      readOnly={!editable}
+      onSubmit={submit}
+      onBack={() => void navigate(listPath)}
+      onDelete={id !== null && access.delete ? () => setConfirming(true) : undefined}
+    />
+  );
+  const content = (() => {
+    if (id !== null && query.isLoading) return <Loading />;
+    if (id !== null && !row) return <p role="alert">{query.error?.message ?? 'No resources found'}</p>;
+    if (tabs.length === 0) return form;
+    const Tab = activeTab ? tabComponent(activeTab) : undefined;
+    return (
+      <TabBar
+        label={`${resource.singular} sections`}
+        tabs={[{ id: SPEC_TAB, label: 'Spec' }, ...tabs]}
+        value={tabId}
+        onValueChange={(tab) => setParams((current) => patchSearchParams(current, { tab }, { tab: SPEC_TAB }))}
+      >
+        {Tab && row && id !== null ? (
+          <Suspense fallback={<Loading />}>
+            <Tab resource={resource} id={id} row={row} access={access} linked={linked} />
+          </Suspense>
+        ) : (
+          form
+        )}
+      </TabBar>
+    );
+  })();
 
   return (
     <Page title={resource.label}>
@@ -42,25 +110,14 @@ function ResourceDetail({ resource, id }: { resource: SettingsResource; id: stri
         <span aria-current="page" className="font-medium text-slate-900">
           {name}
         </span>
+        {linked ? <SourceBadge source={linked} /> : null}
       </nav>
-      {id !== null && query.isLoading ? (
-        <Loading />
-      ) : id !== null && !row ? (
-        <p role="alert">{query.error?.message ?? 'No resources found'}</p>
-      ) : (
-        <ResourceForm
-          fields={resource.fields}
-          row={row}
-          saving={save.isPending}
-          onSubmit={submit}
-          onBack={() => void navigate(listPath)}
-          onDelete={id !== null ? () => setConfirming(true) : undefined}
-        />
-      )}
+      {linked ? <LinkedNote resource={resource} source={linked} /> : null}
+      {content}
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title={`Delete ${resource.label}`}
+        title={`Delete ${resource.singular}`}
         description={`Are you sure you want to delete ${name}?`}
         busy={remove.isPending}
         onConfirm={() => remove.mutate(undefined, { onSuccess: () => void navigate(listPath) })}
@@ -68,3 +125,12 @@ function ResourceDetail({ resource, id }: { resource: SettingsResource; id: stri
     </Page>
   );
 }
+
+function LinkedNote({ resource, source }: { resource: SettingsResource; source: string }) {
+  return (
+    <p role="note" className="mb-4 max-w-2xl rounded-md border border-blue-200 bg-blue-50 px-3 py-2 text-sm text-blue-900">
+      This {resource.singular.toLowerCase()} comes from {source} and is read-only here: change it where it is defined.
+    </p>
+  );
+}
+

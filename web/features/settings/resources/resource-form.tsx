@@ -2,21 +2,27 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Button } from '@web/ui/primitives/button';
 import { Field, TextAreaField } from '@web/ui/primitives/field';
+import { formSchema, initialValues, type ResourceValues } from './form-values';
 import type { ResourceField } from './registry';
-import { formSchema, initialValues, type ResourceRow, type ResourceValues } from './values';
+import type { ResourceRow } from './values';
+
+const CODE_HINT = 'YAML or JSON';
 
 export interface ResourceFormProps {
   fields: readonly ResourceField[];
   row: ResourceRow | null;
   saving: boolean;
+  /** Linked rows and people without write access see the values without inputs to change them. */
+  readOnly?: boolean;
   onSubmit: (values: ResourceValues) => void;
   onBack: () => void;
   onDelete?: () => void;
 }
 
-/** The edit form of a registered resource: Back, Save or Update, and Delete when the row exists. */
-export function ResourceForm({ fields, row, saving, onSubmit, onBack, onDelete }: ResourceFormProps) {
+/** The edit form of a registered resource (spec §2): Back, Save or Update, and Delete when the row exists. */
+export function ResourceForm({ fields, row, saving, readOnly = false, onSubmit, onBack, onDelete }: ResourceFormProps) {
   const existing = row !== null;
+  // Spec §5: messages appear once a field is touched (blur), then follow every change.
   const form = useForm<ResourceValues>({ resolver: zodResolver(formSchema(fields)), mode: 'onTouched', defaultValues: initialValues(fields, row) });
   const { errors } = form.formState;
   return (
@@ -24,19 +30,24 @@ export function ResourceForm({ fields, row, saving, onSubmit, onBack, onDelete }
       {fields.map((field) => {
         const props = {
           label: field.label,
-          placeholder: field.placeholder,
-          disabled: existing && field.immutable,
+          // An example in an empty read-only field would read like a value.
+          placeholder: readOnly ? undefined : field.placeholder,
+          hint: field.hint ?? (field.kind === 'code' ? CODE_HINT : undefined),
+          disabled: readOnly || (existing && field.immutable),
           error: errors[field.name]?.message,
           ...form.register(field.name),
         };
-        return field.kind === 'textarea' ? <TextAreaField key={field.name} monospace {...props} /> : <Field key={field.name} {...props} />;
+        if (field.kind === 'code') return <TextAreaField key={field.name} monospace rows={12} spellCheck={false} {...props} />;
+        return field.kind === 'textarea' ? <TextAreaField key={field.name} {...props} /> : <Field key={field.name} {...props} />;
       })}
       <div className="flex items-center gap-2">
         <Button onClick={onBack}>Back</Button>
-        <Button type="submit" variant="primary" disabled={saving}>
-          {saving ? (existing ? 'Updating' : 'Saving') : existing ? 'Update' : 'Save'}
-        </Button>
-        {onDelete ? (
+        {readOnly ? null : (
+          <Button type="submit" variant="primary" disabled={saving}>
+            {saving ? (existing ? 'Updating' : 'Saving') : existing ? 'Update' : 'Save'}
+          </Button>
+        )}
+        {onDelete && !readOnly ? (
           <Button variant="danger" className="ml-auto" onClick={onDelete}>
             Delete
           </Button>

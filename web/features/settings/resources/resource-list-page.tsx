@@ -1,25 +1,47 @@
 import { Plus } from 'lucide-react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import type { DateFormat } from '@common/constants';
 import { formatDate } from '@common/format/date';
+import { Page } from '@web/app/layout/page';
 import NotFoundPage from '@web/app/pages/not-found-page';
+import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { DataTable, type ColumnDef } from '@web/ui/data-table';
 import { buttonBase } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
+import { Loading } from '@web/ui/primitives/loading';
 import { QueryPage } from '../components/query-page';
+import { useResourceAccess, type ResourceAccess } from './access';
 import { useResourceList } from './queries';
-import { findResource, type SettingsResource } from './registry';
+import { findResource, type ResourceColumn, type SettingsResource } from './registry';
 import { useResourceRegistry } from './registry-context';
+import { SourceBadge } from './source-badge';
+import { useTableParam } from './use-table';
+import { NEW_ID } from './new-id';
 import { rowId, valueToText, type ResourceRow } from './values';
 
 export default function ResourceListPage() {
-  const { table } = useParams();
-  const resource = findResource(table, useResourceRegistry());
+  const resource = findResource(useTableParam(), useResourceRegistry());
   // Only registered tables have pages (DESIGN §9: nothing is a stub).
-  return resource ? <ResourceList resource={resource} /> : <NotFoundPage />;
+  return resource ? <GuardedList resource={resource} /> : <NotFoundPage />;
 }
 
-function ResourceList({ resource }: { resource: SettingsResource }) {
+function GuardedList({ resource }: { resource: SettingsResource }) {
+  const access = useResourceAccess(resource);
+  if (!access.ready || !access.read) {
+    return <Page title={resource.label}>{access.ready ? <UnauthorizedPage /> : <Loading />}</Page>;
+  }
+  return <ResourceList resource={resource} access={access} />;
+}
+
+function Cell({ column, row, dateFormat, timeZone }: { column: ResourceColumn; row: ResourceRow; dateFormat: DateFormat; timeZone: string }) {
+  const text = valueToText(row[column.key]);
+  if (column.kind === 'date') return formatDate(text, dateFormat, timeZone);
+  if (column.kind === 'source') return <SourceBadge source={text} />;
+  return text;
+}
+
+function ResourceList({ resource, access }: { resource: SettingsResource; access: ResourceAccess }) {
   const query = useResourceList(resource);
   const navigate = useNavigate();
   const { dateFormat, timeZone } = useDisplayPreferences();
@@ -27,17 +49,19 @@ function ResourceList({ resource }: { resource: SettingsResource }) {
     id: column.key,
     header: column.header,
     accessorFn: (row) => valueToText(row[column.key]),
-    cell: ({ row }) => (column.kind === 'date' ? formatDate(valueToText(row.original[column.key]), dateFormat, timeZone) : valueToText(row.original[column.key])),
+    cell: ({ row }) => <Cell column={column} row={row.original} dateFormat={dateFormat} timeZone={timeZone} />,
   }));
   return (
     <QueryPage
       title={resource.label}
       query={query}
       extra={
-        <Link to={`/settings/${resource.table}/new`} className={cn(buttonBase, 'h-8 gap-1.5 bg-blue-600 px-3 text-sm text-white hover:bg-blue-700')}>
-          <Plus className="size-4" aria-hidden="true" />
-          Add
-        </Link>
+        access.create ? (
+          <Link to={`/settings/${resource.table}/${NEW_ID}`} className={cn(buttonBase, 'h-8 gap-1.5 bg-blue-600 px-3 text-sm text-white hover:bg-blue-700')}>
+            <Plus className="size-4" aria-hidden="true" />
+            Add {resource.singular}
+          </Link>
+        ) : null
       }
     >
       <DataTable

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { REQUIRED } from '../feature-flags/schema';
-import type { ResourceField } from './registry';
 
 export const resourceRowSchema = z.record(z.string(), z.unknown());
 export type ResourceRow = z.infer<typeof resourceRowSchema>;
-export type ResourceValues = Record<string, string>;
 
 /** A cell or input text for any JSON value. */
 export function valueToText(value: unknown): string {
@@ -18,16 +15,14 @@ export function rowId(row: ResourceRow): string {
   return valueToText(row.id);
 }
 
-/** The form schema of a resource: required fields say 'This field is required' (spec §5). */
-export function formSchema(fields: readonly ResourceField[]) {
-  return z.object(Object.fromEntries(fields.map((field) => [field.name, field.required ? z.string().trim().min(1, REQUIRED) : z.string()])));
-}
+/** The source that may be edited in the console (DESIGN §1: only UI-sourced resources are editable). */
+export const UI_SOURCE = 'UI';
 
-export function initialValues(fields: readonly ResourceField[], row: ResourceRow | null): ResourceValues {
-  return Object.fromEntries(fields.map((field) => [field.name, row ? valueToText(row[field.name]) : (field.defaultValue ?? '')]));
-}
-
-/** What to write: on update the immutable fields are left out, so the server never sees a rename. */
-export function valuesToWrite(fields: readonly ResourceField[], values: ResourceValues, existing: boolean): ResourceValues {
-  return Object.fromEntries(fields.filter((field) => !(existing && field.immutable)).map((field) => [field.name, values[field.name] ?? '']));
+/**
+ * Where a row comes from when it is managed outside the console (a CRD, a config file, an agent…), or
+ * undefined for a UI row or a table without a `source` column. Spec §4: such rows are linked, read-only.
+ */
+export function linkedSource(row: ResourceRow | null | undefined): string | undefined {
+  const source = row?.source;
+  return typeof source === 'string' && source !== '' && source !== UI_SOURCE ? source : undefined;
 }

@@ -1,0 +1,105 @@
+import type pg from 'pg';
+import type { PermissionRule } from '../../platform/auth/types';
+import { isRecord } from '../../platform/errors';
+
+interface StoredRule extends PermissionRule {
+  until: number | null;
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** A permission row from the database, checked field by field. */
+export function parseRule(row: unknown): StoredRule | undefined {
+  if (!isRecord(row) || typeof row.id !== 'string') return undefined;
+  return {
+    id: row.id,
+    action: String(row.action),
+    deny: row.deny === true,
+    subject_type: String(row.subject_type),
+    subject: String(row.subject),
+    object: stringOrNull(row.object),
+    config_id: stringOrNull(row.config_id),
+    component_id: stringOrNull(row.component_id),
+    canary_id: stringOrNull(row.canary_id),
+    playbook_id: stringOrNull(row.playbook_id),
+    connection_id: stringOrNull(row.connection_id),
+    tags: isRecord(row.tags) ? Object.fromEntries(Object.entries(row.tags).map(([key, value]) => [key, String(value)])) : null,
+    agents: Array.isArray(row.agents) ? row.agents.map(String) : null,
+    until: row.until instanceof Date ? row.until.getTime() : null,
+  };
+}
+
+function subjectKey(type: string, subject: string): string {
+  return `${type}:${subject}`;
+}
+
+/**
+ * Permission rows, kept in memory per instance and indexed by subject. Every request reads the
+ * database's `rbac_version` with the caller (one query it makes anyway); when it differs from the cached
+ * version the rows are loaded again, once, before the request is decided. So a change is seen by the
+ * very next request on every instance, and a request costs a map lookup however many rows there are.
+ */
+export class RuleCache {
+  private version = -1;
+  private bySubject = new Map<string, StoredRule[]>();
+  private loading: Promise<void> | undefined;
+  private loadingVersion = -1;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async rulesFor(version: number, subject: { personId: string; teamIds: readonly string[]; roles: readonly string[] }, now = Date.now()): Promise<PermissionRule[]> {
+    if (version !== this.version) await this.reload(version);
+    const keys = [subjectKey('person', subject.personId), ...subject.teamIds.map((id) => subjectKey('team', id)), ...subject.roles.map((role) => subjectKey('group', role))];
+    const rules: PermissionRule[] = [];
+    for (const key of keys) {
+      for (const rule of this.bySubject.get(key) ?? []) {
+        if (rule.until !== null && rule.until <= now) continue;
+        const { until: _until, ...plain } = rule;
+        rules.push(plain);
+      }
+    }
+    return rules;
+  }
+
+  private reload(version: number): Promise<void> {
+    if (this.loading && this.loadingVersion >= version) return this.loading;
+    this.loadingVersion = version;
+    const loading = this.load().finally(() => {
+      if (this.loading === loading) this.loading = undefined;
+    });
+    this.loading = loading;
+    return loading;
+  }
+
+  private async load(): Promise<void> {
+    // Version and rows from one snapshot, so the cache never pairs a version with older rows.
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const versionRow = await client.query<{ version: number }>('SELECT version::int AS version FROM rbac_version');
+      const { rows } = await client.query(
+        `SELECT id, action, deny, subject_type, subject, object, config_id, component_id, canary_id, playbook_id, connection_id, tags, agents, until
+           FROM permissions WHERE deleted_at IS NULL AND (until IS NULL OR until > now())`,
+      );
+      await client.query('COMMIT');
+      const index = new Map<string, StoredRule[]>();
+      for (const row of rows) {
+        const rule = parseRule(row);
+        if (!rule) continue;
+        const key = subjectKey(rule.subject_type, rule.subject);
+        const list = index.get(key);
+        if (list) list.push(rule);
+        else index.set(key, [rule]);
+      }
+      this.bySubject = index;
+      this.version = versionRow.rows[0]?.version ?? 0;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}

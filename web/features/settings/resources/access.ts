@@ -1,0 +1,21 @@
+import { useAccess } from '@web/app/session';
+import type { SettingsResource } from './registry';
+
+export interface ResourceAccess {
+  /** False while the session loads: nothing is decided yet. */
+  ready: boolean;
+  read: boolean;
+  create: boolean;
+  update: boolean;
+  delete: boolean;
+}
+
+/**
+ * Spec §6 for a registered table: its read object guards the pages, its write object each change. The
+ * console only hides what the server would refuse; the server still decides.
+ */
+export function useResourceAccess(resource: SettingsResource): ResourceAccess {
+  const { ready, can } = useAccess();
+  const { read, write } = resource.access;
+  return { ready, read: can(read, 'read'), create: can(write, 'create'), update: can(write, 'update'), delete: can(write, 'delete') };
+}

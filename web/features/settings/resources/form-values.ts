@@ -1,0 +1,90 @@
+import { parse, stringify } from 'yaml';
+import { z } from 'zod';
+import { REQUIRED } from '../feature-flags/schema';
+import type { ResourceField } from './registry';
+import { valueToText, type ResourceRow } from './values';
+
+/** What the form holds: one text per field. */
+export type ResourceValues = Record<string, string>;
+
+/** A value /api/db accepts in a JSON body. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type ResourceWrite = Record<string, JsonValue>;
+
+const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+);
+const codeObjectSchema = z.record(z.string(), jsonValueSchema);
+
+export const CODE_OBJECT_MESSAGE = 'Must be a YAML or JSON object (key: value lines or {…})';
+
+/**
+ * A code field's text as the object it stands for: blank is `{}`, YAML and JSON (a subset of YAML) are
+ * both accepted, and anything else (a list, a bare word, a syntax error) says what is wrong.
+ */
+export function parseCode(text: string): { ok: true; value: Record<string, JsonValue> } | { ok: false; message: string } {
+  if (text.trim() === '') return { ok: true, value: {} };
+  let parsed: unknown;
+  try {
+    parsed = parse(text);
+  } catch (error) {
+    // The parser's first line names the problem and its line and column; the rest is a code excerpt.
+    const first = error instanceof Error ? (error.message.split('\n')[0] ?? '') : '';
+    return { ok: false, message: `Invalid YAML: ${first}`.trim() };
+  }
+  if (parsed === null || parsed === undefined) return { ok: true, value: {} };
+  const result = codeObjectSchema.safeParse(parsed);
+  return result.success ? { ok: true, value: result.data } : { ok: false, message: CODE_OBJECT_MESSAGE };
+}
+
+/** An object shown in a code field: YAML, and blank for an empty object. */
+export function codeToText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return '';
+  if (typeof value === 'string') return value;
+  return stringify(value);
+}
+
+function fieldSchema(field: ResourceField) {
+  const base = field.required ? z.string().trim().min(1, REQUIRED) : z.string();
+  if (field.kind !== 'code') return base;
+  return base.superRefine((text, ctx) => {
+    const result = parseCode(text);
+    if (!result.ok) ctx.addIssue({ code: 'custom', message: result.message });
+  });
+}
+
+/** The form schema of a resource: required fields say 'This field is required' (spec §5). */
+export function formSchema(fields: readonly ResourceField[]) {
+  return z.object(Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])));
+}
+
+export function initialValues(fields: readonly ResourceField[], row: ResourceRow | null): ResourceValues {
+  return Object.fromEntries(
+    fields.map((field) => {
+      if (!row) return [field.name, field.defaultValue ?? ''];
+      return [field.name, field.kind === 'code' ? codeToText(row[field.name]) : valueToText(row[field.name])];
+    }),
+  );
+}
+
+/**
+ * What to write: on update the immutable fields are left out, so the server never sees a rename; code
+ * fields become objects; a blank optional field with a default is saved as that default.
+ */
+export function valuesToWrite(fields: readonly ResourceField[], values: ResourceValues, existing: boolean): ResourceWrite {
+  const out: ResourceWrite = {};
+  for (const field of fields) {
+    if (existing && field.immutable) continue;
+    const text = values[field.name] ?? '';
+    if (field.kind === 'code') {
+      const parsed = parseCode(text);
+      // The form only submits valid values; a stray invalid one is refused rather than sent as text.
+      if (!parsed.ok) throw new Error(`${field.label}: ${parsed.message}`);
+      out[field.name] = parsed.value;
+    } else {
+      out[field.name] = text.trim() === '' && field.defaultValue !== undefined ? field.defaultValue : text;
+    }
+  }
+  return out;
+}

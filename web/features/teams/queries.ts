@@ -1,0 +1,111 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { resourceKeys } from '@web/features/settings/resources/queries';
+import { ilikeAny } from '@web/features/users/search';
+import { userKeys } from '@web/features/users/queries';
+import { db } from '@web/lib/db';
+import { toast } from '@web/lib/toast';
+
+const personSchema = z.object({ id: z.string(), name: z.string(), email: z.string().nullable(), avatar: z.string().nullable() });
+export type Person = z.infer<typeof personSchema>;
+
+const memberSchema = z.object({ team_id: z.string(), person_id: z.string(), created_at: z.string(), person: personSchema.nullable() });
+export type TeamMember = z.infer<typeof memberSchema> & { person: Person };
+
+/** How many people the picker shows for one search. */
+export const PEOPLE_SEARCH_LIMIT = 20;
+
+export const teamMemberKeys = {
+  all: ['team_members'] as const,
+  list: (teamId: string) => ['team_members', teamId] as const,
+  people: (term: string) => ['people', 'search', term] as const,
+};
+
+function fail(error: { message: string } | null): void {
+  if (error) throw new Error(error.message, { cause: error });
+}
+
+/** A person's name for messages: the name, else the email. */
+export function personLabel(person: Person): string {
+  return person.name || person.email || person.id;
+}
+
+export function useTeamMembers(teamId: string) {
+  return useQuery({
+    queryKey: teamMemberKeys.list(teamId),
+    queryFn: async (): Promise<TeamMember[]> => {
+      const { data, error } = await db
+        .from('team_members')
+        .select('team_id,person_id,created_at,person:people(id,name,email,avatar)')
+        .eq('team_id', teamId)
+        .order('created_at', { ascending: false });
+      fail(error);
+      // A deleted person's membership goes with their account; a row without one is not shown.
+      return z
+        .array(memberSchema)
+        .parse(data ?? [])
+        .flatMap((member) => (member.person ? [{ ...member, person: member.person }] : []));
+    },
+  });
+}
+
+/** People whose name or email contains the term (spec §9: the caller debounces it by 300 ms). */
+export function usePeopleSearch(term: string) {
+  const trimmed = term.trim();
+  return useQuery({
+    queryKey: teamMemberKeys.people(trimmed),
+    enabled: trimmed !== '',
+    queryFn: async ({ signal }) => {
+      const { data, error } = await db
+        .from('people')
+        .select('id,name,email,avatar')
+        .or(ilikeAny(['name', 'email'], trimmed))
+        .order('name')
+        .limit(PEOPLE_SEARCH_LIMIT)
+        .abortSignal(signal);
+      fail(error);
+      return z.array(personSchema).parse(data ?? []);
+    },
+  });
+}
+
+function useInvalidateTeam(teamId: string) {
+  const client = useQueryClient();
+  // Member counts (the Teams list) and the Users page's teams column change with the members.
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: teamMemberKeys.list(teamId) }),
+      client.invalidateQueries({ queryKey: resourceKeys.all('teams') }),
+      client.invalidateQueries({ queryKey: userKeys.all }),
+    ]);
+}
+
+/** Adds several people in one request; failures toast the server's message (spec §8). */
+export function useAddMembers(teamId: string) {
+  const invalidate = useInvalidateTeam(teamId);
+  return useMutation({
+    mutationFn: async (people: readonly Person[]) => {
+      const { error } = await db.from('team_members').insert(people.map((person) => ({ team_id: teamId, person_id: person.id })));
+      fail(error);
+    },
+    onSuccess: (_data, people) => {
+      // Spec §8: 'added to the team successfully', after the names.
+      toast.success(`${people.map(personLabel).join(', ')} added to the team successfully`);
+      return invalidate();
+    },
+  });
+}
+
+export function useRemoveMember(teamId: string) {
+  const invalidate = useInvalidateTeam(teamId);
+  return useMutation({
+    mutationFn: async (person: Person) => {
+      const { error } = await db.from('team_members').delete().eq('team_id', teamId).eq('person_id', person.id);
+      fail(error);
+    },
+    onSuccess: (_data, person) => {
+      toast.success(`${personLabel(person)} removed from team successfully`);
+      return invalidate();
+    },
+  });
+}
