@@ -4,7 +4,7 @@ import { Search } from 'lucide-react';
 import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { EFFECTS, type FilterPatch, type PermissionFilters } from './filters';
 import { SUBJECT_KINDS } from './form';
-import { useDebounced } from './use-debounced';
+import { useDebouncedValue } from '@web/features/users/use-debounced-value';
 
 interface FilterSelectProps {
   label: string;
@@ -35,7 +35,7 @@ function FilterSelect({ label, value, options, onChange }: FilterSelectProps) {
 /** The search box writes the URL once typing pauses (spec §9: 400 ms), and follows the URL back. */
 function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const [text, setText] = useState(value);
-  const settled = useDebounced(text, SEARCH_DEBOUNCE_MS);
+  const settled = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
   const write = useEffectEvent((next: string) => {
     if (next !== value) onChange(next);
   });

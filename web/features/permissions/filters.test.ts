@@ -27,8 +27,9 @@ describe('permissions URL state', () => {
 
   it('searches with quoted text, so commas and parentheses stay text', () => {
     expect(searchFilter('  ')).toBeUndefined();
-    const filter = searchFilter('a,(b)"\\');
+    const filter = searchFilter(' a,(b) ');
     expect(filter).toContain('description.ilike."*a,(b)*"');
     expect(filter).toContain('person->>name.ilike."*a,(b)*"');
+    expect(searchFilter('say "hi"')).toContain('action.ilike."*say \\"hi\\"*"');
   });
 });

@@ -1,7 +1,10 @@
+import { RESOURCE_SEARCH_DEBOUNCE_MS } from '@common/constants';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { usePeopleSearch } from '@web/features/teams/queries';
+import { useDebouncedValue } from '@web/features/users/use-debounced-value';
 import { Button } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
-import { usePeopleSearch, usePerson } from './queries';
+import { usePerson } from './queries';
 import type { PersonOption } from './schema';
 
 export interface PersonPickerProps {
@@ -32,9 +35,12 @@ export function PersonPicker({ label, value, onChange, onBlur, error, known }: P
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const [chosen, setChosen] = useState<PersonOption | null>(known ?? null);
-  const results = usePeopleSearch(text);
+  // Spec §9: the search waits 300 ms after the last keystroke; older answers are not shown meanwhile.
+  const term = useDebouncedValue(text.trim(), RESOURCE_SEARCH_DEBOUNCE_MS);
+  const results = usePeopleSearch(term);
+  const settled = term === text.trim();
   const lookup = usePerson(value !== '' && chosen?.id !== value ? value : '');
-  const people = results.settled ? (results.data ?? []) : [];
+  const people = settled ? (results.data ?? []) : [];
   const current = value === '' ? null : chosen?.id === value ? chosen : (lookup.data ?? null);
 
   const pick = (person: PersonOption) => {
@@ -87,7 +93,7 @@ export function PersonPicker({ label, value, onChange, onBlur, error, known }: P
     );
   }
 
-  const status = text.trim() === '' ? 'Start typing to search' : !results.settled || results.isFetching ? 'loading data...' : results.error ? results.error.message : people.length === 0 ? 'No options found' : undefined;
+  const status = text.trim() === '' ? 'Start typing to search' : !settled || results.isFetching ? 'loading data...' : results.error ? results.error.message : people.length === 0 ? 'No options found' : undefined;
   return (
     <div className="relative flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">

@@ -1,4 +1,4 @@
-import { LOOKUP_STALE_TIME_MS, RESOURCE_SEARCH_DEBOUNCE_MS } from '@common/constants';
+import { LOOKUP_STALE_TIME_MS } from '@common/constants';
 import type { Action, Resource } from '@common/rbac';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -8,14 +8,12 @@ import { toast } from '@web/lib/toast';
 import type { PermissionFilters } from './filters';
 import type { PermissionPayload } from './form';
 import { buildPermissionsQuery } from './query';
-import { useDebounced } from './use-debounced';
 import { checkResultSchema, PERMISSION_COLUMNS, permissionSchema, personSchema, teamSchema, type Permission } from './schema';
 
 export const permissionKeys = {
   all: ['permissions'] as const,
   list: (filters: PermissionFilters & { pageSize: number }) => ['permissions', 'list', filters] as const,
   detail: (id: string) => ['permissions', 'detail', id] as const,
-  people: (search: string) => ['people', 'search', search] as const,
   person: (id: string) => ['people', 'detail', id] as const,
   teams: () => ['teams', 'options'] as const,
 };
@@ -105,28 +103,6 @@ export function useDeletePermission() {
       return invalidate();
     },
   });
-}
-
-/** People matching a name or email; spec §9: resource search waits 300 ms after the last keystroke. */
-export function usePeopleSearch(text: string) {
-  const search = useDebounced(text.replace(/["\\]/g, '').trim(), RESOURCE_SEARCH_DEBOUNCE_MS);
-  const query = useQuery({
-    queryKey: permissionKeys.people(search),
-    enabled: search !== '',
-    staleTime: LOOKUP_STALE_TIME_MS,
-    queryFn: async ({ signal }) => {
-      const { data, error } = await db
-        .from('people')
-        .select('id,name,email,avatar')
-        .or(`name.ilike."*${search}*",email.ilike."*${search}*"`)
-        .order('name')
-        .limit(20)
-        .abortSignal(signal);
-      fail(error);
-      return z.array(personSchema).parse(data ?? []);
-    },
-  });
-  return { ...query, search, settled: search === text.replace(/["\\]/g, '').trim() };
 }
 
 /** One person by id, to name a subject that came from a link rather than from the search. */

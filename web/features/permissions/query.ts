@@ -1,18 +1,15 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
+import { ilikeAny } from '@web/features/users/search';
 import type { PermissionFilters } from './filters';
 import { PERMISSION_COLUMNS } from './schema';
 
 /** Columns the search box looks in: who, what, which action and the description. */
 const SEARCHED = ['description', 'name', 'object', 'action', 'subject', 'group', 'person->>name', 'person->>email', 'team->>name'];
 
-/**
- * A PostgREST `or` value matching the text anywhere in the searched columns. The text is quoted, so
- * commas and parentheses stay text; quotes and backslashes, which would end the quoting, are dropped.
- */
+/** A PostgREST `or` value matching the text anywhere in the searched columns (quoted, so commas stay text). */
 export function searchFilter(text: string): string | undefined {
-  const cleaned = text.replace(/["\\]/g, '').trim();
-  if (cleaned === '') return undefined;
-  return SEARCHED.map((column) => `${column}.ilike."*${cleaned}*"`).join(',');
+  const term = text.trim();
+  return term === '' ? undefined : ilikeAny(SEARCHED, term);
 }
 
 /** One page of permissions_summary with the total (spec §7: paged, count=exact). */

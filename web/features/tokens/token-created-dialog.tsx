@@ -4,9 +4,12 @@ import { Button } from '@web/ui/primitives/button';
 import { DateTime } from '@web/ui/primitives/date-time';
 import { Dialog } from '@web/ui/primitives/dialog';
 import { IconButton } from '@web/ui/primitives/icon-button';
-import { copyToken } from './clipboard';
+import { copyToClipboard } from '@web/features/users/clipboard';
 import type { CreatedToken } from './schema';
 import { scopeSummary } from './scopes';
+
+/** Spec §8 copy message of the token dialog. */
+const TOKEN_COPIED = 'Token copied to clipboard';
 
 /** The masked form shows a fixed length, so it says nothing about the token. */
 const MASK = '•'.repeat(32);
@@ -51,7 +54,7 @@ export function TokenCreatedDialog({ token, onClose }: TokenCreatedDialogProps) 
               onClick={() => setRevealed((value) => !value)}
               icon={revealed ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
             />
-            <IconButton label="Copy token" onClick={() => void copyToken(token.token)} icon={<Copy className="size-4" aria-hidden="true" />} />
+            <IconButton label="Copy token" onClick={() => void copyToClipboard(token.token, TOKEN_COPIED)} icon={<Copy className="size-4" aria-hidden="true" />} />
           </div>
         </div>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
