@@ -1,0 +1,54 @@
+import { isAdmin } from '@common/rbac';
+import { Plus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { useSession } from '@web/app/session';
+import { DataTable } from '@web/ui/data-table';
+import { Button } from '@web/ui/primitives/button';
+import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
+import { QueryPage } from '../settings/components/query-page';
+import { patchSearchParams, readSearchParams } from '../settings/url-state';
+import { useUrlParams } from '../settings/use-url-params';
+import { tokenColumns } from './columns';
+import { CreateTokenDialog } from './create-token-dialog';
+import { useDeleteToken, useTokens } from './queries';
+import type { Token } from './schema';
+
+export default function TokensPage() {
+  const session = useSession();
+  const user = session.status === 'ready' ? session.user : undefined;
+  const admin = user ? isAdmin(user.roles) : false;
+  const tokens = useTokens();
+  const remove = useDeleteToken();
+  const [deleting, setDeleting] = useState<Token | null>(null);
+  // The create dialog is in the URL (a link can open it); the one-time token never is.
+  const [params, setParams] = useUrlParams();
+  const creating = readSearchParams(params).dialog === 'create';
+  const setCreating = (open: boolean) => setParams((current) => patchSearchParams(current, { dialog: open ? 'create' : undefined }));
+  const columns = useMemo(() => tokenColumns({ showOwner: admin, onDelete: setDeleting }), [admin]);
+
+  return (
+    <QueryPage
+      title="Tokens"
+      query={tokens}
+      extra={
+        <Button variant="primary" size="sm" className="ml-auto" onClick={() => setCreating(true)}>
+          <Plus className="size-4" aria-hidden="true" />
+          Create new token
+        </Button>
+      }
+    >
+      <DataTable aria-label="API tokens" data={tokens.data ?? []} columns={columns} getRowId={(token) => token.id} isLoading={tokens.isLoading} />
+      {creating ? <CreateTokenDialog onClose={() => setCreating(false)} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete token"
+        description={deleting ? `Are you sure you want to delete ${deleting.name}? Anything that uses it is refused from now on.` : ''}
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting, { onSuccess: () => setDeleting(null) });
+        }}
+      />
+    </QueryPage>
+  );
+}
