@@ -114,12 +114,15 @@ describe('identity: first account, sign-in, TOTP and roles', () => {
     await createUser(journey.server(), { email: 'eddie@example.com', password: 'editor passphrase 42', name: 'Eddie Editor', roles: ['editor'] });
     await signOut(page);
     await signIn(page, journey.server(), 'eddie@example.com', 'editor passphrase 42');
-    // Users needs read on identities, which editors lack (spec §6).
+    // Permissions needs read on rbac and Users read on identities, which editors lack (spec §6).
+    await page.goto(url('/settings/permissions'));
+    await page.getByText('You do not have permission to access this page').waitFor();
     await page.goto(url('/settings/users'));
     await page.getByText('You do not have permission to access this page').waitFor();
     const settings = sidebar(page).getByRole('list', { name: 'Settings' });
     await settings.getByRole('link', { name: 'Feature Flags' }).waitFor();
     expect(await settings.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(await settings.getByRole('link', { name: 'Permissions' }).count()).toBe(0);
   });
 
   it('hides the Settings navigation from viewers', async () => {

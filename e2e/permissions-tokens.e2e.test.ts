@@ -1,20 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../common/rbac';
-import { createSession } from '../server/features/identity/sessions';
-import { ADMIN, createUser, useJourney, type RunningServer } from './harness';
-
-/**
- * Signs the browser in by creating a session straight in the database and handing its cookie to the
- * browser. TEMPORARY: the /login page lives on another branch; once it has landed, this becomes
- * `useJourney({ signIn: true })` (the harness's signIn through /login).
- */
-async function signInDirectly(server: RunningServer, context: BrowserContext, user: { email: string; password: string; name: string; roles: Role[] }): Promise<string> {
-  const id = await createUser(server, user);
-  const { token } = await createSession(server.pool, id, { method: 'password', aal: 'aal1' }, { ip: '127.0.0.1', userAgent: 'e2e' });
-  await context.addCookies([{ name: 'watchkeeper_session', value: token, url: server.url }]);
-  return id;
-}
+import { ADMIN, createUser, useJourney } from './harness';
 
 /** Picks an option of one of the console's selects (a Radix listbox). */
 async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
@@ -23,7 +10,7 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: s
 }
 
 describe('permissions and tokens', () => {
-  const journey = useJourney();
+  const journey = useJourney({ signIn: true });
   const url = (path: string) => `${journey.server().url}${path}`;
   const query = (sql: string, values: unknown[] = []) => journey.server().pool.query(sql, values);
   const PAT = { email: 'pat@example.com', password: 'pat-e2e-password-1', name: 'Pat Person', roles: ['viewer'] as Role[] };
@@ -31,7 +18,6 @@ describe('permissions and tokens', () => {
 
   it('adds a deny for a person, edits it and deletes it', async () => {
     const server = journey.server();
-    await signInDirectly(server, journey.browser().context, { ...ADMIN, roles: ['admin'] });
     patId = await createUser(server, PAT);
     const page = journey.page();
     await page.goto(url('/settings/permissions'));
