@@ -4,7 +4,7 @@ import { Search } from 'lucide-react';
 import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { EFFECTS, type FilterPatch, type PermissionFilters } from './filters';
 import { SUBJECT_KINDS } from './form';
-import { useDebouncedValue } from '@web/features/users/use-debounced-value';
+import { useDebouncedValue } from '@web/lib/use-debounced-value';
 
 interface FilterSelectProps {
   label: string;

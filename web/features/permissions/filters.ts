@@ -1,6 +1,6 @@
 import { DEFAULT_PAGE_SIZE } from '@common/constants';
 import { PERMISSION_ACTIONS, SUBJECT_TYPES, type SubjectType } from '@common/rbac';
-import { patchSearchParams, pickOption, readInteger, readSearchParams } from '../settings/url-state';
+import { patchSearchParams, pickOption, readInteger, readSearchParams } from '@web/lib/url-state';
 
 export const ALL = '';
 export const EFFECTS = ['allow', 'deny'] as const;

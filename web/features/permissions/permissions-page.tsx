@@ -5,8 +5,8 @@ import { DataTable, readStoredPageSize, sortingToParams, type SortingState } fro
 import { Button } from '@web/ui/primitives/button';
 import { Loading } from '@web/ui/primitives/loading';
 import { Dialog } from '@web/ui/primitives/dialog';
-import { QueryPage } from '../settings/components/query-page';
-import { useUrlParams } from '../settings/use-url-params';
+import { QueryPage } from '@web/ui/query-page';
+import { useUrlParams } from '@web/lib/use-url-params';
 import { readOnlyReason } from './cells';
 import { CheckAccessDialog } from './check-access-dialog';
 import { permissionColumns } from './columns';

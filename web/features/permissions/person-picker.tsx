@@ -1,7 +1,7 @@
 import { RESOURCE_SEARCH_DEBOUNCE_MS } from '@common/constants';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { usePeopleSearch } from '@web/features/teams/queries';
-import { useDebouncedValue } from '@web/features/users/use-debounced-value';
+import { usePeopleSearch } from '@web/lib/people';
+import { useDebouncedValue } from '@web/lib/use-debounced-value';
 import { Button } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
 import { usePerson } from './queries';

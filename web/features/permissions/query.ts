@@ -1,5 +1,5 @@
 import type { PostgrestClient } from '@supabase/postgrest-js';
-import { ilikeAny } from '@web/features/users/search';
+import { ilikeAny } from '@web/lib/search';
 import type { PermissionFilters } from './filters';
 import { PERMISSION_COLUMNS } from './schema';
 

@@ -1,13 +1,14 @@
 import { RESOURCE_SEARCH_DEBOUNCE_MS } from '@common/constants';
 import { X } from 'lucide-react';
 import { useId, useState } from 'react';
-import { PersonAvatar } from '@web/features/users/person-cell';
-import { useDebouncedValue } from '@web/features/users/use-debounced-value';
+import { PersonAvatar } from '@web/ui/person-cell';
+import { useDebouncedValue } from '@web/lib/use-debounced-value';
 import { Button } from '@web/ui/primitives/button';
 import { Dialog } from '@web/ui/primitives/dialog';
 import { Field } from '@web/ui/primitives/field';
 import { Loading } from '@web/ui/primitives/loading';
-import { personLabel, useAddMembers, usePeopleSearch, type Person } from './queries';
+import { personLabel, usePeopleSearch, type Person } from '@web/lib/people';
+import { useAddMembers } from './queries';
 
 export interface AddMembersDialogProps {
   teamId: string;

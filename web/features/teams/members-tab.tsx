@@ -2,14 +2,15 @@ import { Trash2, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import type { ResourceTabProps } from '@web/features/settings/resources/registry';
 import { valueToText } from '@web/features/settings/resources/values';
-import { PersonCell } from '@web/features/users/person-cell';
+import { PersonCell } from '@web/ui/person-cell';
 import { DataTable, type ColumnDef } from '@web/ui/data-table';
 import { Button } from '@web/ui/primitives/button';
 import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
 import { DateTime } from '@web/ui/primitives/date-time';
 import { IconButton } from '@web/ui/primitives/icon-button';
 import { AddMembersDialog } from './add-members-dialog';
-import { personLabel, useRemoveMember, useTeamMembers, type Person, type TeamMember } from './queries';
+import { personLabel, type Person } from '@web/lib/people';
+import { useRemoveMember, useTeamMembers, type TeamMember } from './queries';
 
 /** Spec §8 empty text of the Members tab. */
 export const NO_MEMBERS_TEXT = "You haven't added any team members to the team yet.";

@@ -1,33 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { resourceKeys } from '@web/features/settings/resources/queries';
-import { ilikeAny } from '@web/features/users/search';
 import { userKeys } from '@web/features/users/queries';
 import { db } from '@web/lib/db';
+import { personLabel, personSchema, type Person } from '@web/lib/people';
 import { toast } from '@web/lib/toast';
 
-const personSchema = z.object({ id: z.string(), name: z.string(), email: z.string().nullable(), avatar: z.string().nullable() });
-export type Person = z.infer<typeof personSchema>;
 
 const memberSchema = z.object({ team_id: z.string(), person_id: z.string(), created_at: z.string(), person: personSchema.nullable() });
 export type TeamMember = z.infer<typeof memberSchema> & { person: Person };
 
-/** How many people the picker shows for one search. */
-export const PEOPLE_SEARCH_LIMIT = 20;
-
 export const teamMemberKeys = {
   all: ['team_members'] as const,
   list: (teamId: string) => ['team_members', teamId] as const,
-  people: (term: string) => ['people', 'search', term] as const,
 };
 
 function fail(error: { message: string } | null): void {
   if (error) throw new Error(error.message, { cause: error });
-}
-
-/** A person's name for messages: the name, else the email. */
-export function personLabel(person: Person): string {
-  return person.name || person.email || person.id;
 }
 
 export function useTeamMembers(teamId: string) {
@@ -45,26 +34,6 @@ export function useTeamMembers(teamId: string) {
         .array(memberSchema)
         .parse(data ?? [])
         .flatMap((member) => (member.person ? [{ ...member, person: member.person }] : []));
-    },
-  });
-}
-
-/** People whose name or email contains the term (spec §9: the caller debounces it by 300 ms). */
-export function usePeopleSearch(term: string) {
-  const trimmed = term.trim();
-  return useQuery({
-    queryKey: teamMemberKeys.people(trimmed),
-    enabled: trimmed !== '',
-    queryFn: async ({ signal }) => {
-      const { data, error } = await db
-        .from('people')
-        .select('id,name,email,avatar')
-        .or(ilikeAny(['name', 'email'], trimmed))
-        .order('name')
-        .limit(PEOPLE_SEARCH_LIMIT)
-        .abortSignal(signal);
-      fail(error);
-      return z.array(personSchema).parse(data ?? []);
     },
   });
 }

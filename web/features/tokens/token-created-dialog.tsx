@@ -4,7 +4,7 @@ import { Button } from '@web/ui/primitives/button';
 import { DateTime } from '@web/ui/primitives/date-time';
 import { Dialog } from '@web/ui/primitives/dialog';
 import { IconButton } from '@web/ui/primitives/icon-button';
-import { copyToClipboard } from '@web/features/users/clipboard';
+import { copyToClipboard } from '@web/lib/clipboard';
 import type { CreatedToken } from './schema';
 import { scopeSummary } from './scopes';
 

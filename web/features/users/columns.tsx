@@ -2,7 +2,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { formatRelative } from '@common/format/relative';
 import { DateTime } from '@web/ui/primitives/date-time';
 import { Badge } from '@web/ui/primitives/badge';
-import { PersonCell } from './person-cell';
+import { PersonCell } from '@web/ui/person-cell';
 import { ROLE_LABELS } from './roles';
 import type { PersonRow } from './schema';
 import { UserActionsMenu, type UserAction, type UserPermissions } from './user-actions';

@@ -1,7 +1,7 @@
 import { Copy } from 'lucide-react';
 import { useId } from 'react';
 import { IconButton } from '@web/ui/primitives/icon-button';
-import { copyToClipboard } from './clipboard';
+import { copyToClipboard } from '@web/lib/clipboard';
 
 /** A read-only value with a copy button (the text stays selectable for a manual copy). */
 export function CopyField({ label, value, monospace }: { label: string; value: string; monospace?: boolean }) {

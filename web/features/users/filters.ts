@@ -1,5 +1,5 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@common/constants';
-import { patchSearchParams, pickOption, readInteger, readSearchParams } from '@web/features/settings/url-state';
+import { patchSearchParams, pickOption, readInteger, readSearchParams } from '@web/lib/url-state';
 
 export const USER_SORT_COLUMNS = ['name', 'email', 'state', 'last_login', 'created_at'] as const;
 export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];

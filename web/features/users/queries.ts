@@ -7,7 +7,7 @@ import { db } from '@web/lib/db';
 import { toast } from '@web/lib/toast';
 import type { UsersFilters } from './filters';
 import { inviteResultSchema, PERSON_COLUMNS, personRowSchema, successSchema, type InviteForm, type PersonRow, type PersonState } from './schema';
-import { ilikeAny } from './search';
+import { ilikeAny } from '@web/lib/search';
 
 export const userKeys = {
   all: ['people_roles'] as const,

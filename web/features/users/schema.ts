@@ -1,6 +1,6 @@
 import { ROLES } from '@common/rbac';
 import { z } from 'zod';
-import { REQUIRED } from '@web/features/settings/feature-flags/schema';
+import { REQUIRED } from '@web/lib/validation';
 
 export const PERSON_STATES = ['active', 'inactive'] as const;
 export type PersonState = (typeof PERSON_STATES)[number];

@@ -4,8 +4,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Page } from '@web/app/layout/page';
 import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
 import { useAccess, useSession } from '@web/app/session';
-import { QueryPage } from '@web/features/settings/components/query-page';
-import { useUrlParams } from '@web/features/settings/use-url-params';
+import { QueryPage } from '@web/ui/query-page';
+import { useUrlParams } from '@web/lib/use-url-params';
 import { DataTable, sortingToParams, usePersistedPageSize, type SortingState } from '@web/ui/data-table';
 import { Button } from '@web/ui/primitives/button';
 import { Field } from '@web/ui/primitives/field';
@@ -16,7 +16,7 @@ import { InviteDialog } from './invite-dialog';
 import { InviteResultDialog } from './invite-result-dialog';
 import { useUsers } from './queries';
 import type { InviteResult } from './schema';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '@web/lib/use-debounced-value';
 import { UserActionDialog, type UserAction } from './user-actions';
 
 /** /settings/users: people who can sign in, their roles, teams and state (spec §2, §3 Person, §6). */

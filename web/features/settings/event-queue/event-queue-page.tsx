@@ -1,9 +1,9 @@
-import { useUrlParams } from '../use-url-params';
+import { useUrlParams } from '@web/lib/use-url-params';
 import { formatDate } from '@common/format/date';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { DataTable, sortingFromParams, sortingToParams, type ColumnDef, type SortingState } from '@web/ui/data-table';
-import { QueryPage } from '../components/query-page';
-import { patchSearchParams, readSearchParams } from '../url-state';
+import { QueryPage } from '@web/ui/query-page';
+import { patchSearchParams, readSearchParams } from '@web/lib/url-state';
 import { useEventQueueSummary, type EventQueueSummary } from './queries';
 
 const SORTABLE = ['name', 'pending', 'retrying', 'failed', 'average_attempts', 'first_failure', 'last_failure', 'oldest'] as const;

@@ -1,10 +1,11 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
+import { useAccess } from '@web/app/session';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { formatDate } from '@common/format/date';
 import { DataTable, type ColumnDef } from '@web/ui/data-table';
 import { Button } from '@web/ui/primitives/button';
-import { QueryPage } from '../components/query-page';
+import { QueryPage } from '@web/ui/query-page';
 import { PropertyDialog } from './property-dialog';
 import { useProperties } from './queries';
 import type { Property } from './schema';
@@ -15,6 +16,10 @@ export default function FeatureFlagsPage() {
   const query = useProperties();
   const { dateFormat, timeZone } = useDisplayPreferences();
   const [editing, setEditing] = useState<Editing>({ kind: 'closed' });
+  // Spec §6: readers see the flags; only writers get Add, and the editor opens only for those who may change flags.
+  const { can } = useAccess();
+  const canCreate = can('feature_flags', 'create');
+  const canUpdate = can('feature_flags', 'update');
   const columns: ColumnDef<Property>[] = [
     { accessorKey: 'name', header: 'Name' },
     { accessorKey: 'value', header: 'Value', cell: ({ row }) => <span className="font-mono text-xs">{row.original.value}</span> },
@@ -29,10 +34,12 @@ export default function FeatureFlagsPage() {
       title="Feature Flags"
       query={query}
       extra={
-        <Button variant="primary" size="sm" onClick={() => setEditing({ kind: 'add' })}>
-          <Plus className="size-4" aria-hidden="true" />
-          Add Feature Flag
-        </Button>
+        canCreate ? (
+          <Button variant="primary" size="sm" onClick={() => setEditing({ kind: 'add' })}>
+            <Plus className="size-4" aria-hidden="true" />
+            Add Feature Flag
+          </Button>
+        ) : null
       }
     >
       <DataTable
@@ -41,7 +48,7 @@ export default function FeatureFlagsPage() {
         columns={columns}
         getRowId={(row) => row.name}
         isLoading={query.isLoading}
-        onRowClick={(property) => setEditing({ kind: 'edit', property })}
+        {...(canUpdate ? { onRowClick: (property: Property) => setEditing({ kind: 'edit', property }) } : {})}
       />
       {editing.kind !== 'closed' ? (
         <PropertyDialog
@@ -49,6 +56,7 @@ export default function FeatureFlagsPage() {
           open
           property={editing.kind === 'edit' ? editing.property : null}
           onClose={() => setEditing({ kind: 'closed' })}
+          canDelete={can('feature_flags', 'delete')}
         />
       ) : null}
     </QueryPage>

@@ -13,10 +13,12 @@ export interface PropertyDialogProps {
   property: Property | null;
   open: boolean;
   onClose: () => void;
+  /** Spec §6: only those who may delete feature flags see Delete. */
+  canDelete?: boolean;
 }
 
 /** Add or edit a feature flag; an existing flag keeps its name (spec §5) and can be deleted. */
-export function PropertyDialog({ property, open, onClose }: PropertyDialogProps) {
+export function PropertyDialog({ property, open, onClose, canDelete = true }: PropertyDialogProps) {
   const editing = property !== null;
   const create = useCreateProperty();
   const update = useUpdateProperty();
@@ -47,7 +49,7 @@ export function PropertyDialog({ property, open, onClose }: PropertyDialogProps)
       size="small"
       footer={
         <>
-          {editing ? (
+          {editing && canDelete ? (
             <Button variant="danger" className="mr-auto" onClick={() => setConfirming(true)}>
               Delete
             </Button>

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const REQUIRED = 'This field is required';
+import { REQUIRED } from '@web/lib/validation';
+
+export { REQUIRED };
 
 /** A `properties` row as /api/db answers it. */
 export const propertySchema = z.object({

@@ -1,6 +1,6 @@
 import { JOB_DURATION_FILTERS, JOB_HISTORY_DEFAULTS, JOB_STATUSES, type JobDurationFilter, type JobStatus } from '@common/constants';
 import { relativeRange, timeRangeFromParams, writeTimeRangeParams, type TimeRangeValue } from '@web/ui/time-range';
-import { patchSearchParams, pickOption, readInteger, readSearchParams } from '../url-state';
+import { patchSearchParams, pickOption, readInteger, readSearchParams } from '@web/lib/url-state';
 
 export const STATUS_ALL = 'all';
 export type StatusFilter = JobStatus | typeof STATUS_ALL;

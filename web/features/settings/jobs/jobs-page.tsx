@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
-import { useUrlParams } from '../use-url-params';
+import { useUrlParams } from '@web/lib/use-url-params';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import { DataTable, sortingToParams, type SortingState } from '@web/ui/data-table';
-import { QueryPage } from '../components/query-page';
+import { QueryPage } from '@web/ui/query-page';
 import { jobColumns } from './columns';
 import { JobDetailsDialog } from './details-dialog';
 import { JobsFilterBar } from './filter-bar';

@@ -1,6 +1,6 @@
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
-import { REQUIRED } from '../feature-flags/schema';
+import { REQUIRED } from '@web/lib/validation';
 import type { ResourceField } from './registry';
 import { valueToText, type ResourceRow } from './values';
 

@@ -10,7 +10,7 @@ import { DataTable, type ColumnDef } from '@web/ui/data-table';
 import { buttonBase } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
 import { Loading } from '@web/ui/primitives/loading';
-import { QueryPage } from '../components/query-page';
+import { QueryPage } from '@web/ui/query-page';
 import { useResourceAccess, type ResourceAccess } from './access';
 import { useResourceList } from './queries';
 import { findResource, type ResourceColumn, type SettingsResource } from './registry';
