@@ -125,7 +125,7 @@ describe('permissions and tokens', () => {
     await form.getByRole('radio', { name: /^Read/ }).click();
     await form.getByLabel('Name').fill('e2e-read');
     await form.getByRole('button', { name: 'Create Token' }).click();
-    await page.getByText('Token created successfully').waitFor();
+    await page.getByText('Token created successfully', { exact: true }).waitFor();
 
     const created = page.getByRole('dialog', { name: 'Token Created Successfully' });
     await created.getByText(/cannot be seen again/).waitFor();

@@ -12,7 +12,14 @@ describe('loadConfig', () => {
       dataDir: path.resolve('data'),
       logLevel: 'info',
       publicUrl: 'http://localhost:3000',
+      smtpUrl: undefined,
+      smtpFrom: 'Watchkeeper <watchkeeper@localhost>',
     });
+  });
+
+  it('takes an SMTP server for sign-in codes, and names a bad one without its password', () => {
+    expect(loadConfig({ SMTP_URL: 'smtp://ops:s3cret@mail:587', SMTP_FROM: 'Ops <ops@example.com>' })).toMatchObject({ smtpUrl: 'smtp://ops:s3cret@mail:587', smtpFrom: 'Ops <ops@example.com>' });
+    expect(() => loadConfig({ SMTP_URL: 'http://ops:s3cret@mail', SMTP_FROM: 'nobody' })).toThrow(/SMTP_URL="http:\/\/ops:\*\*\*@mail\/" is not an smtp:\/\/ or smtps:\/\/ URL[\s\S]*SMTP_FROM="nobody" is not an email address/);
   });
 
   it('reads the environment and lets flags win', () => {
