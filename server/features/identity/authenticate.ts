@@ -166,7 +166,12 @@ export class IdentityAuthenticator implements Authenticator {
 
   private async load(credential: Credential | undefined): Promise<Resolution> {
     if (!credential) return { credential, actor: undefined, pending: undefined };
-    const { rows } = await this.pool.query<PrincipalRow>(credential.kind === 'session' ? SESSION_PRINCIPAL : TOKEN_PRINCIPAL, [sha256(credential.token), SECOND_FACTORS]);
+    // Named statements: each pooled connection plans the query once and reuses the plan on every request.
+    const { rows } = await this.pool.query<PrincipalRow>({
+      name: credential.kind === 'session' ? 'watchkeeper_session_principal' : 'watchkeeper_token_principal',
+      text: credential.kind === 'session' ? SESSION_PRINCIPAL : TOKEN_PRINCIPAL,
+      values: [sha256(credential.token), SECOND_FACTORS],
+    });
     const row = rows[0];
     if (!row) return { credential, actor: undefined, pending: undefined };
     if (row.session_id && row.aal === 'aal1' && row.second_factor) {

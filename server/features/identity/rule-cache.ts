@@ -52,15 +52,16 @@ export class RuleCache {
   async rulesFor(version: number, subject: { personId: string; teamIds: readonly string[]; roles: readonly string[] }, now = Date.now()): Promise<PermissionRule[]> {
     if (version !== this.version) await this.reload(version);
     const keys = [subjectKey('person', subject.personId), ...subject.teamIds.map((id) => subjectKey('team', id)), ...subject.roles.map((role) => subjectKey('group', role))];
-    const rules: PermissionRule[] = [];
+    const lists: StoredRule[][] = [];
     for (const key of keys) {
-      for (const rule of this.bySubject.get(key) ?? []) {
-        if (rule.until !== null && rule.until <= now) continue;
-        const { until: _until, ...plain } = rule;
-        rules.push(plain);
-      }
+      const list = this.bySubject.get(key);
+      if (list) lists.push(list);
     }
-    return rules;
+    // The common cases allocate nothing: no rows, or one subject's rows none of which expire.
+    if (lists.length === 0) return [];
+    const only = lists[0];
+    if (lists.length === 1 && only && !only.some((rule) => rule.until !== null)) return only;
+    return lists.flat().filter((rule) => rule.until === null || rule.until > now);
   }
 
   private reload(version: number): Promise<void> {

@@ -101,7 +101,7 @@ describe('job history of system jobs', () => {
       expect(job?.last_run_at?.toISOString()).toBe(row.details.scheduled_for);
       // The next @hourly slot: in the future and on the hour (it may be seconds away near the hour's end).
       expect(job?.next_run_at.getTime()).toBeGreaterThan(Date.now());
-      expect(job?.next_run_at.getTime() % 3_600_000).toBe(0);
+      expect((job?.next_run_at.getTime() ?? 1) % 3_600_000).toBe(0);
     } finally {
       await runtime.stop();
     }
