@@ -1,33 +1,22 @@
 import { findByAddress, markAddressVerified } from '../identities';
 import { createSession, revokeSession, PRIVILEGED_MAX_AGE_MS } from '../sessions';
-import { checkReturnTo, clientOf, queryString, stringField, type Body } from './context';
-import { alreadySignedIn, badRequest, locationChange } from './errors';
-import { checkCode, CODE_LIFESPAN_MS, isEmail, newCode, readCodeState } from './codes';
+import { checkReturnTo, clientOf, queryString, type Body } from './context';
+import { alreadySignedIn, locationChange } from './errors';
+import { CODE_LIFESPAN_MS, newCode } from './codes';
+import { codeNodes, emailNodes, isOutcome, sentMessages, submitCode, type CodeMethod } from './code-method';
 import { createFlow, presentFlowBase, saveFlow, uiUrl, type FlowRow, type FlowType } from './flows';
-import { currentSession, deliverSession, flowOutcome, type FlowContext, type FlowKindHandler, type Outcome } from './handler';
+import { currentSession, deliverSession, type FlowContext, type FlowKindHandler, type Outcome } from './handler';
 import { M } from './messages';
 import { createSettingsFlow } from './settings';
-import { input, withFieldMessage, type UiNode, type UiText } from './ui';
 
-function emailNodes(email?: string): UiNode[] {
-  return [
-    input('code', 'email', 'email', { required: true, autocomplete: 'email', label: M.email, ...(email ? { value: email } : {}) }),
-    input('code', 'method', 'submit', { value: 'code', label: M.submit }),
-  ];
-}
-
-function codeNodes(email: string): UiNode[] {
-  return [
-    input('code', 'code', 'text', { required: true, autocomplete: 'one-time-code', pattern: '[0-9]+', label: M.recoveryCode }),
-    input('code', 'method', 'hidden', { value: 'code' }),
-    input('code', 'method', 'submit', { value: 'code', label: M.submit }),
-    input('code', 'email', 'submit', { value: email, label: M.resendCode }),
-  ];
-}
-
-function sentMessages(ctx: FlowContext): UiText[] {
-  return ctx.deps.mailer.delivers ? [M.recoveryCodeSent] : [M.recoveryCodeSent, M.mailNotConfigured];
-}
+export const RECOVERY_CODE: CodeMethod = {
+  kind: 'recovery',
+  codeLabel: M.recoveryCode,
+  sent: M.recoveryCodeSent,
+  invalid: M.recoveryCodeInvalid,
+  tooOften: M.recoveryTooOften,
+  send: async (ctx, email, flowUrl) => (await sendRecoveryCode(ctx, email, flowUrl)).internal,
+};
 
 /** Creates a recovery code for an address; mail goes out only when an account uses the address. */
 export async function sendRecoveryCode(ctx: FlowContext, email: string, flowUrl: string, invited = false): Promise<{ internal: Record<string, unknown>; code: string | undefined }> {
@@ -48,8 +37,8 @@ export async function sendRecoveryCode(ctx: FlowContext, email: string, flowUrl:
 /** A recovery flow that starts with a code already sent (an invitation). */
 export async function startRecovery(ctx: FlowContext, email: string): Promise<{ flow: FlowRow; code: string | undefined }> {
   const flow = await createFlow(ctx.deps.pool, ctx.req, ctx.csrf, { kind: 'recovery', type: 'browser', state: 'sent_email' }, () => ({
-    nodes: codeNodes(email),
-    messages: sentMessages(ctx),
+    nodes: codeNodes(RECOVERY_CODE, email),
+    messages: sentMessages(ctx, RECOVERY_CODE),
   }));
   const sent = await sendRecoveryCode(ctx, email, uiUrl(ctx.req, 'recovery', flow.id), true);
   return { flow: await saveFlow(ctx.deps.pool, flow, { internal: sent.internal }), code: sent.code };
@@ -66,33 +55,9 @@ async function present(_ctx: FlowContext, flow: FlowRow): Promise<Record<string,
 }
 
 async function submit(ctx: FlowContext, flow: FlowRow, body: Body): Promise<Outcome> {
-  const { pool, limiter } = ctx.deps;
-  if (stringField(body, 'method') !== 'code') throw badRequest('recovery supports the method "code"');
-  const code = (stringField(body, 'code') ?? '').trim();
-  const email = (stringField(body, 'email') ?? '').trim();
-
-  if (code === '') {
-    if (!isEmail(email)) {
-      const nodes = withFieldMessage(emailNodes(email), 'email', email ? M.invalidEmail(email) : M.required('email'));
-      return flowOutcome(await saveFlow(pool, flow, { state: 'choose_method', nodes }), 400);
-    }
-    for (const [name, subject] of [['codeSendAddress', ctx.req.ip], ['codeSendEmail', email.toLowerCase()]] as const) {
-      const state = await limiter.hit(name, subject);
-      if (state.limited) return flowOutcome(await saveFlow(pool, flow, { nodes: emailNodes(email), messages: [M.rateLimited(state.retryAfter)] }), 429);
-    }
-    const sent = await sendRecoveryCode(ctx, email, uiUrl(ctx.req, 'recovery', flow.id));
-    return flowOutcome(await saveFlow(pool, flow, { state: 'sent_email', nodes: codeNodes(email), messages: sentMessages(ctx), internal: sent.internal }));
-  }
-
-  const state = readCodeState(flow.internal);
-  const result = checkCode(state, code);
-  if (!result.ok) {
-    const messages = [result.reason === 'too_often' ? M.recoveryTooOften : M.recoveryCodeInvalid];
-    if (result.reason === 'too_often' || result.reason === 'expired') {
-      return flowOutcome(await saveFlow(pool, flow, { state: 'choose_method', nodes: emailNodes(state?.email), messages, internal: {} }), 400);
-    }
-    return flowOutcome(await saveFlow(pool, flow, { nodes: codeNodes(state?.email ?? email), messages, internal: { ...flow.internal, code: result.state } }), 400);
-  }
+  const { pool } = ctx.deps;
+  const result = await submitCode(ctx, flow, body, RECOVERY_CODE);
+  if (isOutcome(result)) return result;
 
   // The code proves control of the address: sign in (a fresh, privileged session) and go to settings.
   await markAddressVerified(pool, result.identityId, result.email);

@@ -1,7 +1,8 @@
-import { Configuration, FrontendApi, ResponseError, type LoginFlow, type UiNodeInputAttributes } from '@ory/client-fetch';
+import { Configuration, FrontendApi, type LoginFlow, type UiNodeInputAttributes } from '@ory/client-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { CookieJar, json } from '../../../../test/http-client';
+import { csrf, errorId, failure } from './helpers';
 
 /**
  * The self-service API driven by @ory/client-fetch, the real Kratos client, used as-is: native flows
@@ -25,28 +26,8 @@ function client(jar?: CookieJar): FrontendApi {
   return new FrontendApi(new Configuration({ basePath: `${base}/api/.ory`, ...(jar ? { fetchApi: jar.fetch } : {}) }));
 }
 
-function csrfOf(flow: { ui: { nodes: Array<{ attributes: unknown }> } }): string {
-  for (const node of flow.ui.nodes) {
-    const attributes = node.attributes;
-    if (attributes && typeof attributes === 'object' && 'name' in attributes && attributes.name === 'csrf_token' && 'value' in attributes) return String(attributes.value);
-  }
-  throw new Error('the flow has no csrf_token node');
-}
 
-async function errorBody(promise: Promise<unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ResponseError) return { status: error.response.status, body: await json(error.response) };
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
-function errorId(body: Record<string, unknown>): unknown {
-  const error = body.error;
-  return error && typeof error === 'object' && 'id' in error ? error.id : undefined;
-}
 
 const PASSWORD = 'a long and unusual passphrase 42';
 
@@ -83,7 +64,7 @@ describe('native (API) flows', () => {
     expect(whoami.roles).toEqual(['viewer']);
 
     await t.db.pool.query("INSERT INTO properties (name, value) VALUES ('auth.registration.disable', 'true')");
-    const refused = await errorBody(api.createNativeRegistrationFlow());
+    const refused = await failure(api.createNativeRegistrationFlow());
     expect(refused.status).toBe(400);
     expect(errorId(refused.body)).toBe('self_service_flow_disabled');
     await t.db.pool.query("DELETE FROM properties WHERE name = 'auth.registration.disable'");
@@ -92,7 +73,7 @@ describe('native (API) flows', () => {
   it('answers a wrong password with the flow and message 4000006, and the right one with a session', async () => {
     const api = client();
     const flow: LoginFlow = await api.createNativeLoginFlow();
-    const wrong = await errorBody(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: 'not the password 1' } }));
+    const wrong = await failure(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: 'not the password 1' } }));
     expect(wrong.status).toBe(400);
     const ui = wrong.body.ui;
     expect(JSON.stringify(ui)).toContain('4000006');
@@ -101,7 +82,7 @@ describe('native (API) flows', () => {
     expect(ok.session_token).toMatch(/^wk_st_/);
     expect(ok.session.identity?.traits.email).toBe('first@example.com');
     await api.performNativeLogout({ performNativeLogoutBody: { session_token: ok.session_token ?? '' } });
-    const gone = await errorBody(api.toSession({ xSessionToken: ok.session_token }));
+    const gone = await failure(api.toSession({ xSessionToken: ok.session_token }));
     expect(gone.status).toBe(401);
     expect(errorId(gone.body)).toBe('session_inactive');
   });
@@ -114,7 +95,7 @@ describe('native (API) flows', () => {
       ['third-person@example', 'too similar'],
     ] as const) {
       const flow = await api.createNativeRegistrationFlow();
-      const refused = await errorBody(
+      const refused = await failure(
         api.updateRegistrationFlow({ flow: flow.id, updateRegistrationFlowBody: { method: 'password', password, traits: { email: 'third-person@example.com' } } }),
       );
       expect(refused.status).toBe(400);
@@ -130,7 +111,7 @@ describe('browser flows', () => {
     const flow = await api.createBrowserLoginFlow({ returnTo: `${base}/settings/jobs` });
     expect(jar.get('watchkeeper_csrf')).toBeTruthy();
     expect(flow.return_to).toBe(`${base}/settings/jobs`);
-    const done = await api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: PASSWORD, csrf_token: csrfOf(flow) } });
+    const done = await api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: PASSWORD, csrf_token: csrf(flow) } });
     expect(done.session_token).toBeUndefined();
     expect(done.continue_with).toEqual([{ action: 'redirect_browser_to', redirect_browser_to: `${base}/settings/jobs` }]);
     expect(jar.get('watchkeeper_session')).toMatch(/^wk_st_/);
@@ -138,26 +119,26 @@ describe('browser flows', () => {
     expect(session.identity?.traits.email).toBe('first@example.com');
 
     // Signed in already: a new login flow answers session_already_available (spec §8: go home).
-    const again = await errorBody(api.createBrowserLoginFlow());
+    const again = await failure(api.createBrowserLoginFlow());
     expect(errorId(again.body)).toBe('session_already_available');
 
     const logout = await api.createBrowserLogoutFlow();
     expect(logout.logout_url).toContain('/api/.ory/self-service/logout?token=');
     await api.updateLogoutFlow({ token: logout.logout_token });
     expect(jar.get('watchkeeper_session')).toBeUndefined();
-    expect((await errorBody(api.toSession())).status).toBe(401);
+    expect((await failure(api.toSession())).status).toBe(401);
   });
 
   it('rotates the session token at sign-in: the cookie a browser had before is worthless after', async () => {
     const jar = new CookieJar();
     const api = client(jar);
     const first = await api.createBrowserLoginFlow();
-    await api.updateLoginFlow({ flow: first.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: PASSWORD, csrf_token: csrfOf(first) } });
+    await api.updateLoginFlow({ flow: first.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: PASSWORD, csrf_token: csrf(first) } });
     const before = jar.get('watchkeeper_session') ?? '';
     const refresh = await api.createBrowserLoginFlow({ refresh: true });
     expect(refresh.refresh).toBe(true);
     expect(JSON.stringify(refresh.ui.messages)).toContain('1010003');
-    await api.updateLoginFlow({ flow: refresh.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: PASSWORD, csrf_token: csrfOf(refresh) } });
+    await api.updateLoginFlow({ flow: refresh.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: PASSWORD, csrf_token: csrf(refresh) } });
     const after = jar.get('watchkeeper_session') ?? '';
     expect(after).not.toBe(before);
     expect((await fetch(`${base}/api/auth/whoami`, { headers: { 'x-session-token': before } })).status).toBe(401);
@@ -168,11 +149,11 @@ describe('browser flows', () => {
     const jar = new CookieJar();
     const api = client(jar);
     const flow = await api.createBrowserLoginFlow();
-    const missing = await errorBody(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: PASSWORD } }));
+    const missing = await failure(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'first@example.com', password: PASSWORD } }));
     expect(missing.status).toBe(403);
     expect(errorId(missing.body)).toBe('security_csrf_violation');
     const stranger = client(new CookieJar());
-    const read = await errorBody(stranger.getLoginFlow({ id: flow.id }));
+    const read = await failure(stranger.getLoginFlow({ id: flow.id }));
     expect(errorId(read.body)).toBe('security_csrf_violation');
 
     // A form posted from another site carries no CSRF token: the browser is sent to the error page.
@@ -203,22 +184,22 @@ describe('browser flows', () => {
   it('answers the spec §8 errors: return_to forbidden, expired flows (410 with a new flow), unknown flows', async () => {
     const jar = new CookieJar();
     const api = client(jar);
-    const forbidden = await errorBody(api.createBrowserLoginFlow({ returnTo: 'https://evil.example/steal' }));
+    const forbidden = await failure(api.createBrowserLoginFlow({ returnTo: 'https://evil.example/steal' }));
     expect(forbidden.status).toBe(400);
     expect(errorId(forbidden.body)).toBe('self_service_flow_return_to_forbidden');
 
     const flow = await api.createBrowserLoginFlow();
     await t.db.pool.query("UPDATE selfservice_flows SET expires_at = now() - interval '5 minutes' WHERE id = $1", [flow.id]);
-    const expired = await errorBody(api.getLoginFlow({ id: flow.id }));
+    const expired = await failure(api.getLoginFlow({ id: flow.id }));
     expect(expired.status).toBe(410);
     expect(errorId(expired.body)).toBe('self_service_flow_expired');
     const useFlowId = expired.body.use_flow_id;
     expect(typeof useFlowId).toBe('string');
     expect((await api.getLoginFlow({ id: String(useFlowId) })).id).toBe(useFlowId);
-    const submitted = await errorBody(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'y', csrf_token: csrfOf(flow) } }));
+    const submitted = await failure(api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'y', csrf_token: csrf(flow) } }));
     expect(submitted.status).toBe(410);
 
-    const unknown = await errorBody(api.getLoginFlow({ id: '00000000-0000-4000-8000-000000000000' }));
+    const unknown = await failure(api.getLoginFlow({ id: '00000000-0000-4000-8000-000000000000' }));
     expect(unknown.status).toBe(404);
   });
 

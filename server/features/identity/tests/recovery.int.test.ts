@@ -1,7 +1,8 @@
-import { Configuration, FrontendApi, ResponseError, type UiNode } from '@ory/client-fetch';
+import { Configuration, FrontendApi, ResponseError } from '@ory/client-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { CookieJar, json } from '../../../../test/http-client';
+import { csrf, failure } from './helpers';
 import { codeIn, startSmtpSink } from '../../../../test/smtp-sink';
 import { createIdentity } from '../identities';
 import { hashPassword } from '../passwords';
@@ -28,23 +29,7 @@ function api(jar: CookieJar): FrontendApi {
   return new FrontendApi(new Configuration({ basePath: `${base}/api/.ory`, fetchApi: jar.fetch }));
 }
 
-function csrf(flow: { ui: { nodes: UiNode[] } }): string {
-  for (const node of flow.ui.nodes) {
-    const attributes: unknown = node.attributes;
-    if (attributes && typeof attributes === 'object' && Reflect.get(attributes, 'name') === 'csrf_token') return String(Reflect.get(attributes, 'value'));
-  }
-  return '';
-}
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ResponseError) return { status: error.response.status, body: await json(error.response) };
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('recovery by code', () => {
   it('mails a code, counts wrong tries, and signs in on the right one, straight into settings', async () => {

@@ -1,8 +1,9 @@
-import { Configuration, FrontendApi, ResponseError, type SettingsFlow, type UiNode } from '@ory/client-fetch';
+import { Configuration, FrontendApi, type SettingsFlow } from '@ory/client-fetch';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { CookieJar, json } from '../../../../test/http-client';
+import { CookieJar } from '../../../../test/http-client';
+import { attr, csrf, failure } from './helpers';
 import { createIdentity } from '../identities';
 import { hashPassword } from '../passwords';
 
@@ -26,14 +27,7 @@ function api(jar: CookieJar): FrontendApi {
   return new FrontendApi(new Configuration({ basePath: `${base}/api/.ory`, fetchApi: jar.fetch }));
 }
 
-function attr(node: UiNode, key: string): unknown {
-  const attributes: unknown = node.attributes;
-  return attributes && typeof attributes === 'object' && key in attributes ? Reflect.get(attributes, key) : undefined;
-}
 
-function csrf(flow: { ui: { nodes: UiNode[] } }): string {
-  return String(attr(flow.ui.nodes.find((node) => attr(node, 'name') === 'csrf_token') ?? flow.ui.nodes[0]!, 'value') ?? '');
-}
 
 function textNode(flow: SettingsFlow, id: string): { text: string; context: Record<string, unknown> } {
   const node = flow.ui.nodes.find((item) => attr(item, 'id') === id);
@@ -44,15 +38,6 @@ function textNode(flow: SettingsFlow, id: string): { text: string; context: Reco
   return { text: String(value), context: context && typeof context === 'object' ? Object.fromEntries(Object.entries(context)) : {} };
 }
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ResponseError) return { status: error.response.status, body: await json(error.response) };
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function signIn(jar: CookieJar): Promise<void> {
   const client = api(jar);
