@@ -90,9 +90,7 @@ async function main(): Promise<void> {
 
     /** The authorization work of one request, in-process: resolve the caller (one query) and decide. */
     const authorizeOnce = async () => {
-      const fake = { headers: { 'x-session-token': token }, cookies: {} };
-      // The authenticator only reads headers and cookies of the request.
-      const actor = await authenticator.actorOf(fake as never);
+      const { actor } = await authenticator.resolveCredential({ kind: 'session', token, source: 'header' });
       if (!actor || !decide(actor, 'database', 'read').allowed) throw new Error('not allowed');
     };
 

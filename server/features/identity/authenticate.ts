@@ -164,6 +164,11 @@ export class IdentityAuthenticator implements Authenticator {
     return (await this.resolve(req)).actor;
   }
 
+  /** Resolves a credential without a request (benchmarks, tools). */
+  resolveCredential(credential: Credential | undefined): Promise<Resolution> {
+    return this.load(credential);
+  }
+
   private async load(credential: Credential | undefined): Promise<Resolution> {
     if (!credential) return { credential, actor: undefined, pending: undefined };
     // Named statements: each pooled connection plans the query once and reuses the plan on every request.

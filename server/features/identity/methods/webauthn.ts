@@ -138,7 +138,7 @@ export async function verifyAssertion(rp: RelyingParty, challenge: string, submi
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification: passkey,
-      credential: { id: stored.id, publicKey: Buffer.from(stored.public_key, 'base64url'), counter: stored.counter, transports: stored.transports as never[] },
+      credential: { id: stored.id, publicKey: Buffer.from(stored.public_key, 'base64url'), counter: stored.counter, transports: stored.transports },
     });
     return result.verified ? { ...stored, counter: result.authenticationInfo.newCounter } : undefined;
   } catch {
