@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createUser, useJourney } from './harness';
+import { createUser, launchBrowser, useJourney } from './harness';
 
 async function openRowMenu(page: Page, name: string, item: string) {
   await page.getByRole('button', { name: `Actions for ${name}` }).click();
@@ -52,6 +52,36 @@ describe('users and teams', () => {
         WHERE p.email = 'grace@example.com' GROUP BY p.name, i.state`,
     );
     expect(stored.rows).toEqual([{ name: 'Grace Hopper', state: 'active', roles: ['editor'] }]);
+
+    // Grace opens the link in her own browser, enters the code, chooses a password and is signed in.
+    const grace = await launchBrowser();
+    try {
+      const invitee = grace.page;
+      await invitee.goto(link);
+      await invitee.getByRole('heading', { name: 'Recover account' }).waitFor();
+      await invitee.getByLabel('Recovery code').fill(code);
+      await invitee.getByRole('button', { name: 'Submit' }).click();
+      await invitee.waitForURL((u) => u.pathname === '/profile-settings');
+      const password = invitee.locator('form[data-group="password"]');
+      await password.getByLabel('Password', { exact: true }).fill('compilers translate human intent 1952');
+      await password.getByRole('button', { name: 'Save' }).click();
+      await invitee.getByText('Your changes have been saved.').waitFor();
+      await invitee.getByRole('button', { name: 'User menu' }).click();
+      await invitee.getByText('Hi Grace Hopper').waitFor();
+      await invitee.keyboard.press('Escape');
+    } finally {
+      await grace.close();
+    }
+    const signIn = await fetch(`${journey.server().url}/api/.ory/self-service/login/api`).then(async (res) => {
+      const flow: unknown = await res.json();
+      const id = flow && typeof flow === 'object' ? String(Reflect.get(flow, 'id')) : '';
+      return fetch(`${journey.server().url}/api/.ory/self-service/login?flow=${id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ method: 'password', identifier: 'grace@example.com', password: 'compilers translate human intent 1952' }),
+      });
+    });
+    expect(signIn.status).toBe(200);
 
     // Inviting the same address again is refused on the Email field.
     await page.getByRole('button', { name: 'Invite user' }).click();
