@@ -253,3 +253,17 @@ export function canAccess(access: AccessMap, resource: Resource, action: Action 
   if (action === 'write') return actions.some((item) => item !== 'read');
   return actions.includes(action);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Health checks
+
+/** Spec §6: 'Run Now' is shown only to admin, editor, responder and commander. */
+export const RUN_NOW_ROLES: readonly Role[] = ['admin', 'editor', 'responder', 'commander'];
+
+/**
+ * Who may run a check now: the roles above, or anyone whose permissions let them update canaries. The
+ * server asks this; the console asks the same of whoami's roles and permissions.
+ */
+export function canRunChecks(roles: readonly string[], access: AccessMap): boolean {
+  return roles.some((role) => (RUN_NOW_ROLES as readonly string[]).includes(role)) || canAccess(access, 'canaries', 'update');
+}

@@ -3,6 +3,7 @@ import type { AppContext } from '../app';
 import type { ResourceKind } from '../platform/resources';
 import { postgrestFeature } from '../postgrest/feature';
 import { docsFeature } from './docs';
+import { healthFeature } from './health';
 import { identityFeature } from './identity';
 import { platformInfoFeature } from './platform-info';
 import { platformJobsFeature } from '../platform/jobs/feature';
@@ -19,4 +20,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, platformJobsFeature];

@@ -69,6 +69,33 @@ export async function finishJobHistory(db: Queryable, id: string, finish: JobHis
   return rowCount === 1;
 }
 
+/** Writes the row of a run that already finished (runs recorded only when they had problems). */
+export async function recordFinishedJob(db: Queryable, start: JobHistoryStart, finish: JobHistoryFinish, startedAt: Date): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO job_history (name, agent_id, resource_type, resource_id, resource_name, status, success_count, error_count, details,
+                              hostname, instance_id, time_start, time_end, duration_millis)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, clock_timestamp(),
+             LEAST(2147483647, round(extract(epoch FROM clock_timestamp() - $12::timestamptz) * 1000))::integer) RETURNING id`,
+    [
+      start.name,
+      start.agentId ?? LOCAL_AGENT_ID,
+      start.resource?.type ?? null,
+      start.resource?.id ?? null,
+      start.resource?.name ?? null,
+      finish.status,
+      finish.successCount,
+      finish.errorCount,
+      JSON.stringify({ ...start.details, ...finish.details }),
+      os.hostname(),
+      start.instanceId,
+      startedAt,
+    ],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('job_history insert returned no id');
+  return id;
+}
+
 /**
  * Finishes RUNNING rows of instances that no longer hold a live lease (the process died or stalled past
  * its lease), and forgets those instances. Safe to run from every instance at once.

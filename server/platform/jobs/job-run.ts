@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { errorMessage } from './db';
-import { finishJobHistory, startJobHistory, type FinalStatus, type JobResource } from './history';
+import { finishJobHistory, recordFinishedJob, startJobHistory, type FinalStatus, type JobResource } from './history';
 
 /** Most error messages kept in one job_history row: enough to diagnose, bounded so a row stays small. */
 export const MAX_RECORDED_ERRORS = 50;
@@ -46,6 +46,11 @@ export interface RunOptions {
   agentId?: string;
   scheduledFor?: Date;
   signal?: AbortSignal;
+  /**
+   * 'problems': no RUNNING row, and a row only for runs that end other than SUCCESS (high-frequency work,
+   * such as canaries every 30 s, whose results live elsewhere). Default: every run.
+   */
+  history?: 'every-run' | 'problems';
 }
 
 export interface RunOutcome {
@@ -53,6 +58,8 @@ export interface RunOutcome {
   historyId: string;
   recorded: boolean;
 }
+
+const NOT_RECORDED = '';
 
 class RunState implements JobRun {
   successes = 0;
@@ -107,15 +114,18 @@ class RunState implements JobRun {
  */
 export async function runJob(deps: JobRunnerDeps, options: RunOptions, work: (run: JobRun) => Promise<void>): Promise<RunOutcome> {
   const started = performance.now();
+  const startedAt = new Date();
   const details: Record<string, unknown> = options.scheduledFor ? { scheduled_for: options.scheduledFor.toISOString() } : {};
-  const historyId = await startJobHistory(deps.pool, {
+  const start = {
     name: options.name,
     instanceId: deps.instanceId,
     details,
     ...(options.resource ? { resource: options.resource } : {}),
     ...(options.agentId ? { agentId: options.agentId } : {}),
-  });
-  const log = deps.log.child({ job: options.name, jobHistoryId: historyId });
+  };
+  const everyRun = options.history !== 'problems';
+  let historyId = everyRun ? await startJobHistory(deps.pool, start) : NOT_RECORDED;
+  const log = everyRun ? deps.log.child({ job: options.name, jobHistoryId: historyId }) : deps.log.child({ job: options.name });
   const state = new RunState(options.name, deps.pool, log, options.signal ?? new AbortController().signal, options.scheduledFor);
   let thrown: unknown;
   try {
@@ -132,14 +142,15 @@ export async function runJob(deps: JobRunnerDeps, options: RunOptions, work: (ru
   if (Object.keys(state.summaryValues).length > 0) finalDetails.summary = state.summaryValues;
   if (thrown instanceof JobSkipped) finalDetails.skipped = thrown.message;
   let recorded = false;
+  const finish = { status, successCount: state.successes, errorCount: state.errorCount, details: finalDetails };
   try {
-    recorded = await finishJobHistory(deps.pool, historyId, {
-      status,
-      successCount: state.successes,
-      errorCount: state.errorCount,
-      details: finalDetails,
-    });
-    if (!recorded) log.warn({ status }, 'the run finished after its history row was closed by recovery; its result is only in this log');
+    if (everyRun) {
+      recorded = await finishJobHistory(deps.pool, historyId, finish);
+      if (!recorded) log.warn({ status }, 'the run finished after its history row was closed by recovery; its result is only in this log');
+    } else if (status !== 'SUCCESS') {
+      historyId = await recordFinishedJob(deps.pool, start, finish, startedAt);
+      recorded = true;
+    }
   } catch (error) {
     log.error({ err: errorMessage(error), status }, 'could not record the end of a background run');
   }

@@ -23,6 +23,8 @@ export interface ScheduledRows {
   resourceType?: string;
   /** Rows run at the same time by one instance; default 5. */
   concurrency?: number;
+  /** 'problems': job_history gets only runs that end other than SUCCESS (see RunOptions.history). */
+  history?: 'every-run' | 'problems';
   run(row: ClaimedRow, run: JobRun): Promise<void>;
 }
 

@@ -9,13 +9,13 @@ export const RETENTION_BATCH_SIZE = 1000;
 export const JOB_HISTORY_RETENTION: IntegerProperty = { name: 'job_history.retention_days', defaultValue: 30, min: 1, max: 3650 };
 export const FAILED_EVENT_RETENTION: IntegerProperty = { name: 'event_queue.failed_retention_days', defaultValue: 7, min: 1, max: 3650 };
 
-interface RetentionTarget {
+export interface RetentionTarget {
   property: IntegerProperty;
   /** DELETE … WHERE id IN (SELECT id … LIMIT $2) with $1 the retention interval; returns deleted ids. */
   deleteBatch: string;
 }
 
-async function deleteInBatches(run: JobRun, target: RetentionTarget, batchSize: number): Promise<void> {
+export async function deleteInBatches(run: JobRun, target: RetentionTarget, batchSize: number): Promise<void> {
   const { value: days, problem } = await readIntegerProperty(run.pool, target.property);
   if (problem) run.warn(problem);
   let deleted = 0;

@@ -20,6 +20,7 @@ export interface RowWorkerSpec {
   concurrency: number;
   /** Only rows with these ids are claimed (read on every poll). */
   onlyIds?: () => readonly string[];
+  history?: 'every-run' | 'problems';
   run(row: ClaimedRow, run: JobRun): Promise<void>;
 }
 
@@ -87,7 +88,7 @@ export class RowWorker implements Worker {
       try {
         await runJob(
           this.ctx,
-          { name, scheduledFor: row.scheduledFor, signal: controller.signal, ...(resource ? { resource } : {}) },
+          { name, scheduledFor: row.scheduledFor, signal: controller.signal, ...(resource ? { resource } : {}), ...(this.spec.history ? { history: this.spec.history } : {}) },
           async (run) => {
             if (row.invalidSchedule) throw row.invalidSchedule;
             await this.spec.run(row, run);

@@ -71,6 +71,7 @@ export async function startBackgroundWork(deps: RuntimeDeps, registry: Backgroun
           concurrency: Math.max(1, rows.concurrency ?? 5),
           run: (row, run) => (registry.scheduledRows(rows.name) ?? rows).run(row, run),
           ...(rows.resourceType ? { resourceType: rows.resourceType } : {}),
+          ...(rows.history ? { history: rows.history } : {}),
         });
         workers.push(worker);
         worker.start();

@@ -1,8 +1,9 @@
 import type { FunctionDef, RelationDef } from '../registry';
+import { healthFunctions, healthRelations } from './health';
 import { identityRelations } from './identity';
 import { platformRelations } from './platform';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations];
 
-export const functions: FunctionDef[] = [];
+export const functions: FunctionDef[] = [...healthFunctions];

@@ -1,0 +1,234 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { canRunChecks } from '../../../common/rbac';
+import type { AppContext } from '../../app';
+import { decide } from '../../platform/auth/decide';
+import { AppError, ValidationError } from '../../platform/http/errors';
+import { route } from '../../platform/http/route';
+import { inTransaction } from '../../platform/jobs/db';
+import { VERSION } from '../../platform/paths';
+import { accessMap } from '../identity/api';
+import { CanaryInvalid, deleteCanary, saveCanary } from './canaries';
+import { checkGraph } from './graph';
+import { CHECK_TYPES } from './registry';
+import { runCanary } from './run-canary';
+import { canarySpecJsonSchema } from './schema';
+import { parseCanarySpec } from './spec';
+import { checksSummary, SORT_KEYS } from './summary';
+import { parseInstant } from './time';
+
+const uuid = z.uuid({ message: 'must be a UUID' });
+const bool = z.union([z.boolean(), z.enum(['true', 'false', 'yes', 'no'])]).transform((value) => value === true || value === 'true' || value === 'yes');
+const list = z.union([z.string(), z.array(z.string())]).transform((value) => (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean));
+
+/** The summary's filters, from the query string (GET) or the body (POST). */
+const summaryInput = z.object({
+  start: z.string().optional(),
+  end: z.string().optional(),
+  query: z.string().max(2000).optional(),
+  labels: list.optional(),
+  health: z.enum(['healthy', 'unhealthy']).optional(),
+  hidePassing: bool.optional(),
+  agentId: uuid.optional(),
+  canaryId: uuid.optional(),
+  checkId: list.pipe(z.array(uuid)).optional(),
+  sortBy: z.enum(SORT_KEYS).optional(),
+  sortDesc: bool.optional(),
+  limit: z.coerce.number().int().min(1).max(20_000).default(5000),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+function range(input: { start?: string | undefined; end?: string | undefined }, fallback = '1h'): { from: Date; to: Date } {
+  const now = new Date();
+  const to = parseInstant(input.end, now);
+  const from = parseInstant(input.start ?? fallback, now);
+  const issues = [];
+  if (!from) issues.push({ path: 'start', message: 'must be a duration such as 1h or 30d, or a date-time' });
+  if (!to) issues.push({ path: 'end', message: 'must be "now", a duration or a date-time' });
+  if (from && to && from.getTime() >= to.getTime()) issues.push({ path: 'start', message: 'must be before end' });
+  if (issues.length > 0 || !from || !to) throw new ValidationError(issues);
+  return { from, to };
+}
+
+const canaryBody = z.object({
+  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
+  namespace: z.string().trim().min(1).max(255).default('default'),
+  labels: z.record(z.string(), z.string()).default({}),
+  spec: z.record(z.string(), z.unknown(), { message: 'must be a mapping of check types and schedule' }),
+});
+
+/** /api/canary (spec §7 Health) and the canary editor's own endpoints. */
+export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { pool, log } = ctx;
+
+  for (const method of ['GET', 'POST'] as const) {
+    for (const url of ['/api/canary/api/summary', '/api/canary/api']) {
+      route(app, {
+        method,
+        url,
+        summary: 'Every check that matches, with uptime and latency over the range (checks_summary)',
+        tags: ['health'],
+        access: { resource: 'canaries', action: 'read' },
+        ...(method === 'GET' ? { query: summaryInput } : { body: summaryInput }),
+        handler: async ({ query, body }) => {
+          const input = method === 'GET' ? query : body;
+          if (!input) throw new AppError('invalid_request', 'no filters');
+          const { from, to } = range(input);
+          return checksSummary(pool, {
+            from,
+            to,
+            query: input.query,
+            labels: input.labels,
+            health: input.health,
+            hidePassing: input.hidePassing,
+            agentId: input.agentId,
+            canaryId: input.canaryId,
+            checkIds: input.checkId,
+            sortBy: input.sortBy,
+            sortDesc: input.sortDesc,
+            limit: input.limit,
+            offset: input.offset,
+          });
+        },
+      });
+    }
+  }
+
+  route(app, {
+    method: 'GET',
+    url: '/api/canary/api/graph',
+    summary: "One check's results over a range, in at most 300 buckets",
+    tags: ['health'],
+    access: { resource: 'canaries', action: 'read' },
+    query: z.object({ check: uuid, start: z.string().optional(), end: z.string().optional() }),
+    handler: async ({ query }) => {
+      const { from, to } = range(query);
+      return checkGraph(pool, query.check, from, to);
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/canary/run/check/:id',
+    summary: 'Run Now: runs one check at once and answers its result',
+    tags: ['health'],
+    access: 'authenticated',
+    params: z.object({ id: uuid }),
+    handler: async ({ params, req }) => {
+      const actor = req.actor;
+      if (!actor || !canRunChecks(actor.roles, accessMap(actor))) throw new AppError('forbidden', 'you may not run checks: Run Now needs the admin, editor, responder or commander role');
+      const { rows } = await pool.query<{ canary_id: string; type: string; transformed_from: string | null }>('SELECT canary_id, type, transformed_from FROM checks WHERE id = $1 AND deleted_at IS NULL', [params.id]);
+      const check = rows[0];
+      if (!check) throw new AppError('not_found', `check ${params.id} not found`);
+      if (check.transformed_from) throw new AppError('conflict', 'this check is made by a transform of another check: run that one');
+      if (CHECK_TYPES.find((type) => type.type === check.type)?.push) throw new AppError('conflict', 'this check receives its results (webhook); it cannot be run');
+      const [ran] = await runCanary({ pool, log }, check.canary_id, AbortSignal.timeout(11 * 60_000), { onlyCheck: params.id });
+      if (!ran) throw new AppError('not_found', `check ${params.id} not found`);
+      const result = ran.outcome.result;
+      return {
+        check_id: params.id,
+        status: result.pass ? 'healthy' : 'unhealthy',
+        pass: result.pass,
+        invalid: result.invalid,
+        time: result.time.toISOString(),
+        duration: result.duration,
+        message: result.message,
+        error: result.error,
+        details: result.details,
+      };
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/canary/about',
+    summary: 'What this server runs: version and check types',
+    tags: ['health'],
+    access: { resource: 'canaries', action: 'read' },
+    handler: () => ({ name: 'watchkeeper', version: VERSION, check_types: CHECK_TYPES.map((type) => ({ type: type.type, label: type.label, icon: type.icon, push: type.push })) }),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/canary/schema',
+    summary: 'JSON schema of a Canary spec, for editors',
+    tags: ['health'],
+    access: { resource: 'canaries', action: 'read' },
+    handler: () => canarySpecJsonSchema(),
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/canary/canaries/validate',
+    summary: 'Checks a canary spec without saving it: its errors (by path) and warnings',
+    tags: ['health'],
+    access: { resource: 'canaries', action: 'read' },
+    body: z.object({ namespace: z.string().default('default'), spec: z.unknown() }),
+    handler: ({ body }) => {
+      const parsed = parseCanarySpec(body.spec, { namespace: body.namespace });
+      return { errors: parsed.errors, warnings: parsed.warnings, checks: parsed.checks.map((check) => ({ type: check.type, name: check.name, endpoint: check.endpoint })), schedule: parsed.schedule };
+    },
+  });
+
+  const save = async (body: z.infer<typeof canaryBody>, createdBy: string, id?: string) => {
+    try {
+      return await inTransaction(pool, (client) => saveCanary(client, { ...body, source: 'UI', createdBy }, id ? { id } : {}));
+    } catch (error) {
+      if (error instanceof CanaryInvalid) throw new ValidationError(error.problems);
+      throw error;
+    }
+  };
+
+  route(app, {
+    method: 'POST',
+    url: '/api/canary/canaries',
+    summary: 'Creates a canary (source UI)',
+    tags: ['health'],
+    access: { resource: 'canaries', action: 'create' },
+    body: canaryBody,
+    handler: async ({ body, req, reply }) => {
+      const saved = await save(body, req.actor?.id ?? '');
+      return reply.status(201).send(saved);
+    },
+  });
+
+  route(app, {
+    method: 'PUT',
+    url: '/api/canary/canaries/:id',
+    summary: 'Updates a canary created in the console (name and namespace stay)',
+    tags: ['health'],
+    access: { resource: 'canaries', action: 'update' },
+    params: z.object({ id: uuid }),
+    body: canaryBody,
+    handler: async ({ params, body, req }) => {
+      const { rows } = await pool.query<{ name: string; namespace: string }>('SELECT name, namespace FROM canaries WHERE id = $1 AND deleted_at IS NULL', [params.id]);
+      const current = rows[0];
+      if (!current) throw new AppError('not_found', `canary ${params.id} not found`);
+      // Spec §5: name and namespace cannot be edited once the resource exists.
+      const issues = [];
+      if (body.name !== current.name) issues.push({ path: 'body.name', message: 'cannot be changed once the canary exists' });
+      if (body.namespace !== current.namespace) issues.push({ path: 'body.namespace', message: 'cannot be changed once the canary exists' });
+      if (issues.length > 0) throw new ValidationError(issues);
+      return save(body, req.actor?.id ?? '', params.id);
+    },
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: '/api/canary/canaries/:id',
+    summary: 'Deletes a canary created in the console, with its checks',
+    tags: ['health'],
+    access: { resource: 'canaries', action: 'delete' },
+    params: z.object({ id: uuid }),
+    handler: async ({ params, req }) => {
+      const { rows } = await pool.query<{ source: string }>('SELECT source FROM canaries WHERE id = $1 AND deleted_at IS NULL', [params.id]);
+      const source = rows[0]?.source;
+      if (!source) throw new AppError('not_found', `canary ${params.id} not found`);
+      if (source !== 'UI' && !(req.actor && decide(req.actor, 'canaries', 'delete').allowed && req.actor.roles.includes('admin'))) {
+        throw new AppError('conflict', `this canary comes from ${source}: delete it there`);
+      }
+      await deleteCanary(pool, params.id);
+      return { message: 'success' };
+    },
+  });
+}

@@ -1,0 +1,126 @@
+import type pg from 'pg';
+import { AppError } from '../../platform/http/errors';
+import { isRecord } from '../../platform/errors';
+import type { Queryable } from '../../platform/jobs/db';
+import { firstRunAt } from '../../platform/jobs/schedule';
+import { parseCanarySpec, type ParsedCanary } from './spec';
+
+export interface CanaryInput {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  spec: Record<string, unknown>;
+  source: string;
+  createdBy?: string | undefined;
+}
+
+export interface SavedCanary {
+  id: string;
+  action: 'created' | 'updated' | 'unchanged';
+  warnings: string[];
+  checks: number;
+}
+
+export class CanaryInvalid extends AppError {
+  constructor(readonly problems: ParsedCanary['errors']) {
+    super('invalid_request', problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
+  }
+}
+
+interface ExistingCanary {
+  id: string;
+  source: string;
+  schedule: string | null;
+  spec: unknown;
+  labels: unknown;
+}
+
+/**
+ * Creates or updates a canary and its checks in one transaction (the caller's). Checks are matched by
+ * type and name: kept checks keep their history, new ones are created, and checks no longer in the spec
+ * are removed (soft delete). The schedule starts at its next slot; a canary without one runs only when
+ * asked (Run Now).
+ */
+export async function saveCanary(client: pg.PoolClient, input: CanaryInput, options: { id?: string } = {}): Promise<SavedCanary> {
+  const parsed = parseCanarySpec(input.spec, { namespace: input.namespace });
+  if (parsed.errors.length > 0) throw new CanaryInvalid(parsed.errors);
+  const found = options.id
+    ? await client.query<ExistingCanary>('SELECT id, source, schedule, spec, labels FROM canaries WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
+    : await client.query<ExistingCanary>(
+        "SELECT id, source, schedule, spec, labels FROM canaries WHERE agent_id = '00000000-0000-0000-0000-000000000000' AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
+        [input.namespace, input.name],
+      );
+  const existing = found.rows[0];
+  if (options.id && !existing) throw new AppError('not_found', `canary ${options.id} not found`);
+  if (existing && !options.id && existing.source === 'UI' && input.source !== 'UI') {
+    throw new AppError('conflict', `metadata.name: a canary "${input.namespace}/${input.name}" was created in the console; rename one of them (a console canary is never taken over)`);
+  }
+  if (existing && options.id && existing.source !== 'UI' && input.source === 'UI') {
+    throw new AppError('conflict', `this canary comes from ${existing.source}: change it there`);
+  }
+  const nextRun = parsed.schedule ? firstRunAt(parsed.schedule) : null;
+  let id: string;
+  let action: SavedCanary['action'];
+  if (existing) {
+    id = existing.id;
+    const same = JSON.stringify(existing.spec) === JSON.stringify(input.spec) && JSON.stringify(existing.labels) === JSON.stringify(input.labels);
+    action = same ? 'unchanged' : 'updated';
+    await client.query(
+      `UPDATE canaries SET name = $2, namespace = $3, labels = $4, spec = $5, schedule = $6, source = $7,
+         next_run_at = CASE WHEN schedule IS DISTINCT FROM $6 THEN coalesce($8::timestamptz, 'infinity') ELSE next_run_at END
+       WHERE id = $1`,
+      [id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, nextRun],
+    );
+  } else {
+    const inserted = await client.query<{ id: string }>(
+      `INSERT INTO canaries (name, namespace, labels, spec, schedule, source, created_by, next_run_at) VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, 'infinity'))
+       RETURNING id`,
+      [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, input.createdBy ?? null, nextRun],
+    );
+    const row = inserted.rows[0];
+    if (!row) throw new Error('canary insert returned no row');
+    id = row.id;
+    action = 'created';
+  }
+  const keys: string[] = [];
+  for (const check of parsed.checks) {
+    keys.push(check.key);
+    await client.query(
+      `INSERT INTO checks (canary_id, key, type, name, namespace, description, icon, endpoint, labels, owner, severity, spec, next_runtime)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, (SELECT nullif(next_run_at, 'infinity') FROM canaries WHERE id = $1))
+       ON CONFLICT (canary_id, key) WHERE deleted_at IS NULL DO UPDATE SET
+         type = EXCLUDED.type, name = EXCLUDED.name, namespace = EXCLUDED.namespace, description = EXCLUDED.description, icon = EXCLUDED.icon,
+         endpoint = EXCLUDED.endpoint, labels = EXCLUDED.labels, owner = EXCLUDED.owner, severity = EXCLUDED.severity, spec = EXCLUDED.spec,
+         next_runtime = EXCLUDED.next_runtime`,
+      [id, check.key, check.type, check.name, check.namespace, check.description, check.icon, check.endpoint, JSON.stringify({ ...input.labels, ...check.labels }), parsed.owner, parsed.severity, JSON.stringify(check.spec)],
+    );
+  }
+  // Checks (and what their transforms made) that the spec no longer has.
+  await client.query(
+    `UPDATE checks SET deleted_at = now()
+      WHERE canary_id = $1 AND deleted_at IS NULL AND transformed_from IS NULL AND NOT (key = ANY($2))`,
+    [id, keys],
+  );
+  await client.query('UPDATE checks c SET deleted_at = now() FROM checks p WHERE c.transformed_from = p.id AND p.deleted_at IS NOT NULL AND c.deleted_at IS NULL AND p.canary_id = $1', [id]);
+  return { id, action, warnings: parsed.warnings, checks: parsed.checks.length };
+}
+
+/** Deletes a canary (soft) with its checks; their history stays until retention removes it. */
+export async function deleteCanary(db: Queryable, id: string): Promise<boolean> {
+  const result = await db.query('UPDATE canaries SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL', [id]);
+  await db.query('UPDATE checks SET deleted_at = now() WHERE canary_id = $1 AND deleted_at IS NULL', [id]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+export interface CanaryForRun {
+  id: string;
+  name: string;
+  namespace: string;
+  spec: Record<string, unknown>;
+}
+
+export async function loadCanary(db: Queryable, id: string): Promise<CanaryForRun | undefined> {
+  const { rows } = await db.query<{ id: string; name: string; namespace: string; spec: unknown }>('SELECT id, name, namespace, spec FROM canaries WHERE id = $1 AND deleted_at IS NULL', [id]);
+  const row = rows[0];
+  return row ? { ...row, spec: isRecord(row.spec) ? row.spec : {} } : undefined;
+}

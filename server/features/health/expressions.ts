@@ -1,0 +1,102 @@
+import { Environment } from '@marcbachmann/cel-js';
+import { isRecord, messageOf } from '../../platform/errors';
+
+/** An expression that does not parse or does not evaluate; its message names the expression. */
+export class ExpressionError extends Error {
+  constructor(
+    readonly where: string,
+    readonly expression: string,
+    reason: string,
+  ) {
+    super(`${where} ${JSON.stringify(expression.length > 200 ? `${expression.slice(0, 200)}…` : expression)}: ${reason}`);
+    this.name = 'ExpressionError';
+  }
+}
+
+/**
+ * Variables are whatever a check type exposes (dyn), and a list or map literal may mix value types, as in
+ * canary-checker's transforms: [{'name': 'api', 'pass': true}].
+ */
+const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false });
+
+type Compiled = ReturnType<Environment['parse']>;
+const compiled = new Map<string, Compiled | Error>();
+const CACHE_LIMIT = 5000;
+
+function compile(where: string, expression: string): Compiled {
+  let entry = compiled.get(expression);
+  if (!entry) {
+    try {
+      entry = environment.parse(expression);
+    } catch (error) {
+      entry = new Error(firstLine(messageOf(error)));
+    }
+    if (compiled.size >= CACHE_LIMIT) compiled.clear();
+    compiled.set(expression, entry);
+  }
+  if (entry instanceof Error) throw new ExpressionError(where, expression, `does not parse: ${entry.message}`);
+  return entry;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]?.trim() ?? message;
+}
+
+/** CEL integers come back as bigint; the console speaks JSON numbers. */
+function toPlain(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([key, item]) => [String(key), toPlain(item)]));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toPlain(item)]));
+  return value;
+}
+
+/** Evaluates a CEL expression over the check's variables. */
+export function evaluateCel(where: string, expression: string, variables: Record<string, unknown>): unknown {
+  const program = compile(where, expression);
+  try {
+    return toPlain(program(variables));
+  } catch (error) {
+    throw new ExpressionError(where, expression, firstLine(messageOf(error)));
+  }
+}
+
+/** A `test.expr`: must be true or false. */
+export function evaluateTest(where: string, expression: string, variables: Record<string, unknown>): boolean {
+  const value = evaluateCel(where, expression, variables);
+  if (typeof value !== 'boolean') throw new ExpressionError(where, expression, `returned ${JSON.stringify(value)}, not true or false`);
+  return value;
+}
+
+function lookup(variables: Record<string, unknown>, path: string[]): unknown {
+  let current: unknown = variables;
+  for (const part of path) {
+    if (isRecord(current) && Object.hasOwn(current, part)) current = current[part];
+    else if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
+    else return undefined;
+  }
+  return current;
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+const ACTION = /\{\{-?\s*(.*?)\s*-?\}\}/g;
+
+/**
+ * `display.template` and friends: the `{{.field}}` / `{{ .a.b }}` substitutions of Go templates. Other
+ * template actions (pipelines, functions, range) are refused with the action named, never printed raw.
+ */
+export function renderTemplate(where: string, template: string, variables: Record<string, unknown>): string {
+  return template.replace(ACTION, (_match, action: string) => {
+    if (action === '.') return show(variables);
+    if (!/^\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/.test(action)) {
+      throw new ExpressionError(where, template, `{{${action}}} is not supported: only {{.field}} and {{.field.sub}} are (use display.expr for more)`);
+    }
+    return show(lookup(variables, action.slice(1).split('.')));
+  });
+}

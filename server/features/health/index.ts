@@ -1,0 +1,45 @@
+import type { Feature } from '../index';
+import { backgroundWork, defineScheduledTable } from '../../platform/jobs';
+import { healthApi } from './api';
+import { canaryKind } from './canary-kind';
+import { checkRollupRetentionJob, checkStatusRetentionJob } from './retention';
+import { runCanary } from './run-canary';
+
+/** Canaries run as scheduled rows: each slot once across all instances, a canary never overlapping itself. */
+export const canariesTable = defineScheduledTable({
+  table: 'canaries',
+  id: 'id',
+  name: 'name',
+  schedule: 'schedule',
+  nextRunAt: 'next_run_at',
+  leaseOwner: 'lease_owner',
+  leaseUntil: 'lease_until',
+  lastRunAt: 'last_run_at',
+  deletedAt: 'deleted_at',
+});
+
+/**
+ * Health checks (spec §1, §2 Health, §7 Health): canaries in the canary-checker format, their checks run on
+ * schedule, results with rollups, and the /api/canary endpoints. Canary runs are recorded in job history
+ * only when they have problems (a check that cannot run): the results themselves are the history.
+ */
+export const healthFeature: Feature = {
+  name: 'health',
+  kinds: [canaryKind],
+  async register(app, ctx) {
+    await healthApi(app, ctx);
+    backgroundWork
+      .rows({
+        name: 'Canary',
+        table: canariesTable,
+        resourceType: 'canary',
+        concurrency: 20,
+        history: 'problems',
+        run: async (row, run) => {
+          await runCanary({ pool: run.pool, log: run.log }, row.id, run.signal, { job: run });
+        },
+      })
+      .job(checkStatusRetentionJob())
+      .job(checkRollupRetentionJob());
+  },
+};

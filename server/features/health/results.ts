@@ -1,0 +1,62 @@
+import type pg from 'pg';
+import { inTransaction } from '../../platform/jobs/db';
+import { publish } from '../../platform/jobs/event-queue';
+
+/** Bounded text, so one odd result cannot bloat the history. */
+const MAX_TEXT = 4000;
+
+export interface CheckResult {
+  pass: boolean;
+  invalid: boolean;
+  /** When the run started. */
+  time: Date;
+  duration: number;
+  message: string;
+  error: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export type Health = 'healthy' | 'unhealthy';
+
+function clip(value: string | null): string | null {
+  return value === null ? null : value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+}
+
+/**
+ * Stores one result: the raw row (the rollups follow by trigger), the check's status and last run, and
+ * on a change of health its transition time and a check.passed / check.failed event, in one transaction.
+ * A first result that fails counts as a change (the check starts out presumed healthy).
+ */
+export async function recordResult(pool: pg.Pool, checkId: string, result: CheckResult): Promise<{ status: Health; transitioned: boolean }> {
+  return inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ status: Health | null; canary_id: string; name: string }>('SELECT status, canary_id, name FROM checks WHERE id = $1 FOR UPDATE', [checkId]);
+    const check = rows[0];
+    if (!check) throw new Error(`check ${checkId} no longer exists`);
+    const status: Health = result.pass ? 'healthy' : 'unhealthy';
+    const transitioned = (check.status ?? 'healthy') !== status;
+    await client.query(
+      `INSERT INTO check_statuses (check_id, time, status, invalid, duration, message, error, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (check_id, time) DO NOTHING`,
+      [checkId, result.time, result.pass, result.invalid, Math.max(0, Math.round(result.duration)), clip(result.message), clip(result.error), result.details ? JSON.stringify(result.details) : null],
+    );
+    await client.query(
+      `UPDATE checks SET status = $2, last_runtime = greatest(last_runtime, $3),
+         last_transition_time = CASE WHEN $4 THEN $3 ELSE last_transition_time END,
+         last_pass = CASE WHEN $2 = 'healthy' THEN greatest(last_pass, $3) ELSE last_pass END,
+         last_fail = CASE WHEN $2 = 'unhealthy' THEN greatest(last_fail, $3) ELSE last_fail END
+       WHERE id = $1`,
+      [checkId, status, result.time, transitioned],
+    );
+    if (transitioned) {
+      await publish(client, result.pass ? 'check.passed' : 'check.failed', {
+        check_id: checkId,
+        canary_id: check.canary_id,
+        name: check.name,
+        status,
+        message: clip(result.message),
+        time: result.time.toISOString(),
+      });
+    }
+    return { status, transitioned };
+  });
+}

@@ -1,0 +1,55 @@
+import type { IntegerProperty } from '../../platform/jobs/properties';
+import type { SystemJob } from '../../platform/jobs/registry';
+import { deleteInBatches, RETENTION_BATCH_SIZE } from '../../platform/jobs/retention';
+
+/** Raw results (issue: default 30 days), hourly rollups (they answer ranges up to 3 days) and daily rollups (years). */
+export const CHECK_STATUS_RETENTION: IntegerProperty = { name: 'check_statuses.retention_days', defaultValue: 30, min: 1, max: 3650 };
+export const HOURLY_ROLLUP_RETENTION: IntegerProperty = { name: 'check_rollups_hourly.retention_days', defaultValue: 7, min: 4, max: 365 };
+export const DAILY_ROLLUP_RETENTION: IntegerProperty = { name: 'check_rollups_daily.retention_days', defaultValue: 1830, min: 31, max: 36500 };
+
+export function checkStatusRetentionJob(): SystemJob {
+  return {
+    name: 'CheckStatusRetention',
+    schedule: '@hourly',
+    description: `Deletes raw check results older than the property ${CHECK_STATUS_RETENTION.name} (default ${CHECK_STATUS_RETENTION.defaultValue} days), ${RETENTION_BATCH_SIZE} at a time; rollups keep the statistics.`,
+    run: (run) =>
+      deleteInBatches(
+        run,
+        {
+          property: CHECK_STATUS_RETENTION,
+          deleteBatch: `DELETE FROM check_statuses WHERE (check_id, time) IN (
+                          SELECT check_id, time FROM check_statuses WHERE time < now() - $1::interval LIMIT $2)`,
+        },
+        RETENTION_BATCH_SIZE,
+      ),
+  };
+}
+
+export function checkRollupRetentionJob(): SystemJob {
+  return {
+    name: 'CheckRollupRetention',
+    schedule: '@daily',
+    description: `Deletes hourly check rollups older than ${HOURLY_ROLLUP_RETENTION.name} (default ${HOURLY_ROLLUP_RETENTION.defaultValue} days) and daily ones older than ${DAILY_ROLLUP_RETENTION.name} (default ${DAILY_ROLLUP_RETENTION.defaultValue} days).`,
+    async run(run) {
+      // Rollups are cumulative: deleting old rows never changes the counts of later ranges.
+      await deleteInBatches(
+        run,
+        {
+          property: HOURLY_ROLLUP_RETENTION,
+          deleteBatch: `DELETE FROM check_rollups_hourly WHERE (check_id, bucket) IN (
+                          SELECT check_id, bucket FROM check_rollups_hourly WHERE bucket < now() - $1::interval LIMIT $2)`,
+        },
+        RETENTION_BATCH_SIZE,
+      );
+      await deleteInBatches(
+        run,
+        {
+          property: DAILY_ROLLUP_RETENTION,
+          deleteBatch: `DELETE FROM check_rollups_daily WHERE (check_id, bucket) IN (
+                          SELECT check_id, bucket FROM check_rollups_daily WHERE bucket < now() - $1::interval LIMIT $2)`,
+        },
+        RETENTION_BATCH_SIZE,
+      );
+    },
+  };
+}

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { isRecord } from '../../platform/errors';
+import { parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
+import { schemaFields } from './define';
+import { checkTypeOf, CHECK_TYPES } from './registry';
+
+/** A test, display or transform of canary-checker: we run `expr` (CEL) and `template` ({{.field}}). */
+export const templateSchema = z
+  .object({ expr: z.string().optional(), template: z.string().optional(), jsonPath: z.string().optional(), javascript: z.string().optional() })
+  .loose();
+
+/** Fields every check has, whatever its type (canary-checker's Description and Templatable). */
+const commonSchema = z.object({
+  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
+  description: z.string().optional(),
+  namespace: z.string().optional(),
+  icon: z.string().optional(),
+  labels: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+  test: templateSchema.optional(),
+  display: templateSchema.optional(),
+  transform: templateSchema.optional(),
+  transformDeleteStrategy: z.enum(['MarkHealthy', 'MarkUnhealthy', 'Ignore']).optional(),
+  metrics: z.array(z.unknown()).optional(),
+});
+const COMMON_FIELDS = schemaFields(commonSchema);
+
+/** Canary-level fields besides the check lists. */
+const CANARY_FIELDS = ['schedule', 'interval', 'icon', 'severity', 'owner', 'env', 'replicas', 'resultMode', 'agentSelector'];
+
+/** Check types canary-checker has that this version does not run: reported by name, never silently dropped. */
+const KNOWN_UNSUPPORTED = new Set([
+  'docker', 'dockerPush', 'containerd', 'containerdPush', 's3', 'pod', 'mssql', 'restic', 'jmeter', 'helm', 'namespace', 'cloudwatch',
+  'pubsub', 'github', 'gitProtocol', 'kubernetes', 'kubernetesResource', 'awsConfig', 'awsConfigRule', 'databaseBackup', 'catalog',
+  'opensearch', 'elasticsearch', 'alertmanager', 'argo', 'dynatrace', 'azureDevops', 'mongodb', 'ldap',
+]);
+
+export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
+
+export interface Expression {
+  expr?: string;
+  template?: string;
+}
+
+/** One check of a canary, ready to store and run. */
+export interface CheckDefinition {
+  type: string;
+  /** Identity inside the canary. */
+  key: string;
+  name: string;
+  namespace: string;
+  description: string | null;
+  icon: string | null;
+  endpoint: string;
+  labels: Record<string, string>;
+  test: Expression | undefined;
+  display: Expression | undefined;
+  transform: Expression | undefined;
+  transformDeleteStrategy: 'MarkHealthy' | 'MarkUnhealthy' | 'Ignore' | undefined;
+  /** The check as written (type fields and common fields), which the runner parses again. */
+  spec: Record<string, unknown>;
+}
+
+export interface ParsedCanary {
+  checks: CheckDefinition[];
+  /** The effective schedule, or null when the canary runs only on demand. */
+  schedule: string | null;
+  severity: string;
+  owner: string | null;
+  icon: string | null;
+  env: Record<string, string>;
+  /** Problems that stop the canary from being saved, each `path: message`. */
+  errors: Array<{ path: string; message: string }>;
+  /** What is read but not supported, each naming the field. */
+  warnings: string[];
+}
+
+function expression(value: z.infer<typeof templateSchema> | undefined, path: string, warnings: string[]): Expression | undefined {
+  if (!value) return undefined;
+  if (value.jsonPath) warnings.push(`${path}.jsonPath is not supported; use ${path}.expr (CEL), e.g. json.field`);
+  if (value.javascript) warnings.push(`${path}.javascript is not supported; use ${path}.expr (CEL)`);
+  for (const key of Object.keys(value)) {
+    if (!['expr', 'template', 'jsonPath', 'javascript'].includes(key)) warnings.push(`${path}.${key} is not a field of a ${path.split('.').pop()}; it is ignored`);
+  }
+  if (value.expr === undefined && value.template === undefined) return undefined;
+  return { ...(value.expr !== undefined ? { expr: value.expr } : {}), ...(value.template !== undefined ? { template: value.template } : {}) };
+}
+
+function scheduleOf(spec: Record<string, unknown>, errors: ParsedCanary['errors']): string | null {
+  const raw = spec.schedule;
+  if (typeof raw === 'string' && raw.trim() !== '') {
+    const schedule = raw.trim();
+    if (schedule === '@never') return null;
+    try {
+      parseSchedule(schedule);
+      return schedule;
+    } catch (error) {
+      errors.push({ path: 'spec.schedule', message: error instanceof ScheduleError ? error.message : `"${schedule}" is not a schedule` });
+      return null;
+    }
+  }
+  if (raw !== undefined && typeof raw !== 'string') errors.push({ path: 'spec.schedule', message: 'must be a text such as "@every 1m" or a cron expression' });
+  const interval = spec.interval;
+  if (typeof interval === 'number' && Number.isInteger(interval) && interval > 0) return `@every ${interval}s`;
+  if (interval !== undefined && !(typeof interval === 'number' && Number.isInteger(interval) && interval >= 0)) {
+    errors.push({ path: 'spec.interval', message: 'must be a whole number of seconds' });
+  }
+  return null;
+}
+
+function envOf(spec: Record<string, unknown>, warnings: string[], errors: ParsedCanary['errors']): Record<string, string> {
+  const env: Record<string, string> = {};
+  const raw = spec.env;
+  if (raw === undefined) return env;
+  if (!isRecord(raw)) {
+    errors.push({ path: 'spec.env', message: 'must be a map of names to {value: …}' });
+    return env;
+  }
+  for (const [name, source] of Object.entries(raw)) {
+    if (isRecord(source) && typeof source.value === 'string') env[name] = source.value;
+    else if (isRecord(source) && source.valueFrom !== undefined) warnings.push(`spec.env.${name}.valueFrom is not supported (no Kubernetes secrets or config maps here); use value`);
+    else errors.push({ path: `spec.env.${name}`, message: 'must be {value: "…"}' });
+  }
+  return env;
+}
+
+/**
+ * Reads a canary-checker spec: every check of every supported type, its common fields, the schedule
+ * (spec.schedule, or the older spec.interval in seconds) and the canary's own fields. Invalid checks are
+ * errors with their path; unsupported types and fields are warnings naming them.
+ */
+export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): ParsedCanary {
+  const errors: ParsedCanary['errors'] = [];
+  const warnings: string[] = [];
+  const spec = isRecord(raw) ? raw : {};
+  if (!isRecord(raw)) errors.push({ path: 'spec', message: 'must be a mapping of check types (http, tcp, …) and schedule' });
+  const schedule = scheduleOf(spec, errors);
+  const env = envOf(spec, warnings, errors);
+  const severity = typeof spec.severity === 'string' && spec.severity ? spec.severity : 'info';
+  const owner = typeof spec.owner === 'string' && spec.owner ? spec.owner : null;
+  const icon = typeof spec.icon === 'string' && spec.icon ? spec.icon : null;
+  if (spec.resultMode !== undefined) warnings.push('spec.resultMode is not supported; each check reports its own result');
+  if (spec.agentSelector !== undefined) warnings.push('spec.agentSelector is not supported yet; the canary runs on this instance');
+  if (spec.replicas === 0) warnings.push('spec.replicas: 0 (paused) is not supported; use a schedule of @never to pause a canary');
+
+  const checks: CheckDefinition[] = [];
+  const keys = new Set<string>();
+  for (const [field, value] of Object.entries(spec)) {
+    if (CANARY_FIELDS.includes(field)) continue;
+    const type = checkTypeOf(field);
+    if (!type) {
+      const count = Array.isArray(value) ? value.length : 1;
+      warnings.push(
+        KNOWN_UNSUPPORTED.has(field)
+          ? `spec.${field}: the check type "${field}" is not supported by this version; its ${count} check${count === 1 ? ' is' : 's are'} left out`
+          : `spec.${field} is not a check type or canary field; it is ignored (check types: ${CHECK_TYPES.map((t) => t.type).join(', ')})`,
+      );
+      continue;
+    }
+    // canary-checker writes webhook as one object; every other type as a list.
+    const list = Array.isArray(value) ? value : type.push && isRecord(value) ? [value] : undefined;
+    if (!list) {
+      errors.push({ path: `spec.${field}`, message: 'must be a list of checks' });
+      continue;
+    }
+    list.forEach((item, index) => {
+      const path = Array.isArray(value) ? `spec.${field}[${index}]` : `spec.${field}`;
+      if (!isRecord(item)) {
+        errors.push({ path, message: 'must be a check (a mapping with at least a name)' });
+        return;
+      }
+      const common = commonSchema.safeParse(item);
+      const own = type.parse(item);
+      if (!common.success) {
+        for (const issue of common.error.issues) errors.push({ path: [path, ...issue.path.map(String)].join('.'), message: issue.message });
+      }
+      if (!own.ok) for (const issue of own.issues) errors.push({ path: issue.path ? `${path}.${issue.path}` : path, message: issue.message });
+      for (const key of Object.keys(item)) {
+        if (!COMMON_FIELDS.includes(key) && !type.fields.includes(key)) warnings.push(`${path}.${key} is not supported for ${field} checks; it is ignored`);
+      }
+      if (!common.success || !own.ok) return;
+      const data = common.data;
+      if (data.metrics !== undefined) warnings.push(`${path}.metrics is not supported: results are not exported as Prometheus metrics`);
+      const key = `${field}/${data.name}`;
+      if (keys.has(key)) {
+        errors.push({ path: `${path}.name`, message: `another ${field} check is named "${data.name}"; names must be unique per type` });
+        return;
+      }
+      keys.add(key);
+      checks.push({
+        type: field,
+        key,
+        name: data.name,
+        namespace: data.namespace || defaults.namespace,
+        description: data.description || null,
+        icon: data.icon || icon,
+        endpoint: type.endpoint(item),
+        labels: data.labels ?? {},
+        test: expression(data.test, `${path}.test`, warnings),
+        display: expression(data.display, `${path}.display`, warnings),
+        transform: expression(data.transform, `${path}.transform`, warnings),
+        transformDeleteStrategy: data.transformDeleteStrategy,
+        spec: item,
+      });
+    });
+  }
+  if (checks.length === 0 && errors.length === 0) warnings.push('the canary has no checks this version can run');
+  return { checks, schedule, severity, owner, icon, env, errors, warnings };
+}
