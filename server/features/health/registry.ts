@@ -1,12 +1,14 @@
 import { execCheck } from './checks/exec';
 import { httpCheck } from './checks/http';
 import { tcpCheck } from './checks/tcp';
+import { tlsCheck } from './checks/tls';
 import type { RegisteredCheckType } from './types';
 
 /** Every check type this version runs, in the order the type picker shows them. One line per type. */
 export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   httpCheck,
   tcpCheck,
+  tlsCheck,
   execCheck,
 ];
 
