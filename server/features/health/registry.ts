@@ -1,3 +1,4 @@
+import { dnsCheck } from './checks/dns';
 import { execCheck } from './checks/exec';
 import { httpCheck } from './checks/http';
 import { tcpCheck } from './checks/tcp';
@@ -9,6 +10,7 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   httpCheck,
   tcpCheck,
   tlsCheck,
+  dnsCheck,
   execCheck,
 ];
 
