@@ -1,6 +1,7 @@
 import { dnsCheck } from './checks/dns';
 import { execCheck } from './checks/exec';
 import { httpCheck } from './checks/http';
+import { icmpCheck } from './checks/icmp';
 import { tcpCheck } from './checks/tcp';
 import { tlsCheck } from './checks/tls';
 import type { RegisteredCheckType } from './types';
@@ -11,6 +12,7 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   tcpCheck,
   tlsCheck,
   dnsCheck,
+  icmpCheck,
   execCheck,
 ];
 
