@@ -1,5 +1,6 @@
 import { dnsCheck } from './checks/dns';
 import { execCheck } from './checks/exec';
+import { folderCheck } from './checks/folder';
 import { httpCheck } from './checks/http';
 import { icmpCheck } from './checks/icmp';
 import { tcpCheck } from './checks/tcp';
@@ -14,6 +15,7 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   dnsCheck,
   icmpCheck,
   execCheck,
+  folderCheck,
 ];
 
 export function checkTypeOf(type: string): RegisteredCheckType | undefined {
