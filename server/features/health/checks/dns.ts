@@ -1,5 +1,4 @@
-import { lookup } from 'node:dns/promises';
-import { Resolver } from 'node:dns/promises';
+import { lookup, Resolver } from 'node:dns/promises';
 import net from 'node:net';
 import { z } from 'zod';
 import { codeOf, messageOf } from '../../../platform/errors';

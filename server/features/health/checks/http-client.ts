@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { VERSION } from '../../../platform/paths';
 
@@ -41,12 +41,12 @@ export interface HttpResponse {
 
 const USER_AGENT = `watchkeeper/${VERSION}`;
 
+/** The body decoded; pipeline carries a broken connection's error to the decoder, so a read never hangs. */
 function decoded(response: http.IncomingMessage): Readable {
   const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(zlib.createGunzip());
-  if (encoding === 'deflate') return response.pipe(zlib.createInflate());
-  if (encoding === 'br') return response.pipe(zlib.createBrotliDecompress());
-  return response;
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : undefined;
+  return decoder ? pipeline(response, decoder, () => undefined) : response;
 }
 
 /** Reads a body up to the limit; a longer body is cut, not an error. */
@@ -58,6 +58,7 @@ function readBody(stream: Readable, signal: AbortSignal): Promise<{ body: Buffer
       stream.destroy();
       reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
     };
+    if (signal.aborted) return abort();
     signal.addEventListener('abort', abort, { once: true });
     stream.on('data', (chunk: Buffer) => {
       chunks.push(chunk);

@@ -74,6 +74,18 @@ function targetOf(spec: HttpSpec): { url: URL; userinfo?: { username: string; pa
   return { url, ...(userinfo ? { userinfo } : {}) };
 }
 
+// Query parameters that carry credentials (?token=…, ?api_key=…) are masked wherever the URL is shown.
+const SECRET_PARAMETER = /pass|secret|token|key|auth|signature|sig$/i;
+
+/** The URL as people see it (endpoint, messages, details): no user or password, credentials masked. */
+function shown(url: URL): string {
+  const copy = new URL(url);
+  copy.username = '';
+  copy.password = '';
+  for (const name of new Set(copy.searchParams.keys())) if (SECRET_PARAMETER.test(name)) copy.searchParams.set(name, '***');
+  return copy.toString();
+}
+
 /** Header names as Go writes them (Content-Type), so canary-checker expressions such as headers['Location'] work. */
 function canonicalHeaders(headers: HttpResponse['headers']): Record<string, string> {
   const result: Record<string, string> = {};
@@ -101,7 +113,7 @@ export const httpCheck = defineCheckType({
   label: 'HTTP',
   icon: 'globe',
   schema,
-  endpoint: (spec) => targetOf(spec).url.toString(),
+  endpoint: (spec) => shown(targetOf(spec).url),
   timeoutMs: (spec) => (spec.thresholdMillis ? spec.thresholdMillis + 2000 : undefined),
   async run(spec, ctx) {
     const { url, userinfo } = targetOf(spec);
@@ -142,7 +154,7 @@ export const httpCheck = defineCheckType({
     } catch (error) {
       const duration = Math.round(performance.now() - started);
       const reason = threshold?.aborted ? `no answer within the threshold of ${spec.thresholdMillis} ms` : ctx.signal.aborted ? 'no answer before the timeout' : messageOf(error);
-      return { pass: false, duration, message: `${method} ${url.toString()}: ${reason}`, error: reason, data: { code: 0, headers: {}, content: '', json: {}, sslAge: celDuration(0), elapsed: celDuration(duration) } };
+      return { pass: false, duration, message: `${method} ${shown(url)}: ${reason}`, error: reason, data: { code: 0, headers: {}, content: '', json: {}, sslAge: celDuration(0), elapsed: celDuration(duration) } };
     }
     const duration = Math.round(performance.now() - started);
     return judge(spec, method, response, duration);
@@ -193,13 +205,13 @@ function judge(spec: HttpSpec, method: string, response: HttpResponse, duration:
     elapsed: celDuration(duration),
   };
   const details = {
-    url: response.url.toString(),
+    url: shown(response.url),
     method,
     status: code,
     headers,
     body: content.length > DETAIL_BODY_CHARS ? `${content.slice(0, DETAIL_BODY_CHARS)}…` : content,
     ...(response.truncated ? { truncated: `the answer was longer than ${MAX_BODY_BYTES} bytes; only that much was read` } : {}),
-    ...(response.redirects.length ? { redirects: response.redirects } : {}),
+    ...(response.redirects.length ? { redirects: response.redirects.map((item) => shown(new URL(item))) } : {}),
     ...(certificate ? { certificate } : {}),
   };
   const summary = `${code} in ${duration} ms${certificate ? `, certificate valid for ${certificate.daysLeft} more days` : ''}`;

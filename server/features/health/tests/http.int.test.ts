@@ -91,8 +91,12 @@ describe('http: fields and validation', () => {
     expect(checked.warnings).toEqual(['spec.http[0].ntlm is not supported for http checks; it is ignored', 'spec.http[0].connection is not supported for http checks; it is ignored']);
   });
 
-  it('shows the url without the password it carries', () => {
+  it('shows the url without the password it carries or credentials in its query', async () => {
     expect(validate('http', { name: 'x', url: 'https://admin:s3cret@example.com/health' }).endpoint).toBe('https://example.com/health');
+    expect(validate('http', { name: 'x', url: 'https://example.com/health?api_key=k3y&token=t0k&page=2' }).endpoint).toBe('https://example.com/health?api_key=***&token=***&page=2');
+    const ran = await outcome('http', { name: 'x', url: `http://127.0.0.1:${refused}/health?access_token=t0k` });
+    expect(ran.message).toContain('/health?access_token=***');
+    expect(JSON.stringify(ran)).not.toContain('t0k');
   });
 });
 
