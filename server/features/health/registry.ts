@@ -1,9 +1,16 @@
 import { execCheck } from './checks/exec';
+import { mysqlCheck } from './checks/mysql';
+import { postgresCheck } from './checks/postgres';
 import { tcpCheck } from './checks/tcp';
 import type { RegisteredCheckType } from './types';
 
 /** Every check type this version runs, in the order the type picker shows them. One line per type. */
-export const CHECK_TYPES: readonly RegisteredCheckType[] = [tcpCheck, execCheck];
+export const CHECK_TYPES: readonly RegisteredCheckType[] = [
+  tcpCheck,
+  execCheck,
+  postgresCheck,
+  mysqlCheck,
+];
 
 export function checkTypeOf(type: string): RegisteredCheckType | undefined {
   return CHECK_TYPES.find((item) => item.type === type);
