@@ -1,6 +1,7 @@
 import { execCheck } from './checks/exec';
 import { mysqlCheck } from './checks/mysql';
 import { postgresCheck } from './checks/postgres';
+import { redisCheck } from './checks/redis';
 import { tcpCheck } from './checks/tcp';
 import type { RegisteredCheckType } from './types';
 
@@ -10,6 +11,7 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   execCheck,
   postgresCheck,
   mysqlCheck,
+  redisCheck,
 ];
 
 export function checkTypeOf(type: string): RegisteredCheckType | undefined {

@@ -57,6 +57,16 @@ export function redactConnection(text: string): string {
   return shown;
 }
 
+/** The password in a URL's user info (decoded), to keep it out of messages. */
+export function urlPassword(text: string): string | undefined {
+  if (!isUrlForm(text)) return undefined;
+  try {
+    return decodeURIComponent(new URL(text).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Removes every secret from a text (an error message may quote a connection string or a credential). */
 export function withoutSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let clean = text;

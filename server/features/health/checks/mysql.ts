@@ -102,7 +102,7 @@ export const mysqlCheck = defineCheckType({
       const [rows] = await connection.query<mysql.RowDataPacket[]>({ sql: sqlQuery(spec), timeout: ctx.timeoutMs });
       return sqlOutcome(spec, Array.isArray(rows) ? rows : [], elapsed());
     } catch (error) {
-      return sqlFailure(spec, error, elapsed(), ctx.signal);
+      return sqlFailure(spec, error, elapsed(), ctx.signal, [options.password]);
     } finally {
       ctx.signal.removeEventListener('abort', abort);
       connection?.destroy();

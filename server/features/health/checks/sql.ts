@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isRecord } from '../../../platform/errors';
 import type { CheckOutcome } from '../types';
-import { envVarField, redactConnection, safeMessage, withCredentials } from './credentials';
+import { envVarField, redactConnection, safeMessage, urlPassword, withCredentials } from './credentials';
 
 /** Rows handed to expressions (a check is not an export tool) and rows kept with each result. */
 const MAX_ROWS = 1000;
@@ -83,8 +83,8 @@ export function sqlOutcome(spec: SqlSpec, rows: ReadonlyArray<Record<string, unk
 }
 
 /** A connection or query that failed: the message never carries the password. */
-export function sqlFailure(spec: SqlSpec, error: unknown, duration: number, signal: AbortSignal): CheckOutcome {
-  const secrets = [spec.password, sqlConnection(spec)];
+export function sqlFailure(spec: SqlSpec, error: unknown, duration: number, signal: AbortSignal, more: ReadonlyArray<string | undefined> = []): CheckOutcome {
+  const secrets = [...more, spec.password, urlPassword(sqlConnection(spec)), /password\s*=\s*'?([^'\s;]*)/i.exec(spec.url)?.[1]];
   const reason = signal.aborted ? 'timed out' : safeMessage(error, secrets);
   return { pass: false, duration, message: `the query failed: ${reason}`, error: reason, data: { results: { rows: [], count: 0 } } };
 }
