@@ -1,4 +1,5 @@
 import { execCheck } from './checks/exec';
+import { ldapCheck } from './checks/ldap';
 import { mysqlCheck } from './checks/mysql';
 import { postgresCheck } from './checks/postgres';
 import { redisCheck } from './checks/redis';
@@ -12,6 +13,7 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   postgresCheck,
   mysqlCheck,
   redisCheck,
+  ldapCheck,
 ];
 
 export function checkTypeOf(type: string): RegisteredCheckType | undefined {
