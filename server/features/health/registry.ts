@@ -2,6 +2,7 @@ import { execCheck } from './checks/exec';
 import { ldapCheck } from './checks/ldap';
 import { mysqlCheck } from './checks/mysql';
 import { postgresCheck } from './checks/postgres';
+import { prometheusCheck } from './checks/prometheus';
 import { redisCheck } from './checks/redis';
 import { tcpCheck } from './checks/tcp';
 import type { RegisteredCheckType } from './types';
@@ -14,6 +15,7 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   mysqlCheck,
   redisCheck,
   ldapCheck,
+  prometheusCheck,
 ];
 
 export function checkTypeOf(type: string): RegisteredCheckType | undefined {
