@@ -1,4 +1,5 @@
 import { execCheck } from './checks/exec';
+import { junitCheck } from './checks/junit';
 import { ldapCheck } from './checks/ldap';
 import { mysqlCheck } from './checks/mysql';
 import { postgresCheck } from './checks/postgres';
@@ -16,6 +17,7 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   redisCheck,
   ldapCheck,
   prometheusCheck,
+  junitCheck,
 ];
 
 export function checkTypeOf(type: string): RegisteredCheckType | undefined {

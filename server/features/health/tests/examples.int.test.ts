@@ -29,4 +29,8 @@ describe('examples/canaries', () => {
     expect(Object.keys(results).length).toBeGreaterThan(0);
     for (const [name, result] of Object.entries(results)) expect({ name, pass: result.pass, message: result.message }).toMatchObject({ name, pass: true });
   });
+
+  it('the junit example reads the sample report it ships', async () => {
+    expect(await runByName(t, 'smoke-tests')).toMatchObject({ 'smoke suite': { pass: true, message: '2 passed, 1 skipped in 2.4s' } });
+  });
 });
