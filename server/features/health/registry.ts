@@ -6,6 +6,7 @@ import { postgresCheck } from './checks/postgres';
 import { prometheusCheck } from './checks/prometheus';
 import { redisCheck } from './checks/redis';
 import { tcpCheck } from './checks/tcp';
+import { webhookCheck } from './checks/webhook';
 import type { RegisteredCheckType } from './types';
 
 /** Every check type this version runs, in the order the type picker shows them. One line per type. */
@@ -18,6 +19,7 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   ldapCheck,
   prometheusCheck,
   junitCheck,
+  webhookCheck,
 ];
 
 export function checkTypeOf(type: string): RegisteredCheckType | undefined {
