@@ -46,7 +46,7 @@ export function redactConnection(text: string): string {
   let shown = text.replace(/(password\s*=\s*)('[^']*'|[^\s;&]*)/gi, '$1***');
   if (isUrlForm(shown)) {
     // Not `new URL`: it would re-encode the rest of the text; only the user info changes.
-    shown = shown.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, (_match, scheme: string, userInfo: string) => {
+    shown = shown.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i, (_match, scheme: string, userInfo: string) => {
       const colon = userInfo.indexOf(':');
       return colon === -1 ? `${scheme}${userInfo}@` : `${scheme}${userInfo.slice(0, colon)}:***@`;
     });

@@ -87,6 +87,8 @@ export const ldapCheck = defineCheckType({
       reconnect: false,
       tlsOptions: { rejectUnauthorized: !spec.skipTLSVerify },
     });
+    // Errors reach the pending call (connect, bind, search); this listener keeps a second one from crashing.
+    client.on('error', () => undefined);
     const connected = connect(client);
     const abort = () => client.destroy();
     ctx.signal.addEventListener('abort', abort, { once: true });
@@ -95,8 +97,6 @@ export const ldapCheck = defineCheckType({
     let step = 'connect to';
     try {
       await connected;
-      // Later errors (a dropped connection) reach the pending call; the listener keeps them from crashing.
-      client.on('error', () => undefined);
       if (spec.username) {
         step = `bind as ${spec.username} to`;
         await bind(client, spec.username, spec.password ?? '');
