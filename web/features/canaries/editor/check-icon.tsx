@@ -1,0 +1,46 @@
+import {
+  Activity,
+  BookUser,
+  CircleCheck,
+  Cylinder,
+  Database,
+  FileCheck,
+  Flame,
+  Folder,
+  Globe,
+  Lock,
+  Network,
+  Radar,
+  Server,
+  ShieldCheck,
+  Terminal,
+  Webhook,
+  type LucideIcon,
+} from 'lucide-react';
+
+/**
+ * The lucide icons check types name in GET /api/canary/about. A static map, so the editor's chunk holds
+ * a handful of icons rather than the whole set; an unknown name gets a generic check mark.
+ */
+const ICONS: Readonly<Record<string, LucideIcon>> = {
+  activity: Activity,
+  'book-user': BookUser,
+  cylinder: Cylinder,
+  database: Database,
+  'file-check': FileCheck,
+  flame: Flame,
+  folder: Folder,
+  globe: Globe,
+  lock: Lock,
+  network: Network,
+  radar: Radar,
+  server: Server,
+  'shield-check': ShieldCheck,
+  terminal: Terminal,
+  webhook: Webhook,
+};
+
+export function CheckIcon({ name, className }: { name: string; className?: string }) {
+  const Icon = Object.hasOwn(ICONS, name) ? (ICONS[name] ?? CircleCheck) : CircleCheck;
+  return <Icon className={className} aria-hidden="true" />;
+}
