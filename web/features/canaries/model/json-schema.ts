@@ -97,7 +97,9 @@ export function validateJson(value: unknown, schema: JsonSchema, path: DocPath =
   if (branches && branches.length > 0) {
     const results = branches.map((branch) => validateJson(value, branch, path));
     if (results.some((problems) => problems.length === 0)) return [];
-    return results.reduce((fewest, problems) => (problems.length < fewest.length ? problems : fewest));
+    // The branch the value looks meant for (its problems are inside the value), else the one with fewest.
+    const inside = results.filter((problems) => problems.every((problem) => problem.path.length > path.length));
+    return (inside.length > 0 ? inside : results).reduce((fewest, problems) => (problems.length < fewest.length ? problems : fewest));
   }
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.length > 0 && !types.some((type) => hasType(value, type))) {
