@@ -28,7 +28,11 @@ export function CodeTab({ value, onChange, diagnostics, readOnly }: CodeTabProps
   }, []);
   return (
     <div className="flex flex-col gap-3">
-      {readOnly ? null : <p className="text-xs text-slate-500">The whole Canary, as `watchkeeper apply` takes it. Tab indents; press Escape, then Tab, to leave the editor.</p>}
+      {readOnly ? null : (
+        <p className="text-xs text-slate-500">
+          The whole Canary, as <code>watchkeeper apply</code> takes it. Tab indents; press Escape, then Tab, to leave the editor.
+        </p>
+      )}
       <Suspense fallback={<Loading text="loading editor..." />}>
         <CodeEditor value={value} onChange={onChange} diagnostics={diagnostics} readOnly={readOnly} label="Canary YAML" onReady={onReady} />
       </Suspense>
