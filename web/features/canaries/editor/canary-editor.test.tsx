@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
@@ -60,6 +60,8 @@ function json(body: unknown, status = 200): Response {
 }
 
 beforeAll(() => {
+  // Tabs and the editor are lazy modules: their first import can take a while on a busy machine.
+  configure({ asyncUtilTimeout: 5000 });
   Element.prototype.scrollIntoView = () => undefined;
   Element.prototype.hasPointerCapture = () => false;
   Element.prototype.releasePointerCapture = () => undefined;
@@ -256,6 +258,18 @@ describe('a new health check', () => {
     expect(calls.find((call) => call.method === 'POST' && call.path === '/api/canary/canaries')?.body).toMatchObject({
       spec: { tcp: [{ name: 'port', endpoint: 'db:5432' }, { name: 'replica', endpoint: 'replica:5432' }] },
     });
+  });
+
+  it('keeps the form hidden while the YAML cannot be read, and the text as typed', async () => {
+    const user = userEvent.setup();
+    renderAt('/settings/canaries/new?type=tcp&mode=code');
+    const code = await screen.findByRole<HTMLTextAreaElement>('textbox', { name: 'Canary YAML' });
+    await user.type(code, '  tcp: [[{{');
+    await user.click(screen.getByRole('tab', { name: 'Form' }));
+    expect((await screen.findByRole('note')).textContent).toContain('The YAML in Code has problems, so the form cannot show it. Fix them in Code first.');
+    expect(screen.queryByRole('group', { name: 'TCP check 1' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Open Code' }));
+    expect((await screen.findByRole<HTMLTextAreaElement>('textbox', { name: 'Canary YAML' })).value).toMatch(/ {2}tcp: \[\{$/);
   });
 
   it('does not save YAML with problems and says why', async () => {

@@ -182,6 +182,8 @@ function CanaryEditorBody({ row, readOnly, saving, saveError, onSubmit, onBack, 
             </div>
           )}
         </TabBar>
+        {/* Live checking is a help, not a gate: when it fails, say so and let the save decide. */}
+        {validation.error ? <p className="text-xs text-amber-700">The server could not check the spec as you type: {validation.error.message}</p> : null}
         {saveProblems.length > 0 && !saving ? (
           <p role="alert" className="text-sm text-red-600">
             Not saved: the server found problems, shown {codeSide ? 'in the YAML' : 'on the fields and listed above'}.
