@@ -6,8 +6,8 @@ const controlClass =
 
 interface FieldFrameProps {
   label: string;
-  /** Marks the label of a required field (a visual mark; the control carries `required` for screen readers). */
-  required?: boolean | undefined;
+  /** Marks the label of a required field (a visual mark; the control's `required` tells screen readers). */
+  markRequired?: boolean | undefined;
   error?: string;
   hint?: string;
   className?: string;
@@ -16,7 +16,7 @@ interface FieldFrameProps {
 }
 
 /** Label, control, then the hint or (once there is one) the error, which screen readers announce. */
-function FieldFrame({ label, required, error, hint, className, children }: FieldFrameProps) {
+function FieldFrame({ label, markRequired, error, hint, className, children }: FieldFrameProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -28,7 +28,7 @@ function FieldFrame({ label, required, error, hint, className, children }: Field
           {label}
         </label>
         {/* Outside the label, so the field's name stays its label alone. */}
-        {required ? (
+        {markRequired ? (
           <span aria-hidden="true" className="text-sm text-red-600">
             *
           </span>
@@ -51,6 +51,8 @@ function FieldFrame({ label, required, error, hint, className, children }: Field
 
 interface FieldTextProps {
   label: string;
+  /** Shows a required mark after the label (forms that mark their required fields, spec §3). */
+  markRequired?: boolean | undefined;
   error?: string;
   hint?: string;
 }
@@ -58,9 +60,9 @@ interface FieldTextProps {
 export interface FieldProps extends FieldTextProps, Omit<ComponentProps<'input'>, 'id'> {}
 
 /** A labelled text input with its hint or error message (react-hook-form's `register()` spreads onto it). */
-export function Field({ label, error, hint, className, ...input }: FieldProps) {
+export function Field({ label, markRequired, error, hint, className, ...input }: FieldProps) {
   return (
-    <FieldFrame label={label} required={input.required} error={error} hint={hint} className={className}>
+    <FieldFrame label={label} markRequired={markRequired} error={error} hint={hint} className={className}>
       {(control) => <input {...control} className={controlClass} {...input} />}
     </FieldFrame>
   );
@@ -72,9 +74,9 @@ export interface TextAreaFieldProps extends FieldTextProps, Omit<ComponentProps<
 }
 
 /** The multi-line form of `Field`. */
-export function TextAreaField({ label, error, hint, className, monospace, rows = 8, ...textarea }: TextAreaFieldProps) {
+export function TextAreaField({ label, markRequired, error, hint, className, monospace, rows = 8, ...textarea }: TextAreaFieldProps) {
   return (
-    <FieldFrame label={label} required={textarea.required} error={error} hint={hint} className={className}>
+    <FieldFrame label={label} markRequired={markRequired} error={error} hint={hint} className={className}>
       {(control) => <textarea {...control} rows={rows} className={cn(controlClass, monospace && 'font-mono text-xs')} {...textarea} />}
     </FieldFrame>
   );

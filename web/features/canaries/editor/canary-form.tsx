@@ -31,7 +31,7 @@ export function CanaryForm({ types, existing, readOnly, live }: CanaryFormProps)
   return (
     <div className="flex flex-col gap-5">
       <div className="grid gap-4 md:grid-cols-2">
-        <Field label="Name" required disabled={existing || readOnly} error={shown('name')} placeholder={existing || readOnly ? undefined : 'e.g. web-frontend'} {...register('name')} />
+        <Field label="Name" required markRequired disabled={existing || readOnly} error={shown('name')} placeholder={existing || readOnly ? undefined : 'e.g. web-frontend'} {...register('name')} />
         <Field label="Namespace" disabled={existing || readOnly} error={shown('namespace')} {...register('namespace')} />
         <Controller
           control={control}

@@ -41,7 +41,7 @@ export function CheckCard({ index, number, type, info, readOnly, onRemove, live 
         {readOnly ? null : <IconButton label={`Remove ${title}`} icon={<Trash2 className="size-4" aria-hidden="true" />} onClick={onRemove} />}
       </div>
       <div className="grid gap-3 md:grid-cols-2">
-        <Field label="Check name" required disabled={readOnly} error={shown('name')} {...register(`checks.${index}.name`)} />
+        <Field label="Check name" required markRequired disabled={readOnly} error={shown('name')} {...register(`checks.${index}.name`)} />
         <Field label="Description" disabled={readOnly} error={shown('description')} {...register(`checks.${index}.description`)} />
       </div>
       {form ? (

@@ -30,7 +30,7 @@ export interface CheckFieldInputProps {
 export function CheckFieldInput({ control, index, field, disabled, live }: CheckFieldInputProps) {
   const { field: input, fieldState, formState } = useController({ control, name: `checks.${index}.fields.${field.name}` });
   const error = fieldState.error?.message ?? (fieldState.isTouched || formState.isSubmitted ? live : undefined);
-  const common = { label: field.label, hint: field.hint, error, disabled, required: field.required, placeholder: disabled ? undefined : field.placeholder };
+  const common = { label: field.label, hint: field.hint, error, disabled, required: field.required, markRequired: field.required, placeholder: disabled ? undefined : field.placeholder };
   switch (field.kind) {
     case 'select':
       return disabled ? (
