@@ -1,5 +1,6 @@
 import {
   Activity,
+  BookOpen,
   BookUser,
   CircleCheck,
   Cylinder,
@@ -24,6 +25,7 @@ import {
  */
 const ICONS: Readonly<Record<string, LucideIcon>> = {
   activity: Activity,
+  'book-open': BookOpen,
   'book-user': BookUser,
   cylinder: Cylinder,
   database: Database,

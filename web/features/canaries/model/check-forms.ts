@@ -73,6 +73,12 @@ export const CHECK_FORMS: Readonly<Record<string, readonly CheckField[]>> = {
     { name: 'password', label: 'Password', kind: 'secret', masked: true },
   ],
   tcp: [{ name: 'endpoint', label: 'Endpoint', kind: 'text', required: true, placeholder: 'host:port' }, thresholdMillis],
+  tls: [
+    { name: 'endpoint', label: 'Endpoint', kind: 'text', required: true, placeholder: 'example.com:443', hint: 'host:port (port 443 when left out)' },
+    { name: 'serverName', label: 'Server name', kind: 'text', hint: 'The name sent and checked; blank: the endpoint\'s host' },
+    { name: 'maxSSLExpiry', label: 'Max SSL expiry (days)', kind: 'number', hint: 'Fails when the certificate expires sooner' },
+    thresholdMillis,
+  ],
   icmp: [
     { name: 'endpoint', label: 'Host', kind: 'text', required: true, placeholder: 'e.g. 10.0.0.1 or db.internal' },
     thresholdMillis,
@@ -80,9 +86,9 @@ export const CHECK_FORMS: Readonly<Record<string, readonly CheckField[]>> = {
     { name: 'packetCount', label: 'Packet count', kind: 'number' },
   ],
   dns: [
-    { name: 'server', label: 'Server', kind: 'text', placeholder: 'e.g. 1.1.1.1' },
+    { name: 'server', label: 'Server', kind: 'text', placeholder: 'e.g. 1.1.1.1 (blank: the system resolver)' },
     { name: 'port', label: 'Port', kind: 'number', placeholder: '53' },
-    { name: 'query', label: 'Query', kind: 'text', placeholder: 'e.g. example.com' },
+    { name: 'query', label: 'Query', kind: 'text', required: true, placeholder: 'e.g. example.com' },
     { name: 'querytype', label: 'Query type', kind: 'select', options: DNS_QUERY_TYPES, initial: 'A' },
     { name: 'minrecords', label: 'Minimum records', kind: 'number' },
     { name: 'exactreply', label: 'Exact reply', kind: 'lines', hint: 'One record per line' },

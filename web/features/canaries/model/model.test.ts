@@ -118,7 +118,7 @@ describe('form ↔ spec ↔ YAML', () => {
 
 describe('form validation (spec §3, §5)', () => {
   it("says 'This field is required' for the name and each type's required fields, and wants numbers in number fields", () => {
-    const checks = ['http', 'exec', 'redis', 'icmp', 'folder', 'tcp'].map((type) => newCheck(type));
+    const checks = ['http', 'exec', 'redis', 'icmp', 'folder', 'tcp', 'tls', 'dns'].map((type) => newCheck(type));
     const found = messages(values({ name: ' ', checks }));
     expect(found).toEqual({
       name: REQUIRED,
@@ -129,6 +129,8 @@ describe('form validation (spec §3, §5)', () => {
       'checks.3.fields.endpoint': REQUIRED,
       'checks.4.fields.path': REQUIRED,
       'checks.5.fields.endpoint': REQUIRED,
+      'checks.6.fields.endpoint': REQUIRED,
+      'checks.7.fields.query': REQUIRED,
     });
     const tcp = { ...newCheck('tcp', 'db'), fields: { endpoint: 'db:5432', thresholdMillis: 'soon' } };
     expect(messages(values({ checks: [tcp], labels: [{ name: '', value: 'x' }] }))).toEqual({ 'checks.0.fields.thresholdMillis': NUMBER_MESSAGE, 'labels.0.name': REQUIRED });
