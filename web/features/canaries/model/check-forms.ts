@@ -65,7 +65,7 @@ export const CHECK_FORMS: Readonly<Record<string, readonly CheckField[]>> = {
     { name: 'method', label: 'Method', kind: 'select', options: HTTP_METHODS, initial: 'GET' },
     { name: 'headers', label: 'Headers', kind: 'pairs' },
     { name: 'body', label: 'Body', kind: 'textarea', monospace: true, visible: hasBody },
-    { name: 'responseCodes', label: 'Response codes', kind: 'codes', options: HTTP_RESPONSE_CODES },
+    { name: 'responseCodes', label: 'Response codes', kind: 'codes', options: HTTP_RESPONSE_CODES, hint: 'None chosen: any 2xx passes' },
     { name: 'responseContent', label: 'Response content', kind: 'text', hint: 'Text the response must contain' },
     thresholdMillis,
     { name: 'maxSSLExpiry', label: 'Max SSL expiry (days)', kind: 'number', hint: 'Fails when the certificate expires sooner' },
