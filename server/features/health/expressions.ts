@@ -70,11 +70,32 @@ function toPlain(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Whole numbers become CEL ints so that `code >= 200 && code < 300` and `size / 1024` work as written;
+ * fractions stay doubles. `json` keeps its numbers as doubles, as JSON numbers are in canary-checker.
+ */
+function toCel(value: unknown, depth: number): unknown {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => toCel(item, depth + 1));
+  if (isRecord(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = depth === 0 && key === 'json' ? item : toCel(item, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+function celVariables(variables: Record<string, unknown>): Record<string, unknown> {
+  const out = toCel(variables, 0);
+  return isRecord(out) ? out : variables;
+}
+
 /** Evaluates a CEL expression over the check's variables. */
 export function evaluateCel(where: string, expression: string, variables: Record<string, unknown>): unknown {
   const program = compile(where, expression);
   try {
-    return toPlain(program(variables));
+    return toPlain(program(celVariables(variables)));
   } catch (error) {
     throw new ExpressionError(where, expression, firstLine(messageOf(error)));
   }

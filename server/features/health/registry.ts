@@ -3,8 +3,15 @@ import { execCheck } from './checks/exec';
 import { folderCheck } from './checks/folder';
 import { httpCheck } from './checks/http';
 import { icmpCheck } from './checks/icmp';
+import { junitCheck } from './checks/junit';
+import { ldapCheck } from './checks/ldap';
+import { mysqlCheck } from './checks/mysql';
+import { postgresCheck } from './checks/postgres';
+import { prometheusCheck } from './checks/prometheus';
+import { redisCheck } from './checks/redis';
 import { tcpCheck } from './checks/tcp';
 import { tlsCheck } from './checks/tls';
+import { webhookCheck } from './checks/webhook';
 import type { RegisteredCheckType } from './types';
 
 /** Every check type this version runs, in the order the type picker shows them. One line per type. */
@@ -16,6 +23,13 @@ export const CHECK_TYPES: readonly RegisteredCheckType[] = [
   icmpCheck,
   execCheck,
   folderCheck,
+  postgresCheck,
+  mysqlCheck,
+  redisCheck,
+  ldapCheck,
+  prometheusCheck,
+  junitCheck,
+  webhookCheck,
 ];
 
 export function checkTypeOf(type: string): RegisteredCheckType | undefined {

@@ -53,8 +53,12 @@ const hasBody = (values: Readonly<Record<string, FormFieldValue | undefined>>) =
 export const DNS_QUERY_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SRV', 'TXT'] as const;
 
 const thresholdMillis: CheckField = { name: 'thresholdMillis', label: 'Threshold (ms)', kind: 'number', hint: 'Fails when it takes longer' };
-const sqlFields: readonly CheckField[] = [
-  { name: 'url', label: 'Connection URL', kind: 'text', required: true, placeholder: 'e.g. postgres://user:password@db:5432/app' },
+const username: CheckField = { name: 'username', label: 'Username', kind: 'secret' };
+const password: CheckField = { name: 'password', label: 'Password', kind: 'secret', masked: true };
+const sqlFields = (placeholder: string): readonly CheckField[] => [
+  { name: 'url', label: 'Connection URL', kind: 'text', required: true, placeholder },
+  username,
+  password,
   { name: 'query', label: 'Query', kind: 'textarea', monospace: true, placeholder: 'SELECT 1' },
   { name: 'results', label: 'Expected rows', kind: 'number' },
 ];
@@ -69,8 +73,8 @@ export const CHECK_FORMS: Readonly<Record<string, readonly CheckField[]>> = {
     { name: 'responseContent', label: 'Response content', kind: 'text', hint: 'Text the response must contain' },
     thresholdMillis,
     { name: 'maxSSLExpiry', label: 'Max SSL expiry (days)', kind: 'number', hint: 'Fails when the certificate expires sooner' },
-    { name: 'username', label: 'Username', kind: 'secret' },
-    { name: 'password', label: 'Password', kind: 'secret', masked: true },
+    username,
+    password,
   ],
   tcp: [{ name: 'endpoint', label: 'Endpoint', kind: 'text', required: true, placeholder: 'host:port' }, thresholdMillis],
   tls: [
@@ -105,18 +109,27 @@ export const CHECK_FORMS: Readonly<Record<string, readonly CheckField[]>> = {
     { name: 'minAge', label: 'Minimum age', kind: 'text', placeholder: 'e.g. 1h' },
     { name: 'maxAge', label: 'Maximum age', kind: 'text', placeholder: 'e.g. 25h' },
   ],
-  postgres: sqlFields,
-  mysql: sqlFields,
-  redis: [
-    { name: 'addr', label: 'Address', kind: 'text', required: true, placeholder: 'host:6379' },
-    { name: 'db', label: 'Database', kind: 'number', initial: '0' },
-    { name: 'username', label: 'Username', kind: 'secret' },
-    { name: 'password', label: 'Password', kind: 'secret', masked: true },
+  postgres: sqlFields('postgres://db.internal:5432/app'),
+  mysql: sqlFields('mysql://db.internal:3306/app'),
+  redis: [{ name: 'addr', label: 'Address', kind: 'text', required: true, placeholder: 'host:6379' }, { name: 'db', label: 'Database', kind: 'number', initial: '0' }, username, password],
+  ldap: [
+    { name: 'url', label: 'URL', kind: 'text', required: true, placeholder: 'ldaps://ldap.internal:636' },
+    { name: 'bindDN', label: 'Base DN', kind: 'text', required: true, placeholder: 'ou=users,dc=example,dc=com' },
+    { name: 'userSearch', label: 'User search', kind: 'text', placeholder: '(&(objectClass=person)(uid=alice))' },
+    username,
+    password,
   ],
   prometheus: [
     { name: 'url', label: 'URL', kind: 'text', required: true, placeholder: 'http://prometheus:9090' },
     { name: 'query', label: 'Query', kind: 'textarea', monospace: true, required: true, placeholder: 'up == 1' },
+    username,
+    password,
   ],
+  junit: [
+    { name: 'testResults', label: 'Test results', kind: 'text', required: true, placeholder: '/var/reports/**/*.xml', hint: 'A JUnit XML file, a folder of them, or a glob' },
+    { name: 'timeout', label: 'Timeout (minutes)', kind: 'number' },
+  ],
+  webhook: [{ name: 'token', label: 'Token', kind: 'secret', masked: true, hint: 'Callers must send it; blank: anyone who can reach the webhook' }],
 };
 
 export function checkForm(type: string): readonly CheckField[] | undefined {
