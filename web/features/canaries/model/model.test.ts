@@ -91,7 +91,7 @@ describe('form ↔ spec ↔ YAML', () => {
     const [check, hook] = form.checks;
     expect(check?.fields.url).toBe('http://a');
     expect(check?.rest).toEqual({ method: 'PATCH', password: { valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }, display: { template: '{{.code}}' } });
-    expect(hook).toMatchObject({ type: 'webhook', name: 'hook', rest: { token: { value: 't' } } });
+    expect(hook).toMatchObject({ type: 'webhook', name: 'hook', fields: { token: 't' }, rest: {} });
     expect(form.schedule).toBe('');
     expect(form.specRest).toEqual({ interval: 60 });
     expect(formToDocument(form, PUSH).spec).toEqual({
