@@ -76,8 +76,8 @@ describe('settings', () => {
     expect(await table.getByText('slow-canary').count()).toBe(0);
     expect(await table.getByText('stale-canary').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Time range: Last 2 days' }).count()).toBe(1);
-    // The canary's page (/settings/canaries/{id}) is not in this build yet, so its name is plain text.
-    expect(await table.getByRole('link', { name: 'fast-canary' }).count()).toBe(0);
+    // Spec §2 "Job history": a canary's run links to its page, /settings/canaries/{id}.
+    expect(await table.getByRole('link', { name: 'fast-canary' }).getAttribute('href')).toBe(`/settings/canaries/${canaryId}`);
 
     await page.getByLabel('Status').selectOption('FAILED');
     await page.waitForURL(/status=FAILED/);

@@ -22,4 +22,12 @@ describe('field', () => {
     expect(textarea.className).toContain('font-mono');
     expect(screen.getByRole('alert').textContent).toBe('Invalid YAML');
   });
+
+  it('marks a required field when asked, and its name stays the label', () => {
+    const { rerender } = render(<Field label="URL" required />);
+    expect(screen.queryByText('*')).toBeNull();
+    rerender(<Field label="URL" required markRequired />);
+    expect(screen.getByText('*').getAttribute('aria-hidden')).toBe('true');
+    expect(screen.getByRole('textbox', { name: 'URL' })).toBe(screen.getByLabelText('URL'));
+  });
 });

@@ -6,6 +6,8 @@ const controlClass =
 
 interface FieldFrameProps {
   label: string;
+  /** Marks the label of a required field (a visual mark; the control's `required` tells screen readers). */
+  markRequired?: boolean | undefined;
   error?: string;
   hint?: string;
   className?: string;
@@ -14,16 +16,24 @@ interface FieldFrameProps {
 }
 
 /** Label, control, then the hint or (once there is one) the error, which screen readers announce. */
-function FieldFrame({ label, error, hint, className, children }: FieldFrameProps) {
+function FieldFrame({ label, markRequired, error, hint, className, children }: FieldFrameProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const showHint = Boolean(hint) && !error;
   return (
     <div className={cn('flex flex-col gap-1', className)}>
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <div className="flex items-baseline gap-0.5">
+        <label htmlFor={id} className="text-sm font-medium text-slate-700">
+          {label}
+        </label>
+        {/* Outside the label, so the field's name stays its label alone. */}
+        {markRequired ? (
+          <span aria-hidden="true" className="text-sm text-red-600">
+            *
+          </span>
+        ) : null}
+      </div>
       {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : showHint ? hintId : undefined })}
       {showHint ? (
         <p id={hintId} className="text-xs text-slate-500">
@@ -41,6 +51,8 @@ function FieldFrame({ label, error, hint, className, children }: FieldFrameProps
 
 interface FieldTextProps {
   label: string;
+  /** Shows a required mark after the label (forms that mark their required fields, spec §3). */
+  markRequired?: boolean | undefined;
   error?: string;
   hint?: string;
 }
@@ -48,9 +60,9 @@ interface FieldTextProps {
 export interface FieldProps extends FieldTextProps, Omit<ComponentProps<'input'>, 'id'> {}
 
 /** A labelled text input with its hint or error message (react-hook-form's `register()` spreads onto it). */
-export function Field({ label, error, hint, className, ...input }: FieldProps) {
+export function Field({ label, markRequired, error, hint, className, ...input }: FieldProps) {
   return (
-    <FieldFrame label={label} error={error} hint={hint} className={className}>
+    <FieldFrame label={label} markRequired={markRequired} error={error} hint={hint} className={className}>
       {(control) => <input {...control} className={controlClass} {...input} />}
     </FieldFrame>
   );
@@ -62,9 +74,9 @@ export interface TextAreaFieldProps extends FieldTextProps, Omit<ComponentProps<
 }
 
 /** The multi-line form of `Field`. */
-export function TextAreaField({ label, error, hint, className, monospace, rows = 8, ...textarea }: TextAreaFieldProps) {
+export function TextAreaField({ label, markRequired, error, hint, className, monospace, rows = 8, ...textarea }: TextAreaFieldProps) {
   return (
-    <FieldFrame label={label} error={error} hint={hint} className={className}>
+    <FieldFrame label={label} markRequired={markRequired} error={error} hint={hint} className={className}>
       {(control) => <textarea {...control} rows={rows} className={cn(controlClass, monospace && 'font-mono text-xs')} {...textarea} />}
     </FieldFrame>
   );

@@ -112,9 +112,10 @@ describe('links', () => {
     expect(agentHref('a1', everyPage)).toBe('/settings/agents?id=a1');
   });
 
-  it('does not link to pages this build does not have', () => {
-    // None of the destination pages (canaries, topologies, catalog, playbooks, agents) exists yet.
-    expect(resourceHref('canary', 'c1')).toBeUndefined();
+  it('links to the pages this build has, and not to the others', () => {
+    // Health checks are a registered settings resource; topologies, catalog, playbooks and agents not yet.
+    expect(resourceHref('canary', 'c1')).toBe('/settings/canaries/c1');
+    expect(resourceHref('topology', 't1')).toBeUndefined();
     expect(resourceHref('config', 'x1')).toBeUndefined();
     expect(agentHref('a1')).toBeUndefined();
   });

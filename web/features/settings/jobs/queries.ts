@@ -58,3 +58,25 @@ export function useJobHistoryNames() {
     },
   });
 }
+
+/** One page of the job runs of one resource (the Job History tab of a detail page), newest first. */
+export function useResourceJobHistories(resourceType: string, resourceId: string, page: { pageIndex: number; pageSize: number }) {
+  return useQuery({
+    queryKey: [...jobHistoryKeys.all, 'resource', resourceType, resourceId, page] as const,
+    queryFn: async ({ signal }): Promise<JobHistoryPage> => {
+      const first = page.pageIndex * page.pageSize;
+      const { data, error, count } = await db
+        .from('job_histories')
+        .select(JOB_HISTORY_COLUMNS, { count: 'exact' })
+        .eq('resource_type', resourceType)
+        .eq('resource_id', resourceId)
+        .order('time_start', { ascending: false })
+        .range(first, first + page.pageSize - 1)
+        .abortSignal(signal);
+      if (error) throw new Error(error.message, { cause: error });
+      const rows = z.array(jobHistorySchema).parse(data ?? []);
+      return { rows, total: count ?? rows.length };
+    },
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,6 +1,7 @@
 import { SETTINGS_LIST_LIMIT, SETTINGS_LIST_ORDER } from '@common/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { ApiError } from '@web/lib/api';
 import { db } from '@web/lib/db';
 import { toast } from '@web/lib/toast';
 import type { ResourceWrite } from './form-values';
@@ -46,12 +47,25 @@ export function useResource(resource: SettingsResource, id: string | null, enabl
   });
 }
 
+/**
+ * A refusal that names its fields (a 400 whose details list paths): a resource editor of its own shows
+ * each problem in place, so a toast would only repeat them.
+ */
+export function isFieldProblems(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 400 && Array.isArray(error.data && typeof error.data === 'object' ? Reflect.get(error.data, 'details') : undefined);
+}
+
 export function useSaveResource(resource: SettingsResource, id: string | null) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (values: ResourceWrite) => {
+      if (resource.api) return resource.api.save(values, id);
       const { error } = id === null ? await db.from(resource.table).insert(values) : await db.from(resource.table).update(values).eq('id', id);
       fail(error);
+    },
+    meta: { toast: false },
+    onError: (error) => {
+      if (!(resource.editor && isFieldProblems(error))) toast.error(error);
     },
     onSuccess: () => {
       // Spec §8: '{resource} updated successfully'.
@@ -61,16 +75,20 @@ export function useSaveResource(resource: SettingsResource, id: string | null) {
   });
 }
 
-/** Soft delete (spec §4); the toast names the row (spec §8: '{name} deleted successfully'). */
+/**
+ * Soft delete (spec §4); the toast names the row or the resource kind, as the resource says (spec §8:
+ * '{name} deleted successfully', '{resource} deleted successfully').
+ */
 export function useDeleteResource(resource: SettingsResource, id: string, name: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async () => {
+      if (resource.api) return resource.api.remove(id);
       const { error } = await db.from(resource.table).delete().eq('id', id);
       fail(error);
     },
     onSuccess: () => {
-      toast.success(`${name} deleted successfully`);
+      toast.success(`${resource.deletedToast === 'resource' ? resource.singular : name} deleted successfully`);
       return client.invalidateQueries({ queryKey: resourceKeys.all(resource.table) });
     },
   });

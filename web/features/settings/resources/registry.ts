@@ -1,7 +1,9 @@
 import type { Resource } from '@common/rbac';
 import type { ComponentType } from 'react';
 import { teamsResource } from '@web/features/teams/resource';
+import { canariesResource } from '@web/features/canaries/resource';
 import type { ResourceAccess } from './access';
+import type { ResourceWrite } from './form-values';
 import type { ResourceRow } from './values';
 
 /** A column of a generic resource list. */
@@ -13,6 +15,8 @@ export interface ResourceColumn {
    * (spec §4: shown as linked, not editable).
    */
   kind?: 'text' | 'date' | 'source';
+  /** A text computed from the row (e.g. a count read from a spec) instead of the `key` column's value. */
+  value?: (row: ResourceRow) => string;
 }
 
 /** A field of a generic resource's edit form. */
@@ -50,6 +54,31 @@ export interface ResourceTab {
   load: () => Promise<{ default: ComponentType<ResourceTabProps> }>;
 }
 
+/** What a resource's own Spec editor receives (`SettingsResource.editor`). */
+export interface ResourceEditorProps {
+  resource: SettingsResource;
+  /** The row being edited, or null for a new one. */
+  row: ResourceRow | null;
+  /** Linked rows and people without write access see the values without a way to change them. */
+  readOnly: boolean;
+  saving: boolean;
+  /** The last failed save (a 400 names each problem's path, for the editor to show in place); null otherwise. */
+  saveError: unknown;
+  onSubmit: (write: ResourceWrite) => void;
+  onBack: () => void;
+  /** Asks for the delete confirmation; undefined for a new row or without delete access. */
+  onDelete: (() => void) | undefined;
+}
+
+/**
+ * Writes of a resource that has an API of its own instead of /api/db (canaries: /api/canary/canaries,
+ * which checks the whole spec and keeps the checks in step). Failures throw, as the db client's do.
+ */
+export interface ResourceApi {
+  save: (write: ResourceWrite, id: string | null) => Promise<void>;
+  remove: (id: string) => Promise<void>;
+}
+
 /**
  * A table edited through the generic pages /settings/{table} and /settings/{table}/{id} (spec §2).
  * Features register theirs here; an entry gives the list, the form and the Settings menu entry.
@@ -69,7 +98,22 @@ export interface SettingsResource {
   /** Spec §6 RBAC objects: reading the pages, and creating, updating and deleting rows. */
   access: { read: Resource; write: Resource };
   columns: ResourceColumn[];
+  /** The generic form's fields; unused when the resource has its own `editor`. */
   fields: ResourceField[];
+  /** A Spec editor of its own instead of the generic form (loaded when a detail page opens). */
+  editor?: () => Promise<{ default: ComponentType<ResourceEditorProps> }>;
+  /** Saves and deletes through this API instead of /api/db. */
+  api?: ResourceApi;
+  /**
+   * The Job History tab (spec "Generic resource editor"): the rows of job_histories whose resource_type
+   * is this and resource_id the row's id; `emptyText` says honestly what is recorded.
+   */
+  jobHistory?: { resourceType: string; emptyText: string };
+  /**
+   * What the delete toast names (spec §8): the row ('{name} deleted successfully', the default) or the
+   * resource kind ('{resource} deleted successfully').
+   */
+  deletedToast?: 'name' | 'resource';
   /** Column naming a row in the breadcrumb and messages; defaults to 'name'. */
   titleKey?: string;
   tabs?: readonly ResourceTab[];
@@ -79,7 +123,7 @@ export interface SettingsResource {
  * The registered tables, one entry per feature that owns one. Scrapers are not generic (spec §2), they
  * live under /catalog/scrapers.
  */
-export const settingsResources: readonly SettingsResource[] = [teamsResource];
+export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource];
 
 /** The entry of a table; only registered tables are reachable, so a URL cannot name any other relation. */
 export function findResource(table: string | undefined, registry: readonly SettingsResource[] = settingsResources): SettingsResource | undefined {

@@ -11,7 +11,7 @@ import { useResourceAccess, type ResourceAccess } from './access';
 import { valuesToWrite, type ResourceValues } from './form-values';
 import { NEW_ID } from './new-id';
 import { useDeleteResource, useResource, useSaveResource } from './queries';
-import { findResource, type ResourceTab, type ResourceTabProps, type SettingsResource } from './registry';
+import { findResource, type ResourceEditorProps, type ResourceTab, type ResourceTabProps, type SettingsResource } from './registry';
 import { useResourceRegistry } from './registry-context';
 import { ResourceForm } from './resource-form';
 import { TabBar } from './resource-tabs';
@@ -21,6 +21,9 @@ import { linkedSource, valueToText } from './values';
 
 /** The first tab of every detail page (spec "Generic resource editor"). */
 export const SPEC_TAB = 'spec';
+
+/** The last tab, for resources whose runs are recorded in job history (spec "Generic resource editor"). */
+export const JOB_HISTORY_TAB: ResourceTab = { id: 'job-history', label: 'Job History', load: () => import('./job-history-tab') };
 
 export default function ResourceDetailPage() {
   const { id } = useParams();
@@ -47,6 +50,17 @@ function tabComponent(tab: ResourceTab): LazyExoticComponent<ComponentType<Resou
   return component;
 }
 
+const lazyEditors = new WeakMap<SettingsResource, LazyExoticComponent<ComponentType<ResourceEditorProps>>>();
+function editorComponent(resource: SettingsResource): LazyExoticComponent<ComponentType<ResourceEditorProps>> | undefined {
+  if (!resource.editor) return undefined;
+  let component = lazyEditors.get(resource);
+  if (!component) {
+    component = lazy(resource.editor);
+    lazyEditors.set(resource, component);
+  }
+  return component;
+}
+
 function ResourceDetail({ resource, id, access }: { resource: SettingsResource; id: string | null; access: ResourceAccess }) {
   const navigate = useNavigate();
   const [params, setParams] = useUrlParams();
@@ -60,13 +74,28 @@ function ResourceDetail({ resource, id, access }: { resource: SettingsResource; 
   const [confirming, setConfirming] = useState(false);
   const linked = linkedSource(row);
   const editable = id === null ? access.create : access.update && linked === undefined;
-  const tabs = id !== null && row ? (resource.tabs ?? []) : [];
+  const tabs = id !== null && row ? [...(resource.tabs ?? []), ...(resource.jobHistory ? [JOB_HISTORY_TAB] : [])] : [];
   const tabId = pickOption(readSearchParams(params).tab, [SPEC_TAB, ...tabs.map((tab) => tab.id)], SPEC_TAB);
   const activeTab = tabs.find((tab) => tab.id === tabId);
   // Spec §2: after saving, the user returns to the list.
   const submit = (values: ResourceValues) => save.mutate(valuesToWrite(resource.fields, values, id !== null), { onSuccess: () => void navigate(listPath) });
+  const onDelete = id !== null && access.delete ? () => setConfirming(true) : undefined;
+  const Editor = editorComponent(resource);
 
-  const form = (
+  const form = Editor ? (
+    <Suspense fallback={<Loading />}>
+      <Editor
+        resource={resource}
+        row={row}
+        readOnly={!editable}
+        saving={save.isPending}
+        saveError={save.error}
+        onSubmit={(write) => save.mutate(write, { onSuccess: () => void navigate(listPath) })}
+        onBack={() => void navigate(listPath)}
+        onDelete={onDelete}
+      />
+    </Suspense>
+  ) : (
     <ResourceForm
       fields={resource.fields}
       row={row}
@@ -74,7 +103,7 @@ function ResourceDetail({ resource, id, access }: { resource: SettingsResource; 
       readOnly={!editable}
       onSubmit={submit}
       onBack={() => void navigate(listPath)}
-      onDelete={id !== null && access.delete ? () => setConfirming(true) : undefined}
+      onDelete={onDelete}
     />
   );
   const content = (() => {

@@ -30,6 +30,8 @@ export function ResourceForm({ fields, row, saving, readOnly = false, onSubmit, 
       {fields.map((field) => {
         const props = {
           label: field.label,
+          required: field.required,
+          markRequired: field.required,
           // An example in an empty read-only field would read like a value.
           placeholder: readOnly ? undefined : field.placeholder,
           hint: field.hint ?? (field.kind === 'code' ? CODE_HINT : undefined),

@@ -35,7 +35,7 @@ function GuardedList({ resource }: { resource: SettingsResource }) {
 }
 
 function Cell({ column, row, dateFormat, timeZone }: { column: ResourceColumn; row: ResourceRow; dateFormat: DateFormat; timeZone: string }) {
-  const text = valueToText(row[column.key]);
+  const text = column.value ? column.value(row) : valueToText(row[column.key]);
   if (column.kind === 'date') return formatDate(text, dateFormat, timeZone);
   if (column.kind === 'source') return <SourceBadge source={text} />;
   return text;
@@ -48,7 +48,7 @@ function ResourceList({ resource, access }: { resource: SettingsResource; access
   const columns: ColumnDef<ResourceRow>[] = resource.columns.map((column) => ({
     id: column.key,
     header: column.header,
-    accessorFn: (row) => valueToText(row[column.key]),
+    accessorFn: (row) => (column.value ? column.value(row) : valueToText(row[column.key])),
     cell: ({ row }) => <Cell column={column} row={row.original} dateFormat={dateFormat} timeZone={timeZone} />,
   }));
   return (

@@ -1,0 +1,43 @@
+import { FileCode } from 'lucide-react';
+import { Button } from '@web/ui/primitives/button';
+import { EmptyState } from '@web/ui/primitives/empty-state';
+import type { CheckTypeInfo } from '../queries';
+import { CheckIcon } from './check-icon';
+
+const cardClass =
+  'flex flex-col items-center gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm font-medium text-slate-800 shadow-sm transition-colors hover:border-blue-400 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
+
+/**
+ * The first step of a new health check (spec §2 "Resource spec editor"): a grid of cards, one per check
+ * type this server runs, or straight to YAML.
+ */
+export function TypePicker({ types, onPick, onCode, onBack }: { types: readonly CheckTypeInfo[]; onPick: (type: string) => void; onCode: () => void; onBack: () => void }) {
+  return (
+    <section aria-labelledby="check-type-heading" className="flex max-w-4xl flex-col gap-4">
+      <h2 id="check-type-heading" className="text-sm font-semibold text-slate-900">
+        Choose the type of check
+      </h2>
+      {types.length === 0 ? (
+        <EmptyState title="No check types" description="This server runs no check types; write the canary in YAML instead." />
+      ) : (
+        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+          {types.map((type) => (
+            <li key={type.type}>
+              <button type="button" className={`${cardClass} w-full`} onClick={() => onPick(type.type)}>
+                <CheckIcon name={type.icon} className="size-6 text-blue-600" />
+                <span>{type.label}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="flex items-center gap-2">
+        <Button onClick={onBack}>Back</Button>
+        <Button variant="ghost" onClick={onCode}>
+          <FileCode className="size-4" aria-hidden="true" />
+          Write YAML instead
+        </Button>
+      </div>
+    </section>
+  );
+}

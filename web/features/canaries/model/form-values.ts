@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { REQUIRED } from '@web/lib/validation';
+import { checkForm, isVisible, type CheckField, type FormFieldValue } from './check-forms';
+import { DEFAULT_NAMESPACE, isRecord, type CanaryDocument } from './document';
+import { CANARY_FIELDS } from './spec-fields';
+
+/** Spec §5 message of a number field that holds something else. */
+export const NUMBER_MESSAGE = 'This field must be a number';
+
+const fieldValueSchema = z.union([z.string(), z.array(z.string()), z.array(z.object({ name: z.string(), value: z.string() }))]);
+
+const checkValueSchema = z.object({
+  type: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** The values of the type's form fields that the form can show. */
+  fields: z.record(z.string(), fieldValueSchema.optional()),
+  /** Every other key of the check as written (test, display, labels, fields the form cannot show), kept unchanged. */
+  rest: z.record(z.string(), z.unknown()),
+});
+export type CheckFormValue = z.infer<typeof checkValueSchema>;
+
+function isBlank(value: FormFieldValue | undefined): boolean {
+  if (value === undefined) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  return value.length === 0;
+}
+
+/** Spec §3 and §5: required fields say 'This field is required', number fields must hold numbers. */
+function checkProblems(check: CheckFormValue, ctx: z.RefinementCtx, index: number): void {
+  if (check.name.trim() === '') ctx.addIssue({ code: 'custom', path: [index, 'name'], message: REQUIRED });
+  for (const field of checkForm(check.type) ?? []) {
+    if (Object.hasOwn(check.rest, field.name) || !isVisible(field, check.fields)) continue;
+    const value = check.fields[field.name];
+    if (field.required && isBlank(value)) ctx.addIssue({ code: 'custom', path: [index, 'fields', field.name], message: REQUIRED });
+    if (field.kind === 'number' && typeof value === 'string' && value.trim() !== '' && !/^-?\d+$/.test(value.trim())) {
+      ctx.addIssue({ code: 'custom', path: [index, 'fields', field.name], message: NUMBER_MESSAGE });
+    }
+  }
+}
+
+/**
+ * The canary form (spec §3 "Resource spec form values"; §5: the name is required). Each list checks its
+ * own rows, so every message shows at once, whatever else is wrong.
+ */
+export const canaryFormSchema = z.object({
+  name: z.string().trim().min(1, REQUIRED),
+  namespace: z.string(),
+  labels: z.array(z.object({ name: z.string(), value: z.string() })).superRefine((labels, ctx) => {
+    labels.forEach((label, index) => {
+      if (label.name.trim() === '' && label.value.trim() !== '') ctx.addIssue({ code: 'custom', path: [index, 'name'], message: REQUIRED });
+    });
+  }),
+  schedule: z.string(),
+  checks: z.array(checkValueSchema).superRefine((checks, ctx) => checks.forEach((check, index) => checkProblems(check, ctx, index))),
+  /** Spec keys besides the schedule and the checks the form lists (env, severity, types this server does not run…), kept unchanged. */
+  specRest: z.record(z.string(), z.unknown()),
+});
+export type CanaryFormValues = z.infer<typeof canaryFormSchema>;
+
+/** The form value of one field as written, or undefined when the form cannot show it as it is. */
+function readField(field: CheckField, raw: unknown): FormFieldValue | undefined {
+  switch (field.kind) {
+    case 'text':
+    case 'textarea':
+      return typeof raw === 'string' ? raw : undefined;
+    case 'select':
+      return typeof raw === 'string' && (field.options ?? []).includes(raw) ? raw : undefined;
+    case 'number':
+      return typeof raw === 'number' && Number.isInteger(raw) ? String(raw) : undefined;
+    case 'codes':
+      return Array.isArray(raw) && raw.every((code) => typeof code === 'number' && Number.isInteger(code)) ? raw.map(String) : undefined;
+    case 'lines':
+      return Array.isArray(raw) && raw.every((line) => typeof line === 'string' && !line.includes('\n')) ? raw.join('\n') : undefined;
+    case 'pairs':
+      return Array.isArray(raw) && raw.every((item) => isRecord(item) && Object.keys(item).every((key) => key === 'name' || key === 'value') && typeof item.name === 'string' && typeof item.value === 'string')
+        ? raw.map((item) => ({ name: String(item.name), value: String(item.value) }))
+        : undefined;
+    case 'secret':
+      if (typeof raw === 'string') return raw;
+      return isRecord(raw) && Object.keys(raw).length === 1 && typeof raw.value === 'string' ? raw.value : undefined;
+  }
+}
+
+/** The value written for a field, or undefined when it is blank (blank fields are left out). */
+function writeField(field: CheckField, value: FormFieldValue | undefined): unknown {
+  if (value === undefined || isBlank(value)) return undefined;
+  switch (field.kind) {
+    case 'number':
+      return typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+    case 'codes':
+      return Array.isArray(value) ? value.map(Number).sort((a, b) => a - b) : undefined;
+    case 'lines':
+      return typeof value === 'string' ? value.split('\n').map((line) => line.trim()).filter(Boolean) : undefined;
+    case 'pairs':
+      return Array.isArray(value) ? value.filter((pair) => typeof pair !== 'string' && pair.name.trim() !== '') : undefined;
+    case 'secret':
+      return { value };
+    default:
+      return typeof value === 'string' ? value : undefined;
+  }
+}
+
+/** A field's value when nothing is written (inputs stay controlled). */
+function emptyValue(field: CheckField): FormFieldValue {
+  return field.kind === 'codes' || field.kind === 'pairs' ? [] : '';
+}
+
+/** A new check of a type, with the type's initial values (spec §3: Redis db 0). */
+export function newCheck(type: string, name = ''): CheckFormValue {
+  const fields: Record<string, FormFieldValue> = {};
+  for (const field of checkForm(type) ?? []) fields[field.name] = field.initial ?? emptyValue(field);
+  return { type, name, description: '', fields, rest: {} };
+}
+
+function checkToForm(type: string, raw: unknown): CheckFormValue {
+  const item = isRecord(raw) ? raw : {};
+  const rest: Record<string, unknown> = { ...item };
+  const value: CheckFormValue = { type, name: '', description: '', fields: {}, rest };
+  for (const key of ['name', 'description'] as const) {
+    if (typeof item[key] === 'string') {
+      value[key] = item[key];
+      delete rest[key];
+    }
+  }
+  for (const field of checkForm(type) ?? []) {
+    const key = !Object.hasOwn(item, field.name) && field.legacy && Object.hasOwn(item, field.legacy) ? field.legacy : field.name;
+    if (!Object.hasOwn(item, key)) {
+      value.fields[field.name] = emptyValue(field);
+      continue;
+    }
+    const read = readField(field, item[key]);
+    if (read === undefined) continue;
+    value.fields[field.name] = read;
+    delete rest[key];
+  }
+  return value;
+}
+
+/**
+ * The form of a document. `types` are the check types the server runs (GET /api/canary/about): their
+ * lists become the form's checks; every other key of the spec is kept as written.
+ */
+export function documentToForm(doc: CanaryDocument, types: readonly string[]): CanaryFormValues {
+  const specRest: Record<string, unknown> = {};
+  const checks: CheckFormValue[] = [];
+  let schedule = '';
+  for (const [key, value] of Object.entries(doc.spec)) {
+    if (key === 'schedule' && typeof value === 'string') schedule = value;
+    else if (!CANARY_FIELDS.includes(key) && types.includes(key) && (Array.isArray(value) || isRecord(value))) {
+      for (const item of Array.isArray(value) ? value : [value]) checks.push(checkToForm(key, item));
+    } else specRest[key] = value;
+  }
+  return {
+    name: doc.name,
+    namespace: doc.namespace,
+    labels: Object.entries(doc.labels).map(([name, value]) => ({ name, value })),
+    schedule,
+    checks,
+    specRest,
+  };
+}
+
+function checkToSpec(check: CheckFormValue): Record<string, unknown> {
+  const item: Record<string, unknown> = { name: check.name.trim() };
+  if (check.description.trim() !== '') item.description = check.description;
+  for (const field of checkForm(check.type) ?? []) {
+    if (Object.hasOwn(check.rest, field.name) || !isVisible(field, check.fields)) continue;
+    const written = writeField(field, check.fields[field.name]);
+    if (written !== undefined) item[field.name] = written;
+  }
+  return { ...item, ...check.rest };
+}
+
+/**
+ * The document of a form: the schedule first, the kept keys, then one list per check type in the order
+ * the types first appear. `pushTypes` (webhook) are written as one mapping, as canary-checker writes them.
+ */
+export function formToDocument(values: CanaryFormValues, pushTypes: readonly string[] = []): CanaryDocument {
+  const spec: Record<string, unknown> = {};
+  if (values.schedule.trim() !== '') spec.schedule = values.schedule.trim();
+  Object.assign(spec, values.specRest);
+  const byType = new Map<string, Array<Record<string, unknown>>>();
+  for (const check of values.checks) byType.set(check.type, [...(byType.get(check.type) ?? []), checkToSpec(check)]);
+  for (const [type, items] of byType) spec[type] = pushTypes.includes(type) && items.length === 1 ? items[0] : items;
+  const labels: Record<string, string> = {};
+  for (const label of values.labels) if (label.name.trim() !== '') labels[label.name.trim()] = label.value;
+  return { name: values.name.trim(), namespace: values.namespace.trim() || DEFAULT_NAMESPACE, labels, spec };
+}
+
+/**
+ * Where a check of the spec sits in the form: the n-th check of a type is the n-th form check of that
+ * type (the form keeps checks grouped by type in writing order).
+ */
+export function formIndexOf(checks: readonly Pick<CheckFormValue, 'type'>[], type: string, typeIndex: number): number | undefined {
+  let seen = 0;
+  for (const [index, check] of checks.entries()) {
+    if (check.type !== type) continue;
+    if (seen === typeIndex) return index;
+    seen += 1;
+  }
+  return undefined;
+}
