@@ -15,6 +15,8 @@ function withCurrent(options: readonly string[], current: string): string[] {
 }
 
 interface ViewControlsProps {
+  /** The pivot replaces the table, so its grouping does not apply. */
+  pivoting: boolean;
   groupBy: string;
   tabBy: string;
   layout: Layout;
@@ -35,7 +37,7 @@ function Inline({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** Group By and Tab By (spec §9 options) and the table / card layout. */
-export const ViewControls = memo(function ViewControls({ groupBy, tabBy, layout, groupByOptions, tabByOptions, onChange }: ViewControlsProps) {
+export const ViewControls = memo(function ViewControls({ pivoting, groupBy, tabBy, layout, groupByOptions, tabByOptions, onChange }: ViewControlsProps) {
   const layoutButton = (value: Layout, label: string, Icon: typeof Table2) => (
     <button
       type="button"
@@ -50,7 +52,7 @@ export const ViewControls = memo(function ViewControls({ groupBy, tabBy, layout,
   );
   return (
     <div className="flex flex-wrap items-center gap-3">
-      {layout === 'table' ? (
+      {layout === 'table' && !pivoting ? (
         <Inline label="Group By">
           <Select label="Group By" hideLabel className="w-44" value={groupBy} options={withCurrent(groupByOptions, groupBy).map(option(GROUP_LABELS))} onValueChange={(value) => onChange({ groupBy: value })} />
         </Inline>

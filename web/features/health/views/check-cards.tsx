@@ -24,7 +24,7 @@ function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen: (check: Che
     <button
       type="button"
       onClick={() => onOpen(check)}
-      className="flex h-20 min-w-0 flex-col justify-between rounded-lg border border-slate-200 bg-white p-3 text-left shadow-sm hover:border-blue-300 hover:bg-blue-50/40 focus-visible:outline-2 focus-visible:outline-blue-600"
+      className="flex h-20 w-full min-w-0 flex-col justify-between rounded-lg border border-slate-200 bg-white p-3 text-left shadow-sm hover:border-blue-300 hover:bg-blue-50/40 focus-visible:outline-2 focus-visible:outline-blue-600"
     >
       <span className="flex min-w-0 items-center gap-2">
         <HealthDot tone={check.status ?? 'unknown'} />

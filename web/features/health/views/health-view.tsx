@@ -95,7 +95,7 @@ export function HealthView({ variant }: HealthViewProps) {
         <div role="search" className="flex flex-wrap items-center gap-3">
           {sidebar ? null : <FilterMenu activeCount={activeFilterCount(state)}>{filters}</FilterMenu>}
           <SearchBox value={state.query} onCommit={onQuery} />
-          <ViewControls groupBy={state.groupBy} tabBy={state.tabBy} layout={state.layout} groupByOptions={view.groupByOptions} tabByOptions={view.tabByOptions} onChange={update} />
+          <ViewControls pivoting={Boolean(state.pivotBy)} groupBy={state.groupBy} tabBy={state.tabBy} layout={state.layout} groupByOptions={view.groupByOptions} tabByOptions={view.tabByOptions} onChange={update} />
           {variant === 'bare' ? rangeControls : null}
         </div>
         {summary.error ? (
