@@ -1,11 +1,13 @@
 import { VIRTUAL_OVERSCAN } from '@common/constants';
 import { formatLatency, formatUptime } from '@common/format';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '@web/ui/primitives/empty-state';
 import { Loading } from '@web/ui/primitives/loading';
 import type { CheckSummary } from '../api/schema';
 import { displayName } from '../state/checks';
+import type { SortColumn } from '../state/params';
+import { sortChecks } from '../state/sort';
 import { CheckIcon } from '../table/check-icon';
 import { HealthDot } from '../table/cells';
 
@@ -44,7 +46,17 @@ function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen: (check: Che
 }
 
 /** layout=card (spec §2): a grid of cards, rows virtualised like the table's. */
-export const CheckCards = memo(function CheckCards({ checks, isLoading, onOpenCheck }: { checks: CheckSummary[]; isLoading: boolean; onOpenCheck: (check: CheckSummary) => void }) {
+interface CheckCardsProps {
+  checks: CheckSummary[];
+  /** The cards follow the table's sort (spec §2 sortBy, sortDesc). */
+  sortBy: SortColumn;
+  sortDesc: boolean;
+  isLoading: boolean;
+  onOpenCheck: (check: CheckSummary) => void;
+}
+
+export const CheckCards = memo(function CheckCards({ checks: unsorted, sortBy, sortDesc, isLoading, onOpenCheck }: CheckCardsProps) {
+  const checks = useMemo(() => sortChecks(unsorted, sortBy, sortDesc), [unsorted, sortBy, sortDesc]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [perRow, setPerRow] = useState(1);
   useLayoutEffect(() => {

@@ -1,5 +1,5 @@
 import { SIDEBAR_COLLAPSE_BREAKPOINT_PX } from '@common/constants';
-import { lazy, Suspense, useCallback, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { BOUNDARY_FALLBACK_TEXT, Page } from '@web/app/layout/page';
 import { ErrorPage } from '@web/app/pages/error-page';
 import { useDocumentTitle } from '@web/app/layout/document-title';
@@ -9,21 +9,18 @@ import type { TriState } from '@web/ui/tri-state-filter';
 import type { CheckSummary } from '../api/schema';
 import { useChecksSummary } from '../api/summary';
 import { withLabelState } from '../state/labels';
-import { activeFilterCount, type HealthParams, type HealthPatch, type SortColumn } from '../state/params';
+import { activeFilterCount, type SortColumn } from '../state/params';
 import { refreshRateMs, useRefreshRate } from '../state/refresh';
-import { sortChecks } from '../state/sort';
 import { useHealthParams } from '../state/use-health-params';
 import { useMediaQuery } from '../state/use-media-query';
 import { useVisibleChecks } from '../state/use-visible-checks';
 import { FilterMenu } from '../sidebar/filter-menu';
 import { HealthFilters } from '../sidebar/health-filters';
-import { ChecksTable } from '../table/checks-table';
 import { CheckTabs } from '../toolbar/check-tabs';
 import { RangeControls } from '../toolbar/range-controls';
 import { SearchBox } from '../toolbar/search-box';
 import { ViewControls } from '../toolbar/view-controls';
-import { CheckCards } from './check-cards';
-import { PivotTable } from './pivot-table';
+import { ListView } from './list-view';
 
 // The detail and its tabs load when a check is first opened, not with the list.
 const CheckDrawer = lazy(() => import('../detail/check-drawer'));
@@ -31,21 +28,6 @@ const CheckDrawer = lazy(() => import('../detail/check-drawer'));
 export interface HealthViewProps {
   /** 'page': inside the shell, range controls in its top bar. 'bare' (/view/health): no top bar, no sidebar. */
   variant: 'page' | 'bare';
-}
-
-function ListView({ state, checks, isLoading, onOpenCheck, onSortChange }: { state: HealthParams; checks: CheckSummary[]; isLoading: boolean; onOpenCheck: (check: CheckSummary) => void; onSortChange: (sort: { sortBy: SortColumn; sortDesc: boolean } | undefined) => void }) {
-  if (state.pivotBy) return <PivotTable checks={checks} pivotBy={state.pivotBy} pivotLabel={state.pivotLabel} cellType={state.pivotCellType} isLoading={isLoading} onOpenCheck={onOpenCheck} />;
-  if (state.layout === 'card') return <CheckCardsSorted checks={checks} state={state} isLoading={isLoading} onOpenCheck={onOpenCheck} />;
-  return <ChecksTable checks={checks} groupBy={state.groupBy} sortBy={state.sortBy} sortDesc={state.sortDesc} isLoading={isLoading} onSortChange={onSortChange} onOpenCheck={onOpenCheck} />;
-}
-
-function CheckCardsSorted({ checks, state, isLoading, onOpenCheck }: { checks: CheckSummary[]; state: HealthParams; isLoading: boolean; onOpenCheck: (check: CheckSummary) => void }) {
-  const sorted = useSortedChecks(checks, state.sortBy, state.sortDesc);
-  return <CheckCards checks={sorted} isLoading={isLoading} onOpenCheck={onOpenCheck} />;
-}
-
-function useSortedChecks(checks: CheckSummary[], sortBy: SortColumn, sortDesc: boolean) {
-  return useMemo(() => sortChecks(checks, sortBy, sortDesc), [checks, sortBy, sortDesc]);
 }
 
 /** The Health page's content (spec §2), shared by /health and /view/health. */
