@@ -69,6 +69,11 @@ function errorBody(error: FastifyError | AppError | Error): { status: number; bo
   return { status: 500, body: { error: 'internal_error', message: 'internal error; the server log has the details under this request id' } };
 }
 
+/** Query parameters that carry credentials (a webhook's ?token=…) are masked in request logs. */
+function withoutSecretParams(url: string): string {
+  return url.replace(/([?&](?:token|access_token|password)=)[^&#]*/gi, '$1***');
+}
+
 /** The one error handler: stable codes and statuses, never a stack or SQL text in the answer. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
@@ -115,7 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     metrics.httpDuration.observe({ method: req.method, route: routeUrl, status_code: String(reply.statusCode) }, seconds);
     const level = reply.statusCode >= 500 ? 'error' : 'info';
     if (req.url !== '/health' || reply.statusCode !== 200) {
-      req.log[level]({ method: req.method, url: req.url, route: routeUrl, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      req.log[level]({ method: req.method, url: withoutSecretParams(req.url), route: routeUrl, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     }
   });
 

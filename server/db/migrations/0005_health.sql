@@ -80,9 +80,34 @@ CREATE FUNCTION latency_bucket(duration_ms integer) RETURNS smallint LANGUAGE sq
 $$;
 
 -- Cumulative rollups: each row holds the totals since the check's first result up to the end of its
--- bucket (hour or day), so the counts of any range are the difference of two rows. hist_buckets and
--- hist_counts are a sparse latency histogram (same positions), also cumulative. Hourly rows are kept for
--- days (ranges up to two days), daily rows for years.
+-- bucket (10 minutes, an hour or a day), so the counts of any range are the difference of two totals.
+-- hist_buckets and hist_counts are a sparse latency histogram (same positions), also cumulative.
+-- 10-minute rows are kept two days (with the raw results at a range's edges they count any range of up to
+-- a day exactly), hourly rows days, daily rows years. The bucket index finds "every check's row of this
+-- bucket" in one range scan.
+CREATE TABLE check_rollups_10m (
+  check_id uuid NOT NULL REFERENCES checks (id) ON DELETE CASCADE,
+  bucket timestamptz NOT NULL,
+  passed bigint NOT NULL,
+  failed bigint NOT NULL,
+  duration_sum bigint NOT NULL,
+  hist_buckets smallint[] NOT NULL,
+  hist_counts bigint[] NOT NULL,
+  last_time timestamptz NOT NULL,
+  PRIMARY KEY (check_id, bucket)
+);
+CREATE INDEX check_rollups_10m_bucket_idx ON check_rollups_10m (bucket);
+
+-- Every check's totals since its first result (what the cumulative rows hold at "now").
+CREATE TABLE check_totals (
+  check_id uuid PRIMARY KEY REFERENCES checks (id) ON DELETE CASCADE,
+  passed bigint NOT NULL DEFAULT 0,
+  failed bigint NOT NULL DEFAULT 0,
+  duration_sum bigint NOT NULL DEFAULT 0,
+  hist_buckets smallint[] NOT NULL DEFAULT '{}',
+  hist_counts bigint[] NOT NULL DEFAULT '{}',
+  last_time timestamptz NOT NULL
+);
 CREATE TABLE check_rollups_hourly (
   check_id uuid NOT NULL REFERENCES checks (id) ON DELETE CASCADE,
   bucket timestamptz NOT NULL,
@@ -94,56 +119,72 @@ CREATE TABLE check_rollups_hourly (
   last_time timestamptz NOT NULL,
   PRIMARY KEY (check_id, bucket)
 );
+CREATE INDEX check_rollups_hourly_bucket_idx ON check_rollups_hourly (bucket);
 CREATE TABLE check_rollups_daily (LIKE check_rollups_hourly INCLUDING ALL);
 ALTER TABLE check_rollups_daily ADD FOREIGN KEY (check_id) REFERENCES checks (id) ON DELETE CASCADE;
 
--- Adds one result to the cumulative row of its bucket, starting the bucket from the previous row.
+-- Adds one result to the cumulative row of its bucket (starting the bucket from the previous row), and to
+-- every later row: a result that arrives late (an agent catching up) keeps later totals true.
 CREATE FUNCTION rollup_add(target regclass, p_check uuid, p_bucket timestamptz, p_time timestamptz, p_status boolean, p_duration integer)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   b smallint := latency_bucket(p_duration);
   affected integer;
-BEGIN
-  EXECUTE format($q$
-    UPDATE %1$s SET
+  increment constant text := $inc$
       passed = passed + $3::int, failed = failed + (1 - $3::int), duration_sum = duration_sum + $4,
       hist_counts = CASE WHEN array_position(hist_buckets, $5) IS NULL THEN hist_counts || 1::bigint
                          ELSE hist_counts[:array_position(hist_buckets, $5) - 1] || (hist_counts[array_position(hist_buckets, $5)] + 1)
                               || hist_counts[array_position(hist_buckets, $5) + 1:] END,
-      hist_buckets = CASE WHEN array_position(hist_buckets, $5) IS NULL THEN hist_buckets || $5 ELSE hist_buckets END,
-      last_time = greatest(last_time, $6)
-    WHERE check_id = $1 AND bucket = $2$q$, target)
+      hist_buckets = CASE WHEN array_position(hist_buckets, $5) IS NULL THEN hist_buckets || $5 ELSE hist_buckets END$inc$;
+BEGIN
+  EXECUTE format('UPDATE %1$s SET %2$s, last_time = greatest(last_time, $6) WHERE check_id = $1 AND bucket = $2', target, increment)
   USING p_check, p_bucket, p_status, p_duration, b, p_time;
   -- EXECUTE does not set FOUND: the row count tells.
   GET DIAGNOSTICS affected = ROW_COUNT;
-  IF affected > 0 THEN RETURN; END IF;
-  -- First result of the bucket: carry the totals of the latest earlier bucket forward.
-  EXECUTE format($q$
-    INSERT INTO %1$s (check_id, bucket, passed, failed, duration_sum, hist_buckets, hist_counts, last_time)
-    SELECT $1, $2,
-      coalesce(prev.passed, 0) + $3::int, coalesce(prev.failed, 0) + (1 - $3::int), coalesce(prev.duration_sum, 0) + $4,
-      CASE WHEN array_position(coalesce(prev.hist_buckets, '{}'), $5) IS NULL THEN coalesce(prev.hist_buckets, '{}') || $5 ELSE prev.hist_buckets END,
-      CASE WHEN array_position(coalesce(prev.hist_buckets, '{}'), $5) IS NULL THEN coalesce(prev.hist_counts, '{}') || 1::bigint
-           ELSE prev.hist_counts[:array_position(prev.hist_buckets, $5) - 1] || (prev.hist_counts[array_position(prev.hist_buckets, $5)] + 1)
-                || prev.hist_counts[array_position(prev.hist_buckets, $5) + 1:] END,
-      $6
-    FROM (SELECT 1) one
-    LEFT JOIN LATERAL (
-      SELECT passed, failed, duration_sum, hist_buckets, hist_counts FROM %1$s
-      WHERE check_id = $1 AND bucket < $2 ORDER BY bucket DESC LIMIT 1
-    ) prev ON true
-    ON CONFLICT (check_id, bucket) DO NOTHING$q$, target)
-  USING p_check, p_bucket, p_status, p_duration, b, p_time;
-  GET DIAGNOSTICS affected = ROW_COUNT;
   IF affected = 0 THEN
-    -- Another transaction started the bucket at the same moment: add to its row.
-    PERFORM rollup_add(target, p_check, p_bucket, p_time, p_status, p_duration);
+    -- First result of the bucket: carry the totals of the latest earlier bucket forward.
+    EXECUTE format($q$
+      INSERT INTO %1$s (check_id, bucket, passed, failed, duration_sum, hist_buckets, hist_counts, last_time)
+      SELECT $1, $2,
+        coalesce(prev.passed, 0) + $3::int, coalesce(prev.failed, 0) + (1 - $3::int), coalesce(prev.duration_sum, 0) + $4,
+        CASE WHEN array_position(coalesce(prev.hist_buckets, '{}'), $5) IS NULL THEN coalesce(prev.hist_buckets, '{}') || $5 ELSE prev.hist_buckets END,
+        CASE WHEN array_position(coalesce(prev.hist_buckets, '{}'), $5) IS NULL THEN coalesce(prev.hist_counts, '{}') || 1::bigint
+             ELSE prev.hist_counts[:array_position(prev.hist_buckets, $5) - 1] || (prev.hist_counts[array_position(prev.hist_buckets, $5)] + 1)
+                  || prev.hist_counts[array_position(prev.hist_buckets, $5) + 1:] END,
+        $6
+      FROM (SELECT 1) one
+      LEFT JOIN LATERAL (
+        SELECT passed, failed, duration_sum, hist_buckets, hist_counts FROM %1$s
+        WHERE check_id = $1 AND bucket < $2 ORDER BY bucket DESC LIMIT 1
+      ) prev ON true
+      ON CONFLICT (check_id, bucket) DO NOTHING$q$, target)
+    USING p_check, p_bucket, p_status, p_duration, b, p_time;
+    GET DIAGNOSTICS affected = ROW_COUNT;
+    IF affected = 0 THEN
+      -- Another transaction started the bucket at the same moment: add to its row.
+      EXECUTE format('UPDATE %1$s SET %2$s, last_time = greatest(last_time, $6) WHERE check_id = $1 AND bucket = $2', target, increment)
+      USING p_check, p_bucket, p_status, p_duration, b, p_time;
+    END IF;
   END IF;
+  EXECUTE format('UPDATE %1$s SET %2$s WHERE check_id = $1 AND bucket > $2', target, increment)
+  USING p_check, p_bucket, p_status, p_duration, b, p_time;
 END $$;
 
--- Every result, however it arrives (a run, Run Now, a webhook, an agent), updates both rollups.
+-- Every result, however it arrives (a run, Run Now, a webhook, an agent), updates the three rollups.
 CREATE FUNCTION check_statuses_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  b smallint := latency_bucket(NEW.duration);
+  pos integer;
 BEGIN
+  INSERT INTO check_totals (check_id, last_time) VALUES (NEW.check_id, NEW.time) ON CONFLICT (check_id) DO NOTHING;
+  SELECT array_position(hist_buckets, b) INTO pos FROM check_totals WHERE check_id = NEW.check_id FOR UPDATE;
+  UPDATE check_totals SET
+    passed = passed + NEW.status::int, failed = failed + (1 - NEW.status::int), duration_sum = duration_sum + NEW.duration,
+    hist_buckets = CASE WHEN pos IS NULL THEN hist_buckets || b ELSE hist_buckets END,
+    hist_counts = CASE WHEN pos IS NULL THEN hist_counts || 1::bigint ELSE hist_counts[:pos - 1] || (hist_counts[pos] + 1) || hist_counts[pos + 1:] END,
+    last_time = greatest(last_time, NEW.time)
+  WHERE check_id = NEW.check_id;
+  PERFORM rollup_add('check_rollups_10m', NEW.check_id, date_bin('10 minutes', NEW.time, '2000-01-01 00:00:00+00'), NEW.time, NEW.status, NEW.duration);
   PERFORM rollup_add('check_rollups_hourly', NEW.check_id, date_trunc('hour', NEW.time, 'UTC'), NEW.time, NEW.status, NEW.duration);
   PERFORM rollup_add('check_rollups_daily', NEW.check_id, date_trunc('day', NEW.time, 'UTC'), NEW.time, NEW.status, NEW.duration);
   RETURN NULL;

@@ -1,5 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { isRecord, messageOf } from '../../platform/errors';
+import { formatDuration, parseDuration } from './units';
 
 /** An expression that does not parse or does not evaluate; its message names the expression. */
 export class ExpressionError extends Error {
@@ -17,7 +19,23 @@ export class ExpressionError extends Error {
  * Variables are whatever a check type exposes (dyn), and a list or map literal may mix value types, as in
  * canary-checker's transforms: [{'name': 'api', 'pass': true}].
  */
-const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false });
+const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false }).registerFunction(
+  // canary-checker's Duration('7d'): Go durations plus days and weeks, as in `sslAge > Duration('7d')`.
+  'Duration(string): google.protobuf.Duration',
+  (text: string) => {
+    const ms = parseDuration(text);
+    if (ms === undefined) throw new Error(`Duration("${text}"): not a duration (e.g. 90s, 15m, 2h, 7d)`);
+    return Duration.fromMilliseconds(ms);
+  },
+);
+
+/**
+ * A duration variable (http's `sslAge` and `elapsed`, like canary-checker's Go durations): compares with
+ * `Duration('7d')` or `duration('168h')` and prints as 3d4h in templates.
+ */
+export function celDuration(ms: number): Duration {
+  return Duration.fromMilliseconds(Math.round(ms));
+}
 
 type Compiled = ReturnType<Environment['parse']>;
 const compiled = new Map<string, Compiled | Error>();
@@ -44,6 +62,7 @@ function firstLine(message: string): string {
 
 /** CEL integers come back as bigint; the console speaks JSON numbers. */
 function toPlain(value: unknown): unknown {
+  if (value instanceof Duration) return formatDuration(value.valueOf());
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (Array.isArray(value)) return value.map(toPlain);
   if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([key, item]) => [String(key), toPlain(item)]));
@@ -51,11 +70,32 @@ function toPlain(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Whole numbers become CEL ints so that `code >= 200 && code < 300` and `size / 1024` work as written;
+ * fractions stay doubles. `json` keeps its numbers as doubles, as JSON numbers are in canary-checker.
+ */
+function toCel(value: unknown, depth: number): unknown {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => toCel(item, depth + 1));
+  if (isRecord(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = depth === 0 && key === 'json' ? item : toCel(item, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+function celVariables(variables: Record<string, unknown>): Record<string, unknown> {
+  const out = toCel(variables, 0);
+  return isRecord(out) ? out : variables;
+}
+
 /** Evaluates a CEL expression over the check's variables. */
 export function evaluateCel(where: string, expression: string, variables: Record<string, unknown>): unknown {
   const program = compile(where, expression);
   try {
-    return toPlain(program(variables));
+    return toPlain(program(celVariables(variables)));
   } catch (error) {
     throw new ExpressionError(where, expression, firstLine(messageOf(error)));
   }
@@ -80,6 +120,7 @@ function lookup(variables: Record<string, unknown>, path: string[]): unknown {
 
 function show(value: unknown): string {
   if (value === undefined || value === null) return '';
+  if (value instanceof Duration) return formatDuration(value.valueOf());
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);

@@ -4,6 +4,7 @@ import { healthApi } from './api';
 import { canaryKind } from './canary-kind';
 import { checkRollupRetentionJob, checkStatusRetentionJob } from './retention';
 import { runCanary } from './run-canary';
+import { webhookRoutes } from './webhook';
 
 /** Canaries run as scheduled rows: each slot once across all instances, a canary never overlapping itself. */
 export const canariesTable = defineScheduledTable({
@@ -28,6 +29,8 @@ export const healthFeature: Feature = {
   kinds: [canaryKind],
   async register(app, ctx) {
     await healthApi(app, ctx);
+    // Its own scope: the webhook reads any content type as text, unlike the rest of the API.
+    await app.register(async (scope) => webhookRoutes(scope, ctx));
     backgroundWork
       .rows({
         name: 'Canary',

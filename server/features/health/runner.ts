@@ -115,6 +115,14 @@ function transformedResults(value: unknown, time: Date, where: string, expressio
 export async function runCheck(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, signal: AbortSignal): Promise<CheckRunOutcome> {
   const time = new Date();
   const { outcome, duration } = await runType(check, canary, deps, signal);
+  return applyExpressions(check, canary, outcome, duration, time);
+}
+
+/**
+ * A type's outcome through the check's `test`, `display` and `transform`: shared by scheduled runs and by
+ * results that arrive from outside (webhook).
+ */
+export function applyExpressions(check: RunnableCheck, canary: CanaryInfo, outcome: CheckOutcome, duration: number, time: Date): CheckRunOutcome {
   const variables: Record<string, unknown> = {
     ...outcome.data,
     duration,
@@ -155,9 +163,14 @@ export async function runCheck(check: RunnableCheck, canary: CanaryInfo, deps: R
 /** Runs a check and stores its result (and those of its transform), answering what was stored. */
 export async function runAndRecord(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, signal: AbortSignal): Promise<CheckRunOutcome> {
   const outcome = await runCheck(check, canary, deps, signal);
-  await recordResult(deps.pool, check.id, outcome.result);
-  if (outcome.transformed) await recordTransformed(deps.pool, check, canary, outcome.transformed);
+  await recordOutcome(deps.pool, check, canary, outcome);
   return outcome;
+}
+
+/** Stores a check's result and the checks its transform made (rollups, transitions and events follow). */
+export async function recordOutcome(pool: pg.Pool, check: RunnableCheck, canary: CanaryInfo, outcome: CheckRunOutcome): Promise<void> {
+  await recordResult(pool, check.id, outcome.result);
+  if (outcome.transformed) await recordTransformed(pool, check, canary, outcome.transformed);
 }
 
 /**

@@ -31,7 +31,7 @@ const CANARY_FIELDS = ['schedule', 'interval', 'icon', 'severity', 'owner', 'env
 const KNOWN_UNSUPPORTED = new Set([
   'docker', 'dockerPush', 'containerd', 'containerdPush', 's3', 'pod', 'mssql', 'restic', 'jmeter', 'helm', 'namespace', 'cloudwatch',
   'pubsub', 'github', 'gitProtocol', 'kubernetes', 'kubernetesResource', 'awsConfig', 'awsConfigRule', 'databaseBackup', 'catalog',
-  'opensearch', 'elasticsearch', 'alertmanager', 'argo', 'dynatrace', 'azureDevops', 'mongodb', 'ldap',
+  'opensearch', 'elasticsearch', 'alertmanager', 'argo', 'dynatrace', 'azureDevops', 'mongodb',
 ]);
 
 export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;

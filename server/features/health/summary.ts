@@ -1,15 +1,13 @@
 import type pg from 'pg';
-import { quantile, subtract, toHistogram, type Histogram } from './histogram';
+import { quantile } from './histogram';
 import { likePattern, parseSearch } from './search';
+import { bucketStart, minus, totalsAt, totalsNow, type Now, type Tier, type Totals } from './totals';
 
 /** Where the numbers of a range come from (docs/HEALTH.md): raw results for short ranges, rollups beyond. */
 export type StatsSource = 'raw' | 'hourly' | 'daily';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** Raw results answer ranges up to 3 hours; hourly rollups up to 3 days; daily rollups anything longer. */
-export const RAW_MAX_MS = 3 * HOUR;
-export const HOURLY_MAX_MS = 3 * DAY;
 
 export interface SummaryRequest {
   from: Date;
@@ -94,12 +92,6 @@ interface CheckRow {
   created_at: Date;
 }
 
-interface Stats {
-  passed: number;
-  failed: number;
-  histogram: Histogram;
-}
-
 class Params {
   readonly values: unknown[] = [];
   add(value: unknown): string {
@@ -148,76 +140,35 @@ async function matchingChecks(pool: pg.Pool, request: SummaryRequest): Promise<C
   return rows;
 }
 
-export function sourceFor(from: Date, to: Date): StatsSource {
-  const span = to.getTime() - from.getTime();
-  return span <= RAW_MAX_MS ? 'raw' : span <= HOURLY_MAX_MS ? 'hourly' : 'daily';
-}
-
-/** The start of the hour or UTC day containing `at`: where rollup counting begins. */
-export function alignDown(at: Date, source: StatsSource): Date {
-  if (source === 'raw') return at;
-  const step = source === 'hourly' ? HOUR : DAY;
-  return new Date(Math.floor(at.getTime() / step) * step);
-}
-
-/** Raw results: counts exactly; latency bucketed in the database so nothing is sorted. */
-async function rawStats(pool: pg.Pool, ids: readonly string[], from: Date, to: Date): Promise<Map<string, Stats>> {
-  const { rows } = await pool.query<{ check_id: string; passed: string; failed: string; buckets: number[]; counts: string[] }>(
-    `WITH b AS (
-       SELECT check_id, latency_bucket(duration) AS bucket, count(*) AS n, count(*) FILTER (WHERE status) AS passed
-         FROM check_statuses WHERE time >= $2 AND time <= $3 AND check_id = ANY($1::uuid[])
-        GROUP BY check_id, bucket)
-     SELECT check_id, sum(passed) AS passed, sum(n) - sum(passed) AS failed, array_agg(bucket) AS buckets, array_agg(n) AS counts
-       FROM b GROUP BY check_id`,
-    [ids, from, to],
-  );
-  return new Map(rows.map((row) => [row.check_id, { passed: Number(row.passed), failed: Number(row.failed), histogram: toHistogram(row.buckets, row.counts) }]));
-}
-
-interface RollupRow {
-  check_id: string;
-  e_passed: string | null;
-  e_failed: string | null;
-  e_buckets: number[] | null;
-  e_counts: string[] | null;
-  s_passed: string | null;
-  s_failed: string | null;
-  s_buckets: number[] | null;
-  s_counts: string[] | null;
-}
-
 /**
- * Cumulative rollups: the totals at the end of the range minus the totals just before its start, two index
- * probes per check whatever the range's length.
+ * Which totals answer a range: up to a day (starting within the last 47 hours) the 10-minute tier with the
+ * raw results at the edges, exact to the second ('raw'); up to 7 days the hourly tier; beyond it the daily
+ * tier (both count whole buckets from the start of the bucket holding `from`).
  */
-async function rollupStats(pool: pg.Pool, table: 'check_rollups_hourly' | 'check_rollups_daily', ids: readonly string[], from: Date, to: Date): Promise<Map<string, Stats>> {
-  const { rows } = await pool.query<RollupRow>(
-    `SELECT c.id AS check_id,
-            e.passed AS e_passed, e.failed AS e_failed, e.hist_buckets AS e_buckets, e.hist_counts AS e_counts,
-            s.passed AS s_passed, s.failed AS s_failed, s.hist_buckets AS s_buckets, s.hist_counts AS s_counts
-       FROM unnest($1::uuid[]) AS c(id)
-       LEFT JOIN LATERAL (SELECT passed, failed, hist_buckets, hist_counts FROM ${table} r
-                           WHERE r.check_id = c.id AND r.bucket <= $3 ORDER BY r.bucket DESC LIMIT 1) e ON true
-       LEFT JOIN LATERAL (SELECT passed, failed, hist_buckets, hist_counts FROM ${table} r
-                           WHERE r.check_id = c.id AND r.bucket < $2 ORDER BY r.bucket DESC LIMIT 1) s ON true`,
-    [ids, from, to],
-  );
-  const stats = new Map<string, Stats>();
-  for (const row of rows) {
-    if (row.e_passed === null) continue;
-    stats.set(row.check_id, {
-      passed: Number(row.e_passed) - Number(row.s_passed ?? 0),
-      failed: Number(row.e_failed ?? 0) - Number(row.s_failed ?? 0),
-      histogram: subtract(toHistogram(row.e_buckets, row.e_counts), toHistogram(row.s_buckets, row.s_counts)),
-    });
-  }
-  return stats;
+export function sourceFor(from: Date, to: Date, now = new Date()): StatsSource {
+  const span = to.getTime() - from.getTime();
+  if (span <= DAY && from.getTime() >= now.getTime() - 47 * HOUR) return 'raw';
+  return span <= 7 * DAY ? 'hourly' : 'daily';
 }
 
-export async function statsFor(pool: pg.Pool, ids: readonly string[], from: Date, to: Date, source: StatsSource): Promise<Map<string, Stats>> {
+function tierOf(source: StatsSource): Tier {
+  return source === 'raw' ? '10m' : source;
+}
+
+/** Where counting starts: `from` itself, or the start of its hour or UTC day. */
+export function alignDown(at: Date, source: StatsSource): Date {
+  return source === 'raw' ? at : bucketStart(at, tierOf(source));
+}
+
+/** The totals of every check between `from` and `to`, as the difference of the totals at the two instants. */
+export async function rangeTotals(pool: pg.Pool, ids: readonly string[], from: Date, to: Date, source: StatsSource, now: Now, nowDate: Date): Promise<Map<string, Totals>> {
   if (ids.length === 0) return new Map();
-  if (source === 'raw') return rawStats(pool, ids, from, to);
-  return rollupStats(pool, source === 'hourly' ? 'check_rollups_hourly' : 'check_rollups_daily', ids, alignDown(from, source), to);
+  const tier = tierOf(source);
+  const endsNow = to.getTime() >= nowDate.getTime() - 1000;
+  const [end, start] = await Promise.all([endsNow ? now.totals : totalsAt(pool, tier, ids, to, now), totalsAt(pool, tier, ids, from, now)]);
+  const out = new Map<string, Totals>();
+  for (const id of ids) out.set(id, minus(end.get(id), start.get(id)));
+  return out;
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
@@ -250,14 +201,15 @@ function compare(a: CheckSummary, b: CheckSummary, key: SortKey): number {
  */
 export async function checksSummary(pool: pg.Pool, request: SummaryRequest): Promise<SummaryAnswer> {
   const started = performance.now();
-  const source = sourceFor(request.from, request.to);
+  const nowDate = new Date();
+  const source = sourceFor(request.from, request.to, nowDate);
   const checks = await matchingChecks(pool, request);
   const ids = checks.map((check) => check.id);
-  const now = new Date();
+  const now = await totalsNow(pool, ids);
   const [stats, recent] = await Promise.all([
-    statsFor(pool, ids, request.from, request.to, source),
-    // rolling1h: the last one to two hours, from the hourly rollups (the current and the previous hour).
-    statsFor(pool, ids, new Date(now.getTime() - HOUR), now, 'hourly'),
+    rangeTotals(pool, ids, request.from, request.to, source, now, nowDate),
+    // rolling1h: the last hour, exactly.
+    rangeTotals(pool, ids, new Date(nowDate.getTime() - HOUR), nowDate, 'raw', now, nowDate),
   ]);
   // A single check over raw results gets exact percentiles (its history is small enough to sort).
   const exact = source === 'raw' && ids.length === 1 ? await exactLatency(pool, ids[0] ?? '', request.from, request.to) : undefined;

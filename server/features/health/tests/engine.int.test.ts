@@ -215,11 +215,14 @@ describe('the health API', () => {
   });
 
   it('answers longer ranges from rollups and says so', async () => {
-    const week = await call('GET', '/api/canary/api/summary?start=7d&query=name=open-port');
-    expect(week.json()).toMatchObject({ source: 'daily' });
+    const month = await call('GET', '/api/canary/api/summary?start=30d&query=name=open-port');
+    expect(month.json()).toMatchObject({ source: 'daily' });
+    expect((month.json().checks_summary as Array<Record<string, unknown>>)[0]).toMatchObject({ uptime: { passed: 1, failed: 0 } });
+    const week = await call('GET', '/api/canary/api/summary?start=2d&query=name=open-port');
+    expect(week.json()).toMatchObject({ source: 'hourly' });
     expect((week.json().checks_summary as Array<Record<string, unknown>>)[0]).toMatchObject({ uptime: { passed: 1, failed: 0 } });
     const day = await call('GET', '/api/canary/api/summary?start=1d&query=name=open-port');
-    expect(day.json()).toMatchObject({ source: 'hourly' });
+    expect(day.json()).toMatchObject({ source: 'raw' });
   });
 
   it('runs a check now for the roles that may, and graphs its history', async () => {

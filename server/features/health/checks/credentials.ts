@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { isRecord } from '../../../platform/errors';
+
+/**
+ * A canary-checker EnvVar field (`password: {value: s3cret}`), or a plain text. `valueFrom` (Kubernetes
+ * secrets and config maps) cannot be resolved here, so it is refused with a message saying so.
+ */
+export const envVarField = z
+  .union([z.string(), z.object({ value: z.string().optional(), valueFrom: z.unknown().optional() }).loose()], {
+    message: 'must be a text or {value: "…"}',
+  })
+  .superRefine((raw, ctx) => {
+    if (typeof raw === 'string') return;
+    if (raw.valueFrom !== undefined) ctx.addIssue({ code: 'custom', message: 'valueFrom is not supported (no Kubernetes secrets or config maps here); use value' });
+    else if (raw.value === undefined) ctx.addIssue({ code: 'custom', message: 'must be a text or {value: "…"}' });
+  })
+  .transform((raw) => (typeof raw === 'string' ? raw : (raw.value ?? '')));
+
+/** Scheme-prefixed URLs (postgres://, redis://, ldap://, http://…), as opposed to key=value or Go DSN forms. */
+export function isUrlForm(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+}
+
+/**
+ * canary-checker writes credentials into connection URLs as `$(username)` and `$(password)`. In URL form the
+ * values are percent-encoded, so a password with `@` or `/` cannot break the URL; elsewhere they go in as written.
+ * A URL without credentials gets the username and password fields as its user info.
+ */
+export function withCredentials(template: string, username: string | undefined, password: string | undefined): string {
+  const url = isUrlForm(template);
+  const encode = (value: string) => (url ? encodeURIComponent(value) : value);
+  const text = template.replaceAll('$(username)', encode(username ?? '')).replaceAll('$(password)', encode(password ?? ''));
+  if (!url || (!username && !password)) return text;
+  try {
+    const parsed = new URL(text);
+    if (!parsed.username && username) parsed.username = encodeURIComponent(username);
+    if (!parsed.password && password) parsed.password = encodeURIComponent(password);
+    return parsed.toString();
+  } catch {
+    return text;
+  }
+}
+
+/** A connection string fit to show: the password of a URL's user info and `password=…` pairs are masked. */
+export function redactConnection(text: string): string {
+  let shown = text.replace(/(password\s*=\s*)('[^']*'|[^\s;&]*)/gi, '$1***');
+  if (isUrlForm(shown)) {
+    // Not `new URL`: it would re-encode the rest of the text; only the user info changes.
+    shown = shown.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i, (_match, scheme: string, userInfo: string) => {
+      const colon = userInfo.indexOf(':');
+      return colon === -1 ? `${scheme}${userInfo}@` : `${scheme}${userInfo.slice(0, colon)}:***@`;
+    });
+  } else {
+    // Go DSN (user:password@tcp(host)/db): the password sits between the first ':' and the last '@' before the address.
+    shown = shown.replace(/^([^:@/]*):(.*)@((?:tcp|unix)?\(|\/)/, '$1:***@$3');
+  }
+  return shown;
+}
+
+/** The password in a URL's user info (decoded), to keep it out of messages. */
+export function urlPassword(text: string): string | undefined {
+  if (!isUrlForm(text)) return undefined;
+  try {
+    return decodeURIComponent(new URL(text).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes every secret from a text (an error message may quote a connection string or a credential). */
+export function withoutSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let clean = text;
+  for (const secret of secrets) {
+    if (!secret || secret.length < 3) continue;
+    clean = clean.split(secret).join('***');
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) clean = clean.split(encoded).join('***');
+  }
+  return clean;
+}
+
+/** The message of anything thrown, without the given secrets. */
+export function safeMessage(error: unknown, secrets: ReadonlyArray<string | undefined>): string {
+  const message = error instanceof Error ? error.message || error.name : isRecord(error) && typeof error.message === 'string' ? error.message : String(error);
+  return withoutSecrets(message, secrets);
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../../test/app';
+import { checksSummary } from '../summary';
+
+/**
+ * The statistics answer what the raw results say: for ranges up to a day exactly, for longer ranges from the
+ * start of the first hour or day; percentiles within 5%. Results are inserted as checks would report them.
+ */
+let t: TestApp;
+const checkId = '33333333-3333-4333-8333-333333333333';
+const now = new Date();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.db.pool.query(`INSERT INTO canaries (id, name) VALUES ('44444444-4444-4444-8444-444444444444', 'stats')`);
+  await t.db.pool.query(`INSERT INTO checks (id, canary_id, key, type, name) VALUES ($1, '44444444-4444-4444-8444-444444444444', 'tcp/x', 'tcp', 'x')`, [checkId]);
+  // A second check without results: the summary then reads percentiles from histograms, not exact sorts.
+  await t.db.pool.query(`INSERT INTO checks (canary_id, key, type, name) VALUES ('44444444-4444-4444-8444-444444444444', 'tcp/y', 'tcp', 'y')`);
+  // 50 hours of a result every 7 minutes, every ninth one failing, durations 10..1000 ms; inserted in time
+  // order except the last twenty, which arrive late and out of order.
+  const times: Array<{ time: Date; status: boolean; duration: number }> = [];
+  for (let i = 0; i < (50 * 60) / 7; i += 1) {
+    times.push({ time: new Date(now.getTime() - 50 * 3_600_000 + i * 7 * 60_000 + 1234), status: i % 9 !== 0, duration: 10 + ((i * 37) % 991) });
+  }
+  const late = times.splice(times.length - 40, 20);
+  for (const row of [...times, ...late.reverse()]) {
+    await t.db.pool.query('INSERT INTO check_statuses (check_id, time, status, duration) VALUES ($1, $2, $3, $4)', [checkId, row.time, row.status, row.duration]);
+  }
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function truth(from: Date, to: Date) {
+  const { rows } = await t.db.pool.query<{ passed: number; failed: number; p50: number | null; p95: number | null }>(
+    `SELECT count(*) FILTER (WHERE status)::int AS passed, count(*) FILTER (WHERE NOT status)::int AS failed,
+            percentile_disc(0.5) WITHIN GROUP (ORDER BY duration) AS p50, percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95
+       FROM check_statuses WHERE check_id = $1 AND time >= $2 AND time <= $3`,
+    [checkId, from, to],
+  );
+  return rows[0];
+}
+
+describe('range statistics', () => {
+  for (const [name, hours] of [['15m', 0.25], ['1h', 1], ['6h', 6], ['1d', 24], ['2d', 48]] as const) {
+    it(`over ${name} match the raw results`, async () => {
+      const to = new Date();
+      const from = new Date(to.getTime() - hours * 3_600_000);
+      const answer = await checksSummary(t.db.pool, { from, to, limit: 10, offset: 0, query: 'canary=stats' });
+      const row = answer.checks_summary.find((check) => check.id === checkId);
+      const counted = await truth(new Date(answer.from), to);
+      expect(answer.source).toBe(hours <= 24 ? 'raw' : 'hourly');
+      if (hours <= 24) expect(answer.from).toBe(from.toISOString());
+      expect(row?.uptime).toMatchObject({ passed: counted?.passed, failed: counted?.failed });
+      for (const [estimate, exact] of [[row?.latency.p50, counted?.p50], [row?.latency.p95, counted?.p95]] as const) {
+        expect(estimate).toBeDefined();
+        expect(Math.abs((estimate ?? 0) - (exact ?? 0)) / (exact ?? 1)).toBeLessThanOrEqual(0.1);
+      }
+    });
+  }
+
+  it('over 30 days count from the start of the first day', async () => {
+    const to = new Date();
+    const answer = await checksSummary(t.db.pool, { from: new Date(to.getTime() - 30 * 86_400_000), to, limit: 10, offset: 0, query: 'canary=stats' });
+    expect(answer.source).toBe('daily');
+    const counted = await truth(new Date(answer.from), to);
+    expect(answer.checks_summary[0]?.uptime).toMatchObject({ passed: counted?.passed, failed: counted?.failed });
+  });
+});
