@@ -1,4 +1,4 @@
-import { CHECK_STATUS_HISTORY_PAGE_SIZE } from '@common/constants';
+import { CHECK_STATUS_HISTORY_PAGE_SIZE, LOOKUP_STALE_TIME_MS } from '@common/constants';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@web/lib/api';
@@ -110,6 +110,18 @@ export function useCheckRelationships(id: string) {
       const list = z.array(relationshipSchema);
       return { components: list.parse(components.data ?? []), configs: list.parse(configs.data ?? []) };
     },
+  });
+}
+
+const aboutSchema = z.object({ check_types: z.array(z.object({ type: z.string(), push: z.boolean() })) });
+
+/** Check types whose results arrive (webhooks): Run Now cannot run them (GET /api/canary/about). */
+export function usePushCheckTypes() {
+  return useQuery({
+    queryKey: healthKeys.about(),
+    staleTime: LOOKUP_STALE_TIME_MS,
+    queryFn: ({ signal }) => api.get('/api/canary/about', (data) => aboutSchema.parse(data), { signal }),
+    select: (about) => new Set(about.check_types.filter((type) => type.push).map((type) => type.type)),
   });
 }
 

@@ -10,4 +10,5 @@ export const healthKeys = {
   spec: (id: string) => ['health', 'spec', id] as const,
   relationships: (id: string) => ['health', 'relationships', id] as const,
   agents: (ids: readonly string[]) => ['health', 'agents', ...ids] as const,
+  about: () => ['health', 'about'] as const,
 };

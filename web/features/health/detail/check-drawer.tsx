@@ -10,7 +10,7 @@ import { cn } from '@web/ui/primitives/cn';
 import { EmptyState } from '@web/ui/primitives/empty-state';
 import { Loading } from '@web/ui/primitives/loading';
 import { relativeRange, type TimeRangeValue } from '@web/ui/time-range';
-import { useCheckRecord, useCheckRelationships, useCheckStats, useRunCheck } from '../api/check';
+import { useCheckRecord, useCheckRelationships, useCheckStats, usePushCheckTypes, useRunCheck } from '../api/check';
 import type { CheckSpec } from '../api/schema';
 import { closeCheckPatch, type HealthParams, type HealthPatch } from '../state/params';
 import { defaultCheckRange } from '../state/time-range';
@@ -92,7 +92,9 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
   const stats = useCheckStats(record.id, timeRange);
   const relationships = useCheckRelationships(record.id);
   const run = useRunCheck(record.id);
-  const canRun = useCanRunChecks() && !record.transformed_from;
+  const pushTypes = usePushCheckTypes();
+  // A check made by a transform runs with its parent; a pushed check (webhook) only receives results.
+  const canRun = useCanRunChecks() && !record.transformed_from && pushTypes.data !== undefined && !pushTypes.data.has(record.type);
   // Spec §9: on screens at least 992 px tall the graph sits above the tabs; shorter ones get a Graph tab.
   const tall = useMediaQuery(`(min-height: ${GRAPH_TAB_HEIGHT_THRESHOLD_PX}px)`);
   const [tab, setTab] = useState('history');
