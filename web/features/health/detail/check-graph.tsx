@@ -27,12 +27,15 @@ export function graphGeometry(points: readonly GraphPoint[], from: number, to: n
   const maxLatency = Math.max(1, ...points.map((point) => point.avg ?? 0));
   const maxCount = Math.max(1, ...points.map((point) => point.passed + point.failed));
   // A bucket's bar covers most of its step, so gaps in the results show as gaps.
-  const barWidth = Math.max(1, (Math.max(stepMs, 1) / span) * WIDTH * 0.8);
+  const barWidth = Math.max(1, ((Math.max(stepMs, 1) / span) * WIDTH) * 0.8);
+  const stepWidth = (Math.max(stepMs, 1) / span) * WIDTH;
+  // A step line: each bucket's mean across the bucket, so a single bucket still shows.
   let latencyPath = '';
   for (const point of points) {
     if (point.avg === null) continue;
-    const y = LATENCY_HEIGHT - (point.avg / maxLatency) * (LATENCY_HEIGHT - 4) - 2;
-    latencyPath += `${latencyPath ? 'L' : 'M'}${x(point.time).toFixed(1)},${y.toFixed(1)}`;
+    const y = (LATENCY_HEIGHT - (point.avg / maxLatency) * (LATENCY_HEIGHT - 4) - 2).toFixed(1);
+    const start = Math.max(0, x(point.time));
+    latencyPath += `${latencyPath ? 'L' : 'M'}${start.toFixed(1)},${y}H${Math.min(WIDTH, start + Math.max(stepWidth, 2)).toFixed(1)}`;
   }
   const bars = points.map((point) => ({
     x: Math.min(WIDTH - barWidth, Math.max(0, x(point.time))),
