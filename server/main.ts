@@ -33,6 +33,7 @@ Options (each also read from its environment variable):
   --smtp-url URL        SMTP_URL          mail server for sign-in codes, e.g. smtp://user:pass@mail:587
                                           (without it, codes are written to the log)
   --smtp-from ADDRESS   SMTP_FROM         sender of that mail (default Watchkeeper <watchkeeper@localhost>)
+  --demo                WATCHKEEPER_DEMO  add demo canaries that check this console and its database (serve)
   -h, --help            this help
 `;
 
@@ -69,6 +70,7 @@ async function run(argv: string[]): Promise<void> {
         user: { type: 'string' },
         scope: { type: 'string', multiple: true },
         expiry: { type: 'string' },
+        demo: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -97,6 +99,7 @@ async function run(argv: string[]): Promise<void> {
       ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] } : {}),
       ...(values['smtp-url'] !== undefined ? { smtpUrl: values['smtp-url'] } : {}),
       ...(values['smtp-from'] !== undefined ? { smtpFrom: values['smtp-from'] } : {}),
+      ...(values.demo ? { demo: 'true' } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);

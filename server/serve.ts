@@ -85,6 +85,16 @@ export async function serve(config: Config): Promise<void> {
     for (const feature of features) {
       if (feature.start) stoppers.push(await feature.start(context));
     }
+    if (config.demo) {
+      for (const feature of features) {
+        if (!feature.demo) continue;
+        try {
+          log.info({ feature: feature.name }, `Demo data: ${await feature.demo(context)}`);
+        } catch (error) {
+          log.warn({ feature: feature.name, err: messageOf(error) }, `Demo data of ${feature.name} not added: ${messageOf(error)}`);
+        }
+      }
+    }
     if ((await identityCount(db.pool)) === 0) {
       // A fresh install: the first account created becomes the administrator (docs/AUTH.md).
       const exposed = !LOOPBACK_HOSTS.has(config.host);

@@ -17,6 +17,8 @@ export interface Feature {
   kinds?: ResourceKind[];
   /** Starts the feature's background workers in `serve`; the returned function stops them. */
   start?(ctx: AppContext): Promise<() => Promise<void>>;
+  /** `serve --demo`: adds the feature's demo data (idempotent, on every start); answers what it added. */
+  demo?(ctx: AppContext): Promise<string>;
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */

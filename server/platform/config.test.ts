@@ -14,7 +14,14 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       smtpUrl: undefined,
       smtpFrom: 'Watchkeeper <watchkeeper@localhost>',
+      demo: false,
     });
+  });
+
+  it('turns demo data on from WATCHKEEPER_DEMO or --demo, and names a bad value', () => {
+    expect(loadConfig({ WATCHKEEPER_DEMO: '1' }).demo).toBe(true);
+    expect(loadConfig({ WATCHKEEPER_DEMO: 'off' }, { demo: 'true' }).demo).toBe(true);
+    expect(() => loadConfig({ WATCHKEEPER_DEMO: 'maybe' })).toThrow(/WATCHKEEPER_DEMO="maybe" is not true or false/);
   });
 
   it('takes an SMTP server for sign-in codes, and names a bad one without its password', () => {

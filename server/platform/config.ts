@@ -12,6 +12,8 @@ export interface Config {
   /** Outgoing mail (recovery, verification and invitation codes); without it codes go to the log. */
   smtpUrl: string | undefined;
   smtpFrom: string;
+  /** Demo data (docs/HEALTH.md "Demo"): canaries that check this console and its database. */
+  demo: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -27,6 +29,7 @@ export const SETTINGS = {
   publicUrl: { env: 'PUBLIC_URL', flag: '--public-url' },
   smtpUrl: { env: 'SMTP_URL', flag: '--smtp-url' },
   smtpFrom: { env: 'SMTP_FROM', flag: '--smtp-from' },
+  demo: { env: 'WATCHKEEPER_DEMO', flag: '--demo' },
 } as const;
 type SettingKey = keyof typeof SETTINGS;
 
@@ -135,6 +138,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
   const smtpFrom = fromIn.value?.trim() || 'Watchkeeper <watchkeeper@localhost>';
   if (!/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(smtpFrom)) problems.push(`${fromIn.from}=${JSON.stringify(fromIn.value)} is not an email address such as "Ops <ops@example.com>"`);
 
+  const demoIn = raw('demo');
+  const demoValue = (demoIn.value ?? 'false').trim().toLowerCase();
+  const demo = ['1', 'true', 'yes', 'on'].includes(demoValue);
+  if (!demo && !['0', 'false', 'no', 'off'].includes(demoValue)) problems.push(`${demoIn.from}=${JSON.stringify(demoIn.value)} is not true or false`);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom };
+  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo };
 }

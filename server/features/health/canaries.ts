@@ -38,8 +38,8 @@ interface ExistingCanary {
 /**
  * Creates or updates a canary and its checks in one transaction (the caller's). Checks are matched by
  * type and name: kept checks keep their history, new ones are created, and checks no longer in the spec
- * are removed (soft delete). The schedule starts at its next slot; a canary without one runs only when
- * asked (Run Now).
+ * are removed (soft delete). An `@every` schedule starts within its first interval (spread by name); a
+ * canary without a schedule runs only when asked (Run Now).
  */
 export async function saveCanary(client: pg.PoolClient, input: CanaryInput, options: { id?: string } = {}): Promise<SavedCanary> {
   const parsed = parseCanarySpec(input.spec, { namespace: input.namespace });
@@ -58,7 +58,8 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
   if (existing && options.id && existing.source !== 'UI' && input.source === 'UI') {
     throw new AppError('conflict', `this canary comes from ${existing.source}: change it there`);
   }
-  const nextRun = parsed.schedule ? firstRunAt(parsed.schedule) : null;
+  // Spread by name: canaries applied together come due evenly over their interval.
+  const nextRun = parsed.schedule ? firstRunAt(parsed.schedule, new Date(), `${input.namespace}/${input.name}`) : null;
   let id: string;
   let action: SavedCanary['action'];
   if (existing) {

@@ -2,6 +2,7 @@ import type { Feature } from '../index';
 import { backgroundWork, defineScheduledTable } from '../../platform/jobs';
 import { healthApi } from './api';
 import { canaryKind } from './canary-kind';
+import { applyDemo } from './demo';
 import { checkRollupRetentionJob, checkStatusRetentionJob } from './retention';
 import { runCanary } from './run-canary';
 import { webhookRoutes } from './webhook';
@@ -44,5 +45,8 @@ export const healthFeature: Feature = {
       })
       .job(checkStatusRetentionJob())
       .job(checkRollupRetentionJob());
+  },
+  async demo(ctx) {
+    return `${await applyDemo(ctx)} demo canaries in the namespace "demo" (first results within seconds, then every 30 s)`;
   },
 };

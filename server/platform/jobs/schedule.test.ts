@@ -67,5 +67,15 @@ describe('parseSchedule', () => {
     const now = at('2024-01-01T00:00:10Z');
     expect(firstRunAt('@every 1m', now)).toEqual(at('2024-01-01T00:01:10Z'));
     expect(firstRunAt('@hourly', now)).toEqual(at('2024-01-01T01:00:00Z'));
+    // Spread by key within one interval: stable per key, different across keys, never beyond the interval.
+    const spread = Array.from({ length: 1000 }, (_, i) => firstRunAt('@every 30s', now, `canary-${i}`).getTime() - now.getTime());
+    expect(firstRunAt('@every 30s', now, 'canary-7')).toEqual(firstRunAt('@every 30s', now, 'canary-7'));
+    expect(Math.min(...spread)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...spread)).toBeLessThan(30_000);
+    const perSecond = new Map<number, number>();
+    for (const ms of spread) perSecond.set(Math.floor(ms / 1000), (perSecond.get(Math.floor(ms / 1000)) ?? 0) + 1);
+    expect(perSecond.size).toBe(30);
+    expect(Math.max(...perSecond.values())).toBeLessThan(70); // about 33 a second, none crowded
+    expect(firstRunAt('@hourly', now, 'canary-7')).toEqual(at('2024-01-01T01:00:00Z'));
   });
 });

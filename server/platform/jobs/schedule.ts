@@ -96,7 +96,26 @@ export function parseSchedule(text: string): Schedule {
   return new CronSchedule(trimmed, cron);
 }
 
-/** The first due time of a new schedulable row, for features that insert rows with a schedule. */
-export function firstRunAt(schedule: string, now: Date = new Date()): Date {
-  return parseSchedule(schedule).next(now, now);
+/** A stable number in [0, 1) from a text (FNV-1a), to place a row within its interval. */
+function fraction(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash / 2 ** 32;
+}
+
+/**
+ * The first due time of a new schedulable row, for features that insert rows with a schedule. With a
+ * `spreadKey`, an `@every` schedule starts at an offset within one interval taken from that key (as
+ * Prometheus spreads its scrape targets), so thousands of rows applied together do not all fall due in the
+ * same second but come due evenly; cron schedules keep their exact times.
+ */
+export function firstRunAt(schedule: string, now: Date = new Date(), spreadKey?: string): Date {
+  const parsed = parseSchedule(schedule);
+  if (spreadKey !== undefined && parsed instanceof IntervalSchedule) {
+    return new Date(now.getTime() + Math.floor(fraction(spreadKey) * parsed.intervalMillis));
+  }
+  return parsed.next(now, now);
 }
