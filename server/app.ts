@@ -131,7 +131,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
 
   const open = { config: { access: 'public' as const } };
-  app.get('/health', open, async (_req, reply) => {
+  app.get('/health', open, async (req, reply) => {
+    // /health is also the console's Health page (spec §2): a browser asking for a page gets the app.
+    if (wantsHtml(req.headers.accept)) return reply.callNotFound();
     try {
       await pool.query('SELECT 1');
       return { status: 'ok', database: 'ok', version: VERSION };
@@ -155,6 +157,11 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   return { app, context };
 }
 
+/** A browser navigating to a page (its Accept lists text/html); probes and API clients do not ask for HTML. */
+export function wantsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && /(^|,)\s*text\/html\b/.test(accept);
+}
+
 /** The built SPA: hashed assets cached forever, index.html never, and history fallback for app routes. */
 async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
@@ -174,7 +181,7 @@ async function registerWeb(app: FastifyInstance, webDist: string): Promise<void>
   }
   app.setNotFoundHandler(async (req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
-    const isApi = pathname.startsWith('/api/') || pathname === '/api' || pathname === '/metrics' || pathname === '/health';
+    const isApi = pathname.startsWith('/api/') || pathname === '/api' || pathname === '/metrics' || (pathname === '/health' && !wantsHtml(req.headers.accept));
     const wantsPage = (req.method === 'GET' || req.method === 'HEAD') && !isApi && !path.extname(pathname);
     if (wantsPage && hasWeb) {
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', { cacheControl: false });

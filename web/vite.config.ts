@@ -33,7 +33,8 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': 'http://localhost:3000',
-      '/health': 'http://localhost:3000',
+      // The server's probe; a browser navigating to /health wants the Health page (index.html).
+      '/health': { target: 'http://localhost:3000', bypass: (req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined) },
       '/metrics': 'http://localhost:3000',
     },
   },

@@ -31,6 +31,17 @@ describe('platform HTTP', () => {
     expect(res.json()).toMatchObject({ status: 'ok', database: 'ok' });
   });
 
+  it('serves the Health page at /health to a browser and the state to everyone else', async () => {
+    const browser = await t.app.inject({ method: 'GET', url: '/health?hidePassing=false', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(browser.statusCode).toBe(200);
+    expect(browser.headers['content-type']).toMatch(/^text\/html/);
+    expect(browser.body).toContain('<div id="root">');
+    for (const accept of [undefined, '*/*', 'application/json']) {
+      const probe = await t.app.inject({ method: 'GET', url: '/health', headers: accept ? { accept } : {} });
+      expect(probe.json()).toMatchObject({ status: 'ok' });
+    }
+  });
+
   it('gives every answer a request id, echoing a valid incoming one', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'abc-123' } });
     expect(res.headers['x-request-id']).toBe('abc-123');

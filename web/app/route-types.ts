@@ -24,10 +24,11 @@ export interface AppRoute {
    */
   access?: { resource: Resource; action: Action | 'write' };
   /**
-   * 'public': shown without sign-in and without the sidebar (the sign-in pages of spec §2). Default:
-   * inside the app layout, for signed-in people only.
+   * 'public': shown without sign-in and without the sidebar (the sign-in pages of spec §2). 'bare': for
+   * signed-in people only, like the default, but without the sidebar (spec §2 /view/health); the page
+   * draws no top bar either. Default: inside the app layout, for signed-in people only.
    */
-  layout?: 'public';
+  layout?: 'public' | 'bare';
 }
 
 export interface NavEntry {

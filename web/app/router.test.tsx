@@ -99,6 +99,26 @@ describe('router', () => {
     expect(screen.queryByRole('complementary', { name: 'Main navigation' })).toBeNull();
   });
 
+  it("shows 'bare' pages without the sidebar, to signed-in people only, behind their access guard", async () => {
+    const bare: AppRoute = { path: 'view/health', layout: 'bare', access: { resource: 'canaries', action: 'read' }, load: async () => ({ default: () => <p>bare health</p> }) };
+    renderApp('/view/health', {}, [...routes, loginRoute, bare], signedIn({ permissions: { canaries: ['read'] } }));
+    expect(await screen.findByText('bare health')).toBeTruthy();
+    expect(screen.queryByRole('complementary', { name: 'Main navigation' })).toBeNull();
+  });
+
+  it("sends a signed-out person from a 'bare' page to /login", async () => {
+    const bare: AppRoute = { path: 'view/health', layout: 'bare', load: async () => ({ default: () => <p>bare health</p> }) };
+    const router = renderApp('/view/health?hidePassing=false', {}, [...routes, loginRoute, bare], { load: async () => undefined });
+    expect(await screen.findByText('login page')).toBeTruthy();
+    expect(router.state.location.search).toBe(`?return_to=${encodeURIComponent('/view/health?hidePassing=false')}`);
+  });
+
+  it("guards 'bare' pages by access", async () => {
+    const bare: AppRoute = { path: 'view/health', layout: 'bare', access: { resource: 'canaries', action: 'read' }, load: async () => ({ default: () => <p>bare health</p> }) };
+    renderApp('/view/health', {}, [...routes, loginRoute, bare], signedIn({ roles: ['viewer'], permissions: {} }));
+    expect(await screen.findByText('You do not have permission to access this page')).toBeTruthy();
+  });
+
   it('guards pages by access: the Unauthorized page shows without it, and the menu entry is hidden', async () => {
     const guarded: AppRoute[] = [
       ...routes,

@@ -4,7 +4,7 @@ import { onUnauthorized } from '@web/lib/unauthorized';
 import { Loading } from '@web/ui/primitives/loading';
 import { AccessGate } from './access-gate';
 import { FeatureGate } from './feature-gate';
-import { AppLayout } from './layout/app-layout';
+import { AppLayout, BareLayout } from './layout/app-layout';
 import { ErrorPage } from './pages/error-page';
 import { HomeRedirect } from './pages/home-redirect';
 import NotFoundPage from './pages/not-found-page';
@@ -49,9 +49,12 @@ function PublicLayout() {
 
 export function buildRouteObjects(routes: readonly AppRoute[]): RouteObject[] {
   const publicRoutes = routes.filter((route) => route.layout === 'public');
-  const appPages = routes.filter((route) => route.layout !== 'public');
+  const barePages = routes.filter((route) => route.layout === 'bare');
+  const appPages = routes.filter((route) => route.layout === undefined);
   return [
     { element: <PublicLayout />, errorElement: <RouteError />, children: publicRoutes.map(toPublicRouteObject) },
+    // Signed-in pages without the sidebar keep the feature and access gates of the others.
+    { element: <BareLayout />, errorElement: <RouteError />, children: barePages.map(toRouteObject) },
     {
       path: '/',
       element: <AppLayout routes={appPages} />,

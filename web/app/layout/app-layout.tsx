@@ -1,5 +1,5 @@
 import { MIN_LAYOUT_WIDTH_PX } from '@common/constants';
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '@web/ui/primitives/button';
 import { Loading } from '@web/ui/primitives/loading';
@@ -14,11 +14,10 @@ export function loginPath(here: string, secondFactor = false): string {
 }
 
 /**
- * Sidebar plus the current page, for signed-in people only. Spec §2: the layout never shrinks below
- * 800 px; the window scrolls. While the session loads the sidebar shows its skeleton; without a session
- * the person goes to /login (with aal=aal2 when a second factor is pending) and comes back here.
+ * Spec §6: only signed-in people get past this. While the session loads `loading` shows; without a
+ * session the person goes to /login (with aal=aal2 when a second factor is pending) and comes back here.
  */
-export function AppLayout({ routes }: { routes: readonly AppRoute[] }) {
+export function SessionGate({ loading, children }: { loading: ReactNode; children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
@@ -39,18 +38,41 @@ export function AppLayout({ routes }: { routes: readonly AppRoute[] }) {
       />
     );
   }
-  return (
+  if (session.status === 'loading') return loading;
+  return children;
+}
+
+/**
+ * Sidebar plus the current page, for signed-in people only. Spec §2: the layout never shrinks below
+ * 800 px; the window scrolls. While the session loads the sidebar shows its skeleton.
+ */
+export function AppLayout({ routes }: { routes: readonly AppRoute[] }) {
+  const page = (content: ReactNode) => (
     <div className="flex min-h-screen" style={{ minWidth: MIN_LAYOUT_WIDTH_PX }}>
       <Sidebar routes={routes} />
-      <div className="flex min-w-0 flex-1 flex-col">
-        {session.status === 'loading' ? (
-          <Loading className="py-24" />
-        ) : (
-          <Suspense fallback={<Loading className="py-24" />}>
-            <Outlet />
-          </Suspense>
-        )}
-      </div>
+      <div className="flex min-w-0 flex-1 flex-col">{content}</div>
     </div>
+  );
+  return (
+    <SessionGate loading={page(<Loading className="py-24" />)}>
+      {page(
+        <Suspense fallback={<Loading className="py-24" />}>
+          <Outlet />
+        </Suspense>,
+      )}
+    </SessionGate>
+  );
+}
+
+/** Signed-in pages without the sidebar (route layout 'bare'): the page fills the window. */
+export function BareLayout() {
+  return (
+    <SessionGate loading={<Loading className="min-h-screen" />}>
+      <div className="flex min-h-screen flex-col" style={{ minWidth: MIN_LAYOUT_WIDTH_PX }}>
+        <Suspense fallback={<Loading className="py-24" />}>
+          <Outlet />
+        </Suspense>
+      </div>
+    </SessionGate>
   );
 }

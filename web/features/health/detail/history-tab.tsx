@@ -1,0 +1,89 @@
+import { CHECK_STATUS_HISTORY_PAGE_SIZE } from '@common/constants';
+import { formatDuration } from '@common/format';
+import { useMemo, useState } from 'react';
+import { DataTable, type ColumnDef } from '@web/ui/data-table';
+import { DateTime } from '@web/ui/primitives/date-time';
+import type { TimeRangeValue } from '@web/ui/time-range';
+import { useCheckHistory } from '../api/check';
+import type { CheckStatus } from '../api/schema';
+import { timeRangeToParam } from '../state/time-range';
+import { HealthDot } from '../table/cells';
+import { DurationFilterField } from './duration-filter-field';
+
+const columns: ColumnDef<CheckStatus>[] = [
+  { id: 'time', header: 'Time', enableSorting: false, size: 190, cell: ({ row }) => <DateTime value={row.original.time} /> },
+  {
+    id: 'status',
+    header: 'Status',
+    enableSorting: false,
+    size: 120,
+    cell: ({ row }) => (
+      <span className="inline-flex items-center gap-2">
+        <HealthDot tone={row.original.status ? 'healthy' : 'unhealthy'} />
+        {row.original.status ? 'Passed' : row.original.invalid ? 'Invalid' : 'Failed'}
+      </span>
+    ),
+  },
+  { id: 'duration', header: 'Duration', enableSorting: false, size: 110, cell: ({ row }) => <span className="tabular-nums">{formatDuration(row.original.duration)}</span> },
+  {
+    id: 'message',
+    header: 'Message',
+    enableSorting: false,
+    cell: ({ row }) => {
+      const { message, error } = row.original;
+      return (
+        <span className="line-clamp-2 break-all">
+          {message}
+          {error ? <span className="text-red-700">{message ? ` — ${error}` : error}</span> : null}
+        </span>
+      );
+    },
+  },
+];
+
+/** History tab (spec §2, §5): results newest first in pages of 50, filtered by a minimum duration. */
+export function HistoryTab({ checkId, timeRange }: { checkId: string; timeRange: TimeRangeValue }) {
+  const [minDuration, setMinDuration] = useState(0);
+  const [pageIndex, setPageIndex] = useState(0);
+  // Another range starts again at the first page too.
+  const rangeKey = timeRangeToParam(timeRange);
+  const [pagedRange, setPagedRange] = useState(rangeKey);
+  if (pagedRange !== rangeKey) {
+    setPagedRange(rangeKey);
+    setPageIndex(0);
+  }
+  const history = useCheckHistory(checkId, timeRange, minDuration, pageIndex);
+  const rows = useMemo(() => history.data?.rows ?? [], [history.data]);
+  return (
+    <div className="flex min-h-0 flex-col gap-3">
+      <DurationFilterField
+        onChange={(next) => {
+          // Spec §5: a filter change goes back to the first page.
+          setMinDuration(next);
+          setPageIndex(0);
+        }}
+      />
+      {history.error ? (
+        <p role="alert" className="text-sm text-red-600">
+          {history.error.message}
+        </p>
+      ) : null}
+      <DataTable
+        aria-label="Check history"
+        data={rows}
+        columns={columns}
+        getRowId={(row) => row.time}
+        isLoading={history.isLoading}
+        className="max-h-[28rem]"
+        pagination={{
+          pageIndex,
+          pageSize: CHECK_STATUS_HISTORY_PAGE_SIZE,
+          totalRows: history.data?.total ?? 0,
+          pageSizeOptions: [CHECK_STATUS_HISTORY_PAGE_SIZE],
+          persistKey: false,
+          onChange: (next) => setPageIndex(next.pageIndex),
+        }}
+      />
+    </div>
+  );
+}
