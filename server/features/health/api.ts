@@ -172,7 +172,7 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
 
   const save = async (body: z.infer<typeof canaryBody>, createdBy: string, id?: string) => {
     try {
-      return await inTransaction(pool, (client) => saveCanary(client, { ...body, source: 'UI', createdBy }, id ? { id } : {}));
+      return await inTransaction(pool, (client) => saveCanary(client, { ...body, source: 'UI', createdBy }, id ? { id } : { createOnly: true }));
     } catch (error) {
       if (error instanceof CanaryInvalid) throw new ValidationError(error.problems);
       throw error;

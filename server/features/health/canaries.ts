@@ -41,7 +41,7 @@ interface ExistingCanary {
  * are removed (soft delete). An `@every` schedule starts within its first interval (spread by name); a
  * canary without a schedule runs only when asked (Run Now).
  */
-export async function saveCanary(client: pg.PoolClient, input: CanaryInput, options: { id?: string } = {}): Promise<SavedCanary> {
+export async function saveCanary(client: pg.PoolClient, input: CanaryInput, options: { id?: string; createOnly?: boolean } = {}): Promise<SavedCanary> {
   const parsed = parseCanarySpec(input.spec, { namespace: input.namespace });
   if (parsed.errors.length > 0) throw new CanaryInvalid(parsed.errors);
   const found = options.id
@@ -52,6 +52,9 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
       );
   const existing = found.rows[0];
   if (options.id && !existing) throw new AppError('not_found', `canary ${options.id} not found`);
+  if (options.createOnly && existing) {
+    throw new AppError('conflict', `metadata.name: a canary "${input.name}" already exists in the namespace "${input.namespace}"; choose another name or edit that one`);
+  }
   if (existing && !options.id && existing.source === 'UI' && input.source !== 'UI') {
     throw new AppError('conflict', `metadata.name: a canary "${input.namespace}/${input.name}" was created in the console; rename one of them (a console canary is never taken over)`);
   }

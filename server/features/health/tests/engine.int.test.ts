@@ -246,6 +246,11 @@ describe('the health API', () => {
     const created = await call('POST', '/api/canary/canaries', { name: 'ui-made', spec: { schedule: '@every 5m', tcp: [{ name: 'port', endpoint: `127.0.0.1:${port}` }] } });
     expect(created.status).toBe(201);
     const id = String(created.json().id);
+    const again = await call('POST', '/api/canary/canaries', { name: 'ui-made', spec: { schedule: '@every 1m', tcp: [{ name: 'other', endpoint: `127.0.0.1:${port}` }] } });
+    expect(again.status).toBe(409);
+    expect(again.body).toContain('a canary \\"ui-made\\" already exists in the namespace \\"default\\"');
+    const fileNamed = await call('POST', '/api/canary/canaries', { name: 'local', spec: { tcp: [{ name: 'port', endpoint: `127.0.0.1:${port}` }] } });
+    expect(fileNamed.status).toBe(409);
     const invalid = await call('PUT', `/api/canary/canaries/${id}`, { name: 'renamed', spec: { tcp: [{ endpoint: 'x' }] } });
     expect(invalid.status).toBe(400);
     expect(invalid.body).toContain('body.name');
