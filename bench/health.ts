@@ -3,23 +3,16 @@
 // and the storage per check per day. Runs on the embedded engine, and also on an external PostgreSQL when
 // BENCH_DATABASE_URL names an (empty, disposable) database.
 // Run: npx tsx bench/health.ts [checks=10000]
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type pg from 'pg';
 import { checksSummary } from '../server/features/health/summary';
-import { ensureEmbedded } from '../server/platform/db/embedded';
-import { migrate } from '../server/platform/db/migrate';
-import { createPool } from '../server/platform/db/pool';
-import { createLogger } from '../server/platform/logger';
+import { quantile, withEmbedded, withExternal } from './_db';
 
 const CHECKS = Number(process.argv[2] ?? 10_000);
 const RUNS = 15;
 
 function stats(samples: number[]): { p50: number; p95: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { p50: at(0.5), p95: at(0.95) };
+  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
 }
 
 /**
@@ -48,28 +41,29 @@ async function seed(pool: pg.Pool): Promise<void> {
              (SELECT id, row_number() OVER (ORDER BY id) AS n FROM checks) c`);
   }
   await pool.query('ALTER TABLE check_statuses ENABLE TRIGGER check_statuses_rollup');
-  // Rollups: per bucket counts and a histogram around each check's typical latency, then running totals.
-  // Daily rows for 90 days, hourly for 7 and 10-minute ones for 2, as retention keeps them; the 10-minute
-  // rows are made from the raw results where those exist, so exact ranges agree with them.
-  for (const [table, seconds, count, per] of [['check_rollups_daily', 86_400, 90, 1440], ['check_rollups_hourly', 3600, 24 * 7, 60], ['check_rollups_10m', 600, 288, 10]] as const) {
+  // Rollups hold running totals since the check began, as the trigger keeps them: here one result a minute
+  // since an origin 90 days back, so every tier agrees with the others at any instant. Daily rows for 90
+  // days, hourly for 7 and 10-minute ones for 2, as retention keeps them. Each histogram has 30 latency
+  // buckets (from x to 17x, as a check with varied latency collects).
+  const origin = `(${base} - interval '90 days')`;
+  const minutesAt = (at: string) => `floor(extract(epoch FROM (${at}) - ${origin}) / 60)::bigint`;
+  const totals = (m: string) => `${m} - ${m} / 100, ${m} / 100, ${m} * 120,
+             ARRAY(SELECT (b0 + i)::smallint FROM generate_series(0, 29) i),
+             ARRAY(SELECT (${m} * (i + 1) / 465)::bigint FROM generate_series(0, 29) i)`;
+  for (const [table, seconds, count] of [['check_rollups_daily', 86_400, 90], ['check_rollups_hourly', 3600, 24 * 7], ['check_rollups_10m', 600, 288]] as const) {
     await pool.query(`
       INSERT INTO ${table} (check_id, bucket, passed, failed, duration_sum, hist_buckets, hist_counts, last_time)
-      SELECT check_id, bucket,
-             sum(passed) OVER w, sum(failed) OVER w, sum(dsum) OVER w,
-             ARRAY[b0, b0 + 1, b0 + 2, b0 + 3],
-             ARRAY[sum(h0) OVER w, sum(h1) OVER w, sum(h2) OVER w, sum(h3) OVER w], bucket
+      SELECT check_id, bucket, ${totals('m')}, LEAST(bucket + interval '${seconds} seconds', ${base})
         FROM (
-          SELECT c.id AS check_id, to_timestamp(floor(extract(epoch FROM now()) / ${seconds}) * ${seconds} - k * ${seconds}) AS bucket,
-                 ${per} - (${per} / 100) AS passed, ${per} / 100 AS failed, ${per}::bigint * 120 AS dsum,
-                 (45 + c.n % 5 * 7)::smallint AS b0, ${per} / 2 AS h0, ${per} / 4 AS h1, ${per} / 8 AS h2, ${per} - ${per} / 2 - ${per} / 4 - ${per} / 8 AS h3
-            FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM checks) c, generate_series(0, ${count - 1}) k
-        ) x
-      WINDOW w AS (PARTITION BY check_id ORDER BY bucket)`);
+          SELECT c.id AS check_id, b.bucket, (45 + c.n % 5 * 7)::smallint AS b0, ${minutesAt(`LEAST(b.bucket + interval '${seconds} seconds', ${base})`)} AS m
+            FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM checks) c,
+                 (SELECT to_timestamp(floor(extract(epoch FROM ${base}) / ${seconds}) * ${seconds} - k * ${seconds}) AS bucket FROM generate_series(0, ${count - 1}) k) b
+        ) x`);
   }
   await pool.query(`
     INSERT INTO check_totals (check_id, passed, failed, duration_sum, hist_buckets, hist_counts, last_time)
-    SELECT DISTINCT ON (check_id) check_id, passed, failed, duration_sum, hist_buckets, hist_counts, last_time
-      FROM check_rollups_daily ORDER BY check_id, bucket DESC`);
+    SELECT check_id, ${totals('m')}, ${base}
+      FROM (SELECT id AS check_id, (45 + row_number() OVER (ORDER BY id) % 5 * 7)::smallint AS b0, ${minutesAt(base)} AS m FROM checks) x`);
   await pool.query('VACUUM ANALYZE');
   process.stdout.write(`seeded ${CHECKS} checks, ${CHECKS * 1440} raw results, 90 days of daily and 7 days of hourly rollups in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
@@ -103,38 +97,24 @@ async function measure(pool: pg.Pool, label: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const log = createLogger('warn');
-  // BENCH_DATA keeps the seeded embedded data directory between runs (seeding takes minutes).
-  const kept = process.env.BENCH_DATA;
-  const dataDir = kept ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'wk-bench-health-')));
-  await fs.mkdir(dataDir, { recursive: true });
-  await fs.chmod(dataDir, 0o755);
-  const embedded = await ensureEmbedded({ dataDir, log });
-  embedded.takeOwnership();
-  const pool = createPool(embedded.url, createLogger('error'));
-  try {
-    await migrate(pool, log);
-    const seeded = (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM checks')).rows[0]?.n ?? 0;
-    if (seeded === 0) await seed(pool);
-    await measure(pool, `embedded PostgreSQL (${(await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version})`);
-  } finally {
-    await pool.end();
-    await embedded.stop();
-    if (!kept) await fs.rm(dataDir, { recursive: true, force: true });
-  }
-  const external = process.env.BENCH_DATABASE_URL;
-  if (external) {
-    const remote = createPool(external, createLogger('error'));
-    try {
-      await migrate(remote, log);
-      await seed(remote);
-      await measure(remote, `external PostgreSQL (${(await remote.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version})`);
-    } finally {
-      await remote.end();
-    }
-  } else {
-    process.stdout.write('\n(set BENCH_DATABASE_URL to an empty database to measure an external PostgreSQL too)\n');
-  }
+  // BENCH_DATA keeps the seeded embedded data directory between runs (seeding takes minutes); its data
+  // are reseeded when they are older than an hour, as the ranges measured end now.
+  await withEmbedded(
+    'health',
+    async ({ pool, label }) => {
+      const { rows } = await pool.query<{ n: number; fresh: boolean }>('SELECT count(*)::int AS n, coalesce(max(last_time) > now() - interval \'1 hour\', false) AS fresh FROM check_totals');
+      if (rows[0]?.n !== CHECKS || !rows[0]?.fresh) {
+        await pool.query('TRUNCATE canaries, checks, check_statuses, check_rollups_10m, check_rollups_hourly, check_rollups_daily, check_totals CASCADE');
+        await seed(pool);
+      }
+      await measure(pool, label);
+    },
+    process.env.BENCH_DATA,
+  );
+  await withExternal(async ({ pool, label }) => {
+    await seed(pool);
+    await measure(pool, label);
+  });
 }
 
 await main();

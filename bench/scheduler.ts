@@ -12,21 +12,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { saveCanary } from '../server/features/health/canaries';
-import { ensureEmbedded, freePort } from '../server/platform/db/embedded';
-import { migrate } from '../server/platform/db/migrate';
-import { createPool } from '../server/platform/db/pool';
+import { freePort } from '../server/platform/db/embedded';
 import { inTransaction } from '../server/platform/jobs/db';
-import { createLogger } from '../server/platform/logger';
 import { ROOT, startServe } from '../test/cli';
+import { quantile, withEmbedded, withExternal, type BenchDatabase } from './_db';
 
 const CHECKS = Number(process.argv[2] ?? 5000);
 const INTERVAL_MS = 30_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
 const WARMUP_MS = INTERVAL_MS;
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
 
 async function rssKb(pid: number): Promise<number> {
   const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
@@ -76,7 +70,7 @@ async function createCanaries(pool: pg.Pool, peerPort: number): Promise<number> 
   return Date.now() - started;
 }
 
-async function run(databaseUrl: string, pool: pg.Pool, label: string): Promise<void> {
+async function run({ url: databaseUrl, pool, label }: BenchDatabase): Promise<void> {
   const peer = await startPeer();
   const createMs = await createCanaries(pool, peer.port);
   process.stdout.write(`${label}: ${CHECKS} canaries of one http check created in ${(createMs / 1000).toFixed(1)} s\n`);
@@ -143,31 +137,9 @@ async function main(): Promise<void> {
   // The bench runs the built server, as `npm start` does; build it when the sources are newer.
   const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'ensure-built.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('the build failed');
-  const log = createLogger('warn');
-  const external = process.env.BENCH_DATABASE_URL;
-  if (external) {
-    const pool = createPool(external, createLogger('error'));
-    try {
-      await migrate(pool, log);
-      await run(external, pool, `external PostgreSQL (${(await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version})`);
-    } finally {
-      await pool.end();
-    }
-    return;
-  }
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-bench-scheduler-'));
-  await fs.chmod(dataDir, 0o755);
-  const embedded = await ensureEmbedded({ dataDir, log });
-  embedded.takeOwnership();
-  const pool = createPool(embedded.url, createLogger('error'));
-  try {
-    await migrate(pool, log);
-    await run(embedded.url, pool, `embedded PostgreSQL (${(await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version})`);
-  } finally {
-    await pool.end();
-    await embedded.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  }
+  // One database per run: the external one when BENCH_DATABASE_URL is set, else an embedded one.
+  if (process.env.BENCH_DATABASE_URL) await withExternal((db) => run(db));
+  else await withEmbedded('scheduler', (db) => run(db));
 }
 
 await main();

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort as freeClosedPort } from './check-harness';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
@@ -18,11 +19,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : 0;
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const closed = probe.address();
-  closedPort = typeof closed === 'object' && closed ? closed.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  closedPort = await freeClosedPort();
 });
 
 afterAll(async () => {

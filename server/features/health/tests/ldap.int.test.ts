@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import ldap from 'ldapjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, runByName } from './check-harness';
+import { applyCanary, runByName, closedPort as freeClosedPort } from './check-harness';
 
 /**
  * ldap checks against a real LDAP protocol peer: the ldapjs server (plain and TLS with a self-signed
@@ -76,11 +75,7 @@ beforeAll(async () => {
   directory(secure);
   plainPort = await listen(plain);
   securePort = await listen(secure);
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const address = probe.address();
-  closedPort = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  closedPort = await freeClosedPort();
 });
 
 afterAll(async () => {

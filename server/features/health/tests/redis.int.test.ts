@@ -1,8 +1,7 @@
-import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, runByName, uniqueName } from './check-harness';
+import { applyCanary, runByName, uniqueName, closedPort as freeClosedPort } from './check-harness';
 
 /** redis checks against the machine's real Redis (127.0.0.1:6379), with an ACL user of this run's own. */
 let t: TestApp;
@@ -15,11 +14,7 @@ beforeAll(async () => {
   admin = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true });
   await admin.connect();
   await admin.call('ACL', 'SETUSER', user, 'on', '>right-password', '+ping', '+info', '+select', '+hello', '+auth');
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const address = probe.address();
-  closedPort = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  closedPort = await freeClosedPort();
 });
 
 afterAll(async () => {

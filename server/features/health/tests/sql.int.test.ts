@@ -1,9 +1,8 @@
-import net from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, runByName, uniqueName } from './check-harness';
+import { applyCanary, runByName, uniqueName, closedPort as freeClosedPort } from './check-harness';
 
 /**
  * postgres and mysql checks against the machine's real servers (PostgreSQL 127.0.0.1:5432 user postgres,
@@ -53,11 +52,7 @@ beforeAll(async () => {
     await connection.query(`CREATE TABLE ${myDatabase}.services (name varchar(50) PRIMARY KEY, replicas int, weight decimal(5,2), started datetime)`);
     await connection.query(`INSERT INTO ${myDatabase}.services VALUES ('api', 2, 1.50, '2024-05-01 10:00:00'), ('worker', 0, NULL, NULL)`);
   });
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const address = probe.address();
-  closedPort = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  closedPort = await freeClosedPort();
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { Field } from '@web/ui/primitives/field';
 import { newCheck, type CanaryFormValues } from '../model/form-values';
 import type { CheckTypeInfo } from '../queries';
 import { CheckCard } from './check-card';
-import { CheckIcon } from './check-icon';
+import { CheckIcon } from '@web/ui/check-icon';
 import { PairsInput } from './pairs-input';
 import { ScheduleField } from './schedule-field';
 
@@ -90,7 +90,7 @@ export function CanaryForm({ types, existing, readOnly, live }: CanaryFormProps)
             >
               {types.map((type) => (
                 <DropdownMenuItem key={type.type} onSelect={() => checks.append(newCheck(type.type))}>
-                  <CheckIcon name={type.icon} className="size-4 text-blue-600" />
+                  <CheckIcon icon={type.icon} type={type.type} className="size-4 text-blue-600" />
                   {type.label}
                 </DropdownMenuItem>
               ))}

@@ -6,7 +6,7 @@ import { checkForm, isVisible } from '../model/check-forms';
 import type { CanaryFormValues } from '../model/form-values';
 import type { CheckTypeInfo } from '../queries';
 import { CheckFieldInput } from './check-field-input';
-import { CheckIcon } from './check-icon';
+import { CheckIcon } from '@web/ui/check-icon';
 
 export interface CheckCardProps {
   index: number;
@@ -36,7 +36,7 @@ export function CheckCard({ index, number, type, info, readOnly, onRemove, live 
     <fieldset aria-label={title} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-slate-50/60 p-4">
       <legend className="sr-only">{title}</legend>
       <div className="flex items-center gap-2">
-        <CheckIcon name={info?.icon ?? ''} className="size-4 text-blue-600" />
+        <CheckIcon icon={info?.icon} type={info?.type} className="size-4 text-blue-600" />
         <h3 className="flex-1 text-sm font-semibold text-slate-900">{title}</h3>
         {readOnly ? null : <IconButton label={`Remove ${title}`} icon={<Trash2 className="size-4" aria-hidden="true" />} onClick={onRemove} />}
       </div>

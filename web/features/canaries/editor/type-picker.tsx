@@ -2,7 +2,7 @@ import { FileCode } from 'lucide-react';
 import { Button } from '@web/ui/primitives/button';
 import { EmptyState } from '@web/ui/primitives/empty-state';
 import type { CheckTypeInfo } from '../queries';
-import { CheckIcon } from './check-icon';
+import { CheckIcon } from '@web/ui/check-icon';
 
 const cardClass =
   'flex flex-col items-center gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm font-medium text-slate-800 shadow-sm transition-colors hover:border-blue-400 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
@@ -24,7 +24,7 @@ export function TypePicker({ types, onPick, onCode, onBack }: { types: readonly 
           {types.map((type) => (
             <li key={type.type}>
               <button type="button" className={`${cardClass} w-full`} onClick={() => onPick(type.type)}>
-                <CheckIcon name={type.icon} className="size-6 text-blue-600" />
+                <CheckIcon icon={type.icon} type={type.type} className="size-6 text-blue-600" />
                 <span>{type.label}</span>
               </button>
             </li>

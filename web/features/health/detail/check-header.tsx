@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge } from '@web/ui/primitives/badge';
 import type { CheckSummary } from '../api/schema';
 import { checkTone, displayName } from '../state/checks';
-import { CheckIcon } from '../table/check-icon';
+import { CheckIcon } from '@web/ui/check-icon';
 import { HealthDot } from '../table/cells';
 
 /** Labels shown before '+N more' (spec §2). */
@@ -51,7 +51,7 @@ export function CheckTitle({ check }: { check: Pick<CheckSummary, 'name' | 'desc
   const tone = checkTone(check);
   return (
     <span className="flex min-w-0 items-center gap-2">
-      <CheckIcon icon={check.icon} type={check.type} className="size-5" />
+      <CheckIcon icon={check.icon} type={check.type} className="size-5 text-slate-500" />
       <span className="truncate">{displayName(check)}</span>
       <span className="inline-flex shrink-0 items-center gap-1.5 text-sm font-normal text-slate-600">
         <HealthDot tone={tone} />

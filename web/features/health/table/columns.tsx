@@ -2,7 +2,7 @@ import { formatGroupUptime, formatRelative } from '@common/format';
 import type { ColumnDef, Row, SortingFn } from '@tanstack/react-table';
 import type { CheckSummary } from '../api/schema';
 import { checkTone, displayName, groupKeyFn, groupTone, groupUptime, TONE_RANK, uptimeRatio, type HealthTone } from '../state/checks';
-import { CheckIcon } from './check-icon';
+import { CheckIcon } from '@web/ui/check-icon';
 import { HealthCell, HealthDot, LatencyCell, UptimeCell } from './cells';
 
 /** The grouping column's id: the expander of spec §2. */

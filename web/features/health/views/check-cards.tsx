@@ -8,7 +8,7 @@ import type { CheckSummary } from '../api/schema';
 import { displayName } from '../state/checks';
 import type { SortColumn } from '../state/params';
 import { sortChecks } from '../state/sort';
-import { CheckIcon } from '../table/check-icon';
+import { CheckIcon } from '@web/ui/check-icon';
 import { HealthDot } from '../table/cells';
 
 const CARD_MIN_WIDTH = 260;

@@ -5,10 +5,12 @@ import {
   Container,
   Database,
   DatabaseZap,
+  FileCheck,
   Flame,
   FlaskConical,
   Folder,
   Globe,
+  Lock,
   Network,
   Radar,
   Server,
@@ -19,10 +21,11 @@ import {
 } from 'lucide-react';
 
 /**
- * Icons of the check types (the ones /api/canary/about names, by type and by icon name), plus a few
- * names canary-checker specs use for `icon`. Anything else gets a generic pulse.
+ * Icons of the check types, by the icon names GET /api/canary/about gives and by type, plus a few names
+ * canary-checker specs use for `icon`. A static map, so a chunk holds a handful of icons rather than the
+ * whole set; anything else gets a generic pulse.
  */
-const ICONS: Record<string, LucideIcon> = {
+const ICONS: Readonly<Record<string, LucideIcon>> = {
   http: Globe,
   https: Globe,
   globe: Globe,
@@ -38,6 +41,7 @@ const ICONS: Record<string, LucideIcon> = {
   terminal: Terminal,
   tls: ShieldCheck,
   'shield-check': ShieldCheck,
+  lock: Lock,
   ldap: BookUser,
   'book-user': BookUser,
   postgres: Database,
@@ -46,18 +50,21 @@ const ICONS: Record<string, LucideIcon> = {
   mongodb: Database,
   sql: Database,
   database: Database,
+  cylinder: Database,
   redis: DatabaseZap,
   'database-zap': DatabaseZap,
   prometheus: Flame,
   flame: Flame,
   junit: FlaskConical,
   'flask-conical': FlaskConical,
+  'file-check': FileCheck,
   folder: Folder,
   webhook: Webhook,
   kubernetes: Container,
   pod: Container,
   docker: Container,
   server: Server,
+  activity: Activity,
 };
 
 function iconFor(name: string | null | undefined): LucideIcon | undefined {
@@ -66,7 +73,8 @@ function iconFor(name: string | null | undefined): LucideIcon | undefined {
   return Object.hasOwn(ICONS, key) ? ICONS[key] : undefined;
 }
 
-export function CheckIcon({ icon, type, className = 'size-4' }: { icon: string | null; type: string; className?: string }) {
+/** A check's icon: its own `icon` when known, else its type's, else a pulse. */
+export function CheckIcon({ icon, type, className = 'size-4 text-slate-500' }: { icon: string | null | undefined; type?: string; className?: string }) {
   const Icon = iconFor(icon) ?? iconFor(type) ?? Activity;
-  return <Icon className={`${className} shrink-0 text-slate-500`} aria-hidden="true" />;
+  return <Icon className={`${className} shrink-0`} aria-hidden="true" />;
 }
