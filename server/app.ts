@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -128,7 +129,16 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(cookie);
   installAccessGuard(app, auth);
 
-  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  // API answers are compressed as they go, quickly (the app's own files are compressed at build time):
+  // brotli at quality 1 is within 1% of quality 4 on JSON and more than twice as fast, which counts for
+  // a summary of ten thousand checks.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+    zlibOptions: { level: 1 },
+  });
 
   const open = { config: { access: 'public' as const } };
   app.get('/health', open, async (req, reply) => {
@@ -172,6 +182,7 @@ async function registerWeb(app: FastifyInstance, webDist: string): Promise<void>
       prefix: '/',
       wildcard: false,
       index: false,
+      preCompressed: true, // x.br / x.gz written by the build
       cacheControl: false, // set per file below
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');

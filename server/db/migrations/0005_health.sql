@@ -170,12 +170,23 @@ BEGIN
   USING p_check, p_bucket, p_status, p_duration, b, p_time;
 END $$;
 
+-- Counts results recorded more than a minute after their time (an agent catching up, a clock behind):
+-- the totals at past instants that summaries keep in memory are dropped when it changes.
+CREATE TABLE check_rollup_epoch (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  late_results bigint NOT NULL DEFAULT 0
+);
+INSERT INTO check_rollup_epoch DEFAULT VALUES;
+
 -- Every result, however it arrives (a run, Run Now, a webhook, an agent), updates the three rollups.
 CREATE FUNCTION check_statuses_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   b smallint := latency_bucket(NEW.duration);
   pos integer;
 BEGIN
+  IF NEW.time < now() - interval '1 minute' THEN
+    INSERT INTO check_rollup_epoch AS e VALUES (true, 1) ON CONFLICT (id) DO UPDATE SET late_results = e.late_results + 1;
+  END IF;
   INSERT INTO check_totals (check_id, last_time) VALUES (NEW.check_id, NEW.time) ON CONFLICT (check_id) DO NOTHING;
   SELECT array_position(hist_buckets, b) INTO pos FROM check_totals WHERE check_id = NEW.check_id FOR UPDATE;
   UPDATE check_totals SET

@@ -86,13 +86,11 @@ export function demoCanaries(ctx: AppContext): Array<{ name: string; labels: Rec
             name: 'import queue',
             description: 'a scripted job that fails about one run in four, with varying latency',
             script: 'sleep 0.$((RANDOM % 6)); if [ $((RANDOM % 4)) -eq 0 ]; then echo "queue backed up: $((RANDOM % 400 + 100)) jobs waiting" >&2; exit 1; fi; echo "$((RANDOM % 40)) jobs waiting"',
-            display: { expr: 'stdout' },
           },
           {
             name: 'report build',
             description: 'a scripted job that takes between 0.2 and 1.4 seconds',
             script: 'sleep 0.$((RANDOM % 8 + 2)); sleep 0.$((RANDOM % 5)); echo "report ready"',
-            display: { expr: 'stdout' },
           },
         ],
       },

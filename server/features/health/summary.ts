@@ -1,12 +1,13 @@
 import type pg from 'pg';
-import { quantile } from './histogram';
+import { HistogramSum } from './histogram';
 import { likePattern, parseSearch } from './search';
-import { bucketStart, minus, totalsAt, totalsNow, type Now, type Tier, type Totals } from './totals';
+import { bucketStart, negate, sumInto, totalsAt, totalsNow, type Now, type Terms, type Tier } from './totals';
 
 /** Where the numbers of a range come from (docs/HEALTH.md): raw results for short ranges, rollups beyond. */
 export type StatsSource = 'raw' | 'hourly' | 'daily';
 
 const HOUR = 3_600_000;
+const PERCENTILES = [0.5, 0.95, 0.97, 0.99];
 const DAY = 24 * HOUR;
 
 export interface SummaryRequest {
@@ -84,12 +85,12 @@ interface CheckRow {
   severity: string;
   status: 'healthy' | 'unhealthy' | null;
   transformed_from: string | null;
-  last_pass: Date | null;
-  last_fail: Date | null;
-  last_runtime: Date | null;
-  last_transition_time: Date | null;
-  next_runtime: Date | null;
-  created_at: Date;
+  last_pass: number | null;
+  last_fail: number | null;
+  last_runtime: number | null;
+  last_transition_time: number | null;
+  next_runtime: number | null;
+  created_at: number;
 }
 
 class Params {
@@ -98,6 +99,19 @@ class Params {
     this.values.push(value);
     return `$${this.values.length}`;
   }
+}
+
+/** True when a request keeps every check (no filter at all). */
+function unfiltered(request: SummaryRequest): boolean {
+  return (
+    !request.query?.trim() &&
+    (request.labels ?? []).length === 0 &&
+    !request.health &&
+    !request.hidePassing &&
+    !request.agentId &&
+    !request.canaryId &&
+    request.checkIds === undefined
+  );
 }
 
 /** The checks a request asks about, with every filter applied in SQL (all values bound). */
@@ -131,8 +145,8 @@ async function matchingChecks(pool: pg.Pool, request: SummaryRequest): Promise<C
   if (request.checkIds) where.push(`c.id = ANY(${params.add(request.checkIds)}::uuid[])`);
   const { rows } = await pool.query<CheckRow>(
     `SELECT c.id, c.canary_id, cn.name AS canary_name, cn.namespace AS canary_namespace, c.agent_id, c.name, c.namespace, c.type, c.icon,
-            c.description, c.endpoint, c.labels, c.owner, c.severity, c.status, c.transformed_from, c.last_pass, c.last_fail, c.last_runtime,
-            c.last_transition_time, c.next_runtime, c.created_at
+            c.description, c.endpoint, c.labels, c.owner, c.severity, c.status, c.transformed_from,
+            ${EPOCH_MS.map((column) => `(extract(epoch FROM c.${column}) * 1000)::float8 AS ${column}`).join(', ')}
        FROM checks c JOIN canaries cn ON cn.id = c.canary_id
       WHERE ${where.join(' AND ')}`,
     params.values,
@@ -160,23 +174,25 @@ export function alignDown(at: Date, source: StatsSource): Date {
   return source === 'raw' ? at : bucketStart(at, tierOf(source));
 }
 
-/** The totals of every check between `from` and `to`, as the difference of the totals at the two instants. */
-export async function rangeTotals(pool: pg.Pool, ids: readonly string[], from: Date, to: Date, source: StatsSource, now: Now, nowDate: Date): Promise<Map<string, Totals>> {
-  if (ids.length === 0) return new Map();
+/** The totals of every check between `from` and `to`: the terms of the end minus those of the start. */
+export async function rangeTotals(pool: pg.Pool, ids: readonly string[], from: Date, to: Date, source: StatsSource, now: Now): Promise<Terms> {
+  if (ids.length === 0) return [];
   const tier = tierOf(source);
-  const endsNow = to.getTime() >= nowDate.getTime() - 1000;
-  const [end, start] = await Promise.all([endsNow ? now.totals : totalsAt(pool, tier, ids, to, now), totalsAt(pool, tier, ids, from, now)]);
-  const out = new Map<string, Totals>();
-  for (const id of ids) out.set(id, minus(end.get(id), start.get(id)));
-  return out;
+  const endsNow = to.getTime() >= now.at - 1000;
+  const [end, start] = await Promise.all([endsNow ? [{ sign: 1 as const, totals: now.totals }] : totalsAt(pool, tier, ids, to, now), totalsAt(pool, tier, ids, from, now)]);
+  return [...end, ...negate(start)];
 }
 
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
+/** Times travel as milliseconds (a number parses far faster than a timestamp's text) and leave as ISO text. */
+const EPOCH_MS = ['last_pass', 'last_fail', 'last_runtime', 'last_transition_time', 'next_runtime', 'created_at'] as const;
+const iso = (value: number | null) => (value === null ? null : new Date(value).toISOString());
 
 function uptimeRatio(summary: CheckSummary): number {
   const total = summary.uptime.passed + summary.uptime.failed;
   return total === 0 ? -1 : summary.uptime.passed / total;
 }
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 function compare(a: CheckSummary, b: CheckSummary, key: SortKey): number {
   switch (key) {
@@ -190,32 +206,80 @@ function compare(a: CheckSummary, b: CheckSummary, key: SortKey): number {
     case 'status':
       return (a.status ?? '').localeCompare(b.status ?? '');
     default:
-      return String(a[key] ?? '').localeCompare(String(b[key] ?? ''), 'en', { sensitivity: 'base', numeric: true });
+      return collator.compare(String(a[key] ?? ''), String(b[key] ?? ''));
   }
+}
+
+/** rolling1h of many checks is computed for every check at most this often, and shared. */
+const ROLLING_FRESH_MS = 30_000;
+/** Requests about fewer checks than this compute their rolling1h themselves. */
+const ROLLING_SHARED_FROM = 500;
+
+interface RollingState {
+  at: number;
+  p95: ReadonlyMap<string, number | null>;
+}
+const rollingStates = new WeakMap<pg.Pool, { state: RollingState | undefined; computing: Promise<RollingState> | undefined }>();
+
+async function computeRolling(pool: pg.Pool, ids: readonly string[], now: Now): Promise<RollingState> {
+  const terms = await rangeTotals(pool, ids, new Date(now.at - HOUR), new Date(now.at), 'raw', now);
+  const sum = new HistogramSum();
+  const p95 = new Map<string, number | null>();
+  for (const id of ids) {
+    sumInto(terms, id, sum);
+    p95.set(id, sum.quantiles([0.95])[0] ?? null);
+  }
+  return { at: now.at, p95 };
+}
+
+/**
+ * Every check's p95 over the last hour (exact, as a 'raw' range). For a request about many checks, the
+ * values of all checks are computed together and used for up to 30 seconds: the Health page's refreshes
+ * then cost one set of them, whatever ranges they show.
+ */
+async function rollingP95(pool: pg.Pool, ids: readonly string[], now: Now): Promise<ReadonlyMap<string, number | null>> {
+  if (ids.length < ROLLING_SHARED_FROM) return (await computeRolling(pool, ids, now)).p95;
+  let shared = rollingStates.get(pool);
+  if (!shared) rollingStates.set(pool, (shared = { state: undefined, computing: undefined }));
+  if (shared.state && now.at - shared.state.at < ROLLING_FRESH_MS) return shared.state.p95;
+  const holder = shared;
+  holder.computing ??= computeRolling(pool, [...now.totals.keys()], now)
+    .then((state) => (holder.state = state))
+    .finally(() => {
+      holder.computing = undefined;
+    });
+  return (await holder.computing).p95;
 }
 
 /**
  * GET /api/canary/api/summary: every check that matches, with its uptime and latency over the range, sorted
- * and paged. The range picks the source (raw up to 3 h, hourly rollups up to 3 d, daily beyond) and the
- * answer says which, with the range it counted.
+ * and paged. The range picks the source (sourceFor: exact up to a day, hourly rollups up to 7 days, daily
+ * beyond) and the answer says which, with the range it counted.
  */
 export async function checksSummary(pool: pg.Pool, request: SummaryRequest): Promise<SummaryAnswer> {
   const started = performance.now();
-  const nowDate = new Date();
+  const checksRead = matchingChecks(pool, request);
+  const now = await totalsNow(pool);
+  const nowDate = new Date(now.at);
   const source = sourceFor(request.from, request.to, nowDate);
-  const checks = await matchingChecks(pool, request);
+  // rolling1h: the p95 of the last hour; the range's own p95 when the range is the last hour.
+  const hourAgo = new Date(now.at - HOUR);
+  const lastHour = source === 'raw' && Math.abs(request.from.getTime() - hourAgo.getTime()) < 1000 && request.to.getTime() >= now.at - 1000;
+  // Asked about every check: the statistics of every check that has results are read while the checks
+  // are, rather than after them.
+  const statistics = (ids: readonly string[]) => Promise.all([rangeTotals(pool, ids, request.from, request.to, source, now), lastHour ? undefined : rollingP95(pool, ids, now)]);
+  const early = unfiltered(request) ? statistics([...now.totals.keys()]) : undefined;
+  early?.catch(() => undefined); // awaited below; a failure of the checks' read must not leave it unhandled
+  const checks = await checksRead;
   const ids = checks.map((check) => check.id);
-  const now = await totalsNow(pool, ids);
-  const [stats, recent] = await Promise.all([
-    rangeTotals(pool, ids, request.from, request.to, source, now, nowDate),
-    // rolling1h: the last hour, exactly.
-    rangeTotals(pool, ids, new Date(nowDate.getTime() - HOUR), nowDate, 'raw', now, nowDate),
-  ]);
+  const [stats, rolling] = await (early ?? statistics(ids));
   // A single check over raw results gets exact percentiles (its history is small enough to sort).
   const exact = source === 'raw' && ids.length === 1 ? await exactLatency(pool, ids[0] ?? '', request.from, request.to) : undefined;
+  const sum = new HistogramSum();
   const summaries = checks.map((check): CheckSummary => {
-    const own = stats.get(check.id);
-    const histogram = own?.histogram ?? new Map<number, number>();
+    const own = sumInto(stats, check.id, sum);
+    const [p50 = null, p95 = null, p97 = null, p99 = null] = exact ? [] : sum.quantiles(PERCENTILES);
+    const rolling1h = rolling ? (rolling.get(check.id) ?? null) : p95;
     return {
       id: check.id,
       canary_id: check.canary_id,
@@ -233,18 +297,12 @@ export async function checksSummary(pool: pg.Pool, request: SummaryRequest): Pro
       severity: check.severity,
       status: check.status,
       transformed_from: check.transformed_from,
-      uptime: { passed: own?.passed ?? 0, failed: own?.failed ?? 0, last_pass: iso(check.last_pass), last_fail: iso(check.last_fail) },
-      latency: exact ?? {
-        p50: quantile(histogram, 0.5),
-        p95: quantile(histogram, 0.95),
-        p97: quantile(histogram, 0.97),
-        p99: quantile(histogram, 0.99),
-        rolling1h: quantile(recent.get(check.id)?.histogram ?? new Map(), 0.95),
-      },
+      uptime: { passed: own.passed, failed: own.failed, last_pass: iso(check.last_pass), last_fail: iso(check.last_fail) },
+      latency: exact ?? { p50, p95, p97, p99, rolling1h },
       last_runtime: iso(check.last_runtime),
       last_transition_time: iso(check.last_transition_time),
       next_runtime: iso(check.next_runtime),
-      created_at: check.created_at.toISOString(),
+      created_at: new Date(check.created_at).toISOString(),
     };
   });
   const key = request.sortBy ?? 'name';

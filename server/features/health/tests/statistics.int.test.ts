@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
+import { bucketOf } from '../histogram';
 import { checksSummary } from '../summary';
 
 /**
@@ -66,5 +67,34 @@ describe('range statistics', () => {
     expect(answer.source).toBe('daily');
     const counted = await truth(new Date(answer.from), to);
     expect(answer.checks_summary[0]?.uptime).toMatchObject({ passed: counted?.passed, failed: counted?.failed });
+  });
+
+  it('count exactly from any second of a 10-minute step, again from memory, and after a late result', async () => {
+    const to = new Date();
+    const check = async (from: Date) => {
+      const answer = await checksSummary(t.db.pool, { from, to, limit: 10, offset: 0, query: 'canary=stats' });
+      const counted = await truth(from, to);
+      return { from: from.toISOString(), uptime: answer.checks_summary.find((row) => row.id === checkId)?.uptime, counted };
+    };
+    // Starts spread over a whole 10-minute step three hours back: both ends of the step are used.
+    for (let offset = 0; offset < 600_000; offset += 61_000) {
+      const from = new Date(Math.floor((to.getTime() - 3 * 3_600_000) / 600_000) * 600_000 + offset);
+      for (let pass = 0; pass < 2; pass += 1) {
+        const { uptime, counted } = await check(from);
+        expect(uptime, from.toISOString()).toMatchObject({ passed: counted?.passed, failed: counted?.failed });
+      }
+    }
+    // A result recorded long after its time changes totals already kept in memory: it is counted.
+    const from = new Date(to.getTime() - 5 * 3_600_000);
+    const before = await check(from);
+    await t.db.pool.query('INSERT INTO check_statuses (check_id, time, status, duration) VALUES ($1, $2, false, 5)', [checkId, new Date(to.getTime() - 4 * 3_600_000 + 17)]);
+    const after = await check(from);
+    expect(after.uptime?.failed).toBe((before.uptime?.failed ?? 0) + 1);
+    expect(after.uptime).toMatchObject({ passed: after.counted?.passed, failed: after.counted?.failed });
+  });
+
+  it('bucket durations here exactly as latency_bucket() does in the database', async () => {
+    const { rows } = await t.db.pool.query<{ d: number; b: number }>('SELECT d, latency_bucket(d) AS b FROM generate_series(0, 200000, 3) d');
+    expect(rows.filter((row) => bucketOf(row.d) !== row.b)).toEqual([]);
   });
 });
