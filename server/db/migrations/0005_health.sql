@@ -234,3 +234,60 @@ FROM checks c JOIN canaries cn ON cn.id = c.canary_id;
 
 CREATE VIEW canary_names AS
 SELECT id, name, namespace FROM canaries WHERE deleted_at IS NULL;
+
+-- The q-quantiles (ms, as the server estimates them: a bucket's geometric middle) of the histogram
+-- end − start, both given as the sparse arrays the rollups keep (start may be NULL: nothing before).
+CREATE FUNCTION histogram_quantiles(end_buckets smallint[], end_counts bigint[], start_buckets smallint[], start_counts bigint[], qs float8[])
+RETURNS integer[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  WITH h AS (
+    SELECT b, sum(c) AS c FROM (
+      SELECT unnest(coalesce(end_buckets, '{}')) AS b, unnest(coalesce(end_counts, '{}')) AS c
+      UNION ALL
+      SELECT unnest(coalesce(start_buckets, '{}')), -unnest(coalesce(start_counts, '{}'))
+    ) x GROUP BY b HAVING sum(c) > 0
+  ), running AS (
+    SELECT b, sum(c) OVER (ORDER BY b) AS upto, sum(c) OVER () AS total FROM h
+  )
+  SELECT array_agg((
+    SELECT CASE WHEN min(b) <= 0 THEN 1 ELSE round(1.1::float8 ^ (min(b) - 0.5))::integer END
+      FROM running WHERE upto >= greatest(1, ceil(q * total))
+  ) ORDER BY ord)
+  FROM unnest(qs) WITH ORDINALITY AS t(q, ord)
+$$;
+
+-- Every check with its uptime and latency over the last 24 hours, counted in whole hours (from the start
+-- of the hour 24 hours ago; `since` says from when): running totals now minus those at that instant.
+CREATE VIEW check_summary AS
+SELECT c.id, c.canary_id, cn.name AS canary_name, cn.namespace AS canary_namespace, c.agent_id, c.name, c.namespace, c.type, c.icon,
+  c.description, c.endpoint, c.labels, c.owner, c.severity, c.status, c.transformed_from, c.last_runtime, c.last_transition_time,
+  c.next_runtime, c.created_at, c.updated_at, c.deleted_at, since.at AS since,
+  jsonb_build_object('passed', coalesce(t.passed, 0) - coalesce(s.passed, 0), 'failed', coalesce(t.failed, 0) - coalesce(s.failed, 0),
+                     'last_pass', c.last_pass, 'last_fail', c.last_fail) AS uptime,
+  (SELECT jsonb_build_object('p50', q[1], 'p95', q[2], 'p97', q[3], 'p99', q[4])
+     FROM histogram_quantiles(t.hist_buckets, t.hist_counts, s.hist_buckets, s.hist_counts, '{0.5,0.95,0.97,0.99}') q) AS latency
+FROM checks c
+JOIN canaries cn ON cn.id = c.canary_id
+CROSS JOIN (SELECT date_trunc('hour', now(), 'UTC') - interval '24 hours' AS at) since
+LEFT JOIN check_totals t ON t.check_id = c.id
+-- The totals at `since`: a check silent since before then has them now; else the latest hourly row before
+-- it (or, past the hourly retention, the latest daily one); none when the check began after it.
+LEFT JOIN LATERAL (
+  SELECT t.passed, t.failed, t.hist_buckets, t.hist_counts WHERE t.last_time < since.at
+  UNION ALL
+  (SELECT passed, failed, hist_buckets, hist_counts FROM check_rollups_hourly h WHERE t.last_time >= since.at AND h.check_id = c.id AND h.bucket < since.at ORDER BY h.bucket DESC LIMIT 1)
+  UNION ALL
+  (SELECT passed, failed, hist_buckets, hist_counts FROM check_rollups_daily d WHERE t.last_time >= since.at AND d.check_id = c.id AND d.bucket < date_trunc('day', since.at, 'UTC') ORDER BY d.bucket DESC LIMIT 1)
+  LIMIT 1
+) s ON true;
+
+-- The checks of a component (topology), and the check summaries of a config item (catalog).
+CREATE VIEW checks_by_component AS
+SELECT r.component_id, c.id, c.canary_id, c.name, c.namespace, c.type, c.icon, c.description, c.endpoint, c.labels, c.severity, c.status,
+  c.last_runtime, c.last_transition_time, c.created_at, c.updated_at, c.deleted_at
+FROM check_component_relationships r JOIN checks c ON c.id = r.check_id
+WHERE r.deleted_at IS NULL;
+
+CREATE VIEW check_summary_for_config AS
+SELECT r.config_id, s.*
+FROM check_config_relationships r JOIN check_summary s ON s.id = r.check_id
+WHERE r.deleted_at IS NULL;

@@ -6,6 +6,12 @@ const CHECK_COLUMNS = [
   'next_runtime', 'created_at', 'updated_at', 'deleted_at',
 ];
 
+const SUMMARY_COLUMNS = [
+  'id', 'canary_id', 'canary_name', 'canary_namespace', 'agent_id', 'name', 'namespace', 'type', 'icon', 'description', 'endpoint', 'labels',
+  'owner', 'severity', 'status', 'transformed_from', 'last_runtime', 'last_transition_time', 'next_runtime', 'created_at', 'updated_at',
+  'deleted_at', 'since', 'uptime', 'latency',
+];
+
 /**
  * Health's relations (migration 0005), read-only here: canaries change through /api/canary/canaries,
  * which validates the whole spec and keeps the checks in step with it.
@@ -48,6 +54,31 @@ export const healthRelations: RelationDef[] = [
     rbac: 'canaries',
     readable: ['id', 'name', 'namespace'],
     primaryKey: ['id'],
+  },
+  {
+    // Every check with uptime and latency over the last 24 hours in whole hours (`since` says from when);
+    // /api/canary/api/summary answers any other range.
+    name: 'check_summary',
+    rbac: 'canaries',
+    readable: SUMMARY_COLUMNS,
+    primaryKey: ['id'],
+    softDelete: true,
+    relationships: [{ name: 'check_summary_canary_id_fkey', target: 'canaries', columns: [['canary_id', 'id']] }],
+  },
+  {
+    name: 'checks_by_component',
+    rbac: 'canaries',
+    readable: ['component_id', 'id', 'canary_id', 'name', 'namespace', 'type', 'icon', 'description', 'endpoint', 'labels', 'severity', 'status',
+      'last_runtime', 'last_transition_time', 'created_at', 'updated_at', 'deleted_at'],
+    primaryKey: ['component_id', 'id'],
+    softDelete: true,
+  },
+  {
+    name: 'check_summary_for_config',
+    rbac: 'canaries',
+    readable: ['config_id', ...SUMMARY_COLUMNS],
+    primaryKey: ['config_id', 'id'],
+    softDelete: true,
   },
   {
     name: 'check_component_relationships',

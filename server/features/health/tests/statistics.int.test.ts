@@ -98,3 +98,40 @@ describe('range statistics', () => {
     expect(rows.filter((row) => bucketOf(row.d) !== row.b)).toEqual([]);
   });
 });
+
+describe('/api/db summaries', () => {
+  it('check_summary counts the last 24 whole hours as the raw results do, with the summary API\'s percentiles', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/db/check_summary?id=eq.${checkId}`, headers: t.adminHeaders });
+    expect(response.statusCode).toBe(200);
+    const [row] = response.json<Array<{ since: string; uptime: { passed: number; failed: number }; latency: Record<string, number | null> }>>();
+    expect(row).toBeDefined();
+    const since = new Date(row?.since ?? '');
+    const hour = 3_600_000;
+    expect(since.getTime()).toBe(Math.floor(Date.now() / hour) * hour - 24 * hour);
+    const counted = await truth(since, new Date());
+    expect(row?.uptime).toMatchObject({ passed: counted?.passed, failed: counted?.failed });
+    const answer = await checksSummary(t.db.pool, { from: since, to: new Date(), limit: 10, offset: 0, query: 'canary=stats' });
+    const latency = answer.checks_summary.find((check) => check.id === checkId)?.latency;
+    expect(row?.latency).toEqual({ p50: latency?.p50, p95: latency?.p95, p97: latency?.p97, p99: latency?.p99 });
+  });
+
+  it('checks_by_component and check_summary_for_config follow live relationships only', async () => {
+    const component = '55555555-5555-4555-8555-555555555555';
+    const config = '66666666-6666-4666-8666-666666666666';
+    await t.db.pool.query('INSERT INTO check_component_relationships (check_id, component_id) VALUES ($1, $2)', [checkId, component]);
+    await t.db.pool.query('INSERT INTO check_config_relationships (check_id, config_id) VALUES ($1, $2)', [checkId, config]);
+    const get = async (url: string) => {
+      const response = await t.app.inject({ method: 'GET', url, headers: t.adminHeaders });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<Array<{ id: string; name: string; uptime?: { passed: number } }>>();
+    };
+    expect((await get(`/api/db/checks_by_component?component_id=eq.${component}&select=id,name`)).map((row) => row.name)).toEqual(['x']);
+    const [forConfig] = await get(`/api/db/check_summary_for_config?config_id=eq.${config}&select=id,uptime`);
+    expect(forConfig?.id).toBe(checkId);
+    expect(forConfig?.uptime?.passed).toBeGreaterThan(0);
+    await t.db.pool.query('UPDATE check_component_relationships SET deleted_at = now() WHERE component_id = $1', [component]);
+    await t.db.pool.query('UPDATE check_config_relationships SET deleted_at = now() WHERE config_id = $1', [config]);
+    expect(await get(`/api/db/checks_by_component?component_id=eq.${component}`)).toEqual([]);
+    expect(await get(`/api/db/check_summary_for_config?config_id=eq.${config}`)).toEqual([]);
+  });
+});
