@@ -104,7 +104,8 @@ export async function renewRows(db: Queryable, table: ScheduledTable, ids: reado
 
 /**
  * Milliseconds until a row of the table could become claimable, so a worker sleeps until then: the first
- * due time among unleased rows, or the first lease that could expire (its holder may have died).
+ * due time among unleased rows, or the first lease that could expire (its holder may have died). Rows
+ * never due (next run 'infinity', as unscheduled canaries have) are left out.
  */
 export async function millisUntilClaimable(db: Queryable, table: ScheduledTable, onlyIds?: readonly string[]): Promise<number | undefined> {
   const t = table.sql;
@@ -118,7 +119,7 @@ export async function millisUntilClaimable(db: Queryable, table: ScheduledTable,
   // Measured on the database clock, which every instance shares, not on this machine's.
   const { rows } = await db.query<{ ms: number | null }>(
     `SELECT (extract(epoch FROM LEAST(
-       (SELECT min(${t.nextRunAt}) FROM ${t.table} WHERE ${where(`(${t.leaseUntil} IS NULL OR ${t.leaseUntil} < now())`)}),
+       (SELECT min(${t.nextRunAt}) FROM ${t.table} WHERE ${where(`(${t.leaseUntil} IS NULL OR ${t.leaseUntil} < now()) AND isfinite(${t.nextRunAt})`)}),
        (SELECT min(${t.leaseUntil}) FROM ${t.table} WHERE ${where(`${t.leaseUntil} >= now()`)})
      ) - now()) * 1000)::float8 AS ms`,
     values,

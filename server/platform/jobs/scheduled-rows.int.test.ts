@@ -83,6 +83,15 @@ describe('claiming due rows', () => {
     expect(wait).toBeLessThanOrEqual(60_000);
   });
 
+  it('never waits for rows that are never due (next run infinity), whatever the server version', async () => {
+    await resetTable();
+    await db.pool.query("INSERT INTO probe_schedules (name, schedule, next_run_at) VALUES ('unscheduled', '@every 1m', 'infinity')");
+    expect(await millisUntilClaimable(db.pool, PROBES)).toBeUndefined();
+    expect(await claimDueRows(db.pool, PROBES, { owner: 'a', limit: 10, leaseMillis: 60_000 })).toEqual([]);
+    await db.pool.query("INSERT INTO probe_schedules (name, schedule, next_run_at) VALUES ('soon', '@every 1m', now() + interval '30 seconds')");
+    expect(await millisUntilClaimable(db.pool, PROBES)).toBeLessThanOrEqual(30_000);
+  });
+
   it('lets an expired lease be claimed again, and only then', async () => {
     await resetTable();
     await db.pool.query("INSERT INTO probe_schedules (name, schedule, next_run_at) VALUES ('r', '@every 1s', now() - interval '1 second')");
