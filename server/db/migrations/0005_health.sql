@@ -235,25 +235,37 @@ FROM checks c JOIN canaries cn ON cn.id = c.canary_id;
 CREATE VIEW canary_names AS
 SELECT id, name, namespace FROM canaries WHERE deleted_at IS NULL;
 
--- The q-quantiles (ms, as the server estimates them: a bucket's geometric middle) of the histogram
--- end − start, both given as the sparse arrays the rollups keep (start may be NULL: nothing before).
+-- The q-quantiles (ascending; ms, as the server estimates them: a bucket's geometric middle) of the
+-- histogram end − start, both given as the sparse arrays the rollups keep (start may be NULL: nothing
+-- before). Counts summed into a dense array: several times faster than doing it with set operations.
 CREATE FUNCTION histogram_quantiles(end_buckets smallint[], end_counts bigint[], start_buckets smallint[], start_counts bigint[], qs float8[])
-RETURNS integer[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  WITH h AS (
-    SELECT b, sum(c) AS c FROM (
-      SELECT unnest(coalesce(end_buckets, '{}')) AS b, unnest(coalesce(end_counts, '{}')) AS c
-      UNION ALL
-      SELECT unnest(coalesce(start_buckets, '{}')), -unnest(coalesce(start_counts, '{}'))
-    ) x GROUP BY b HAVING sum(c) > 0
-  ), running AS (
-    SELECT b, sum(c) OVER (ORDER BY b) AS upto, sum(c) OVER () AS total FROM h
-  )
-  SELECT array_agg((
-    SELECT CASE WHEN min(b) <= 0 THEN 1 ELSE round(1.1::float8 ^ (min(b) - 0.5))::integer END
-      FROM running WHERE upto >= greatest(1, ceil(q * total))
-  ) ORDER BY ord)
-  FROM unnest(qs) WITH ORDINALITY AS t(q, ord)
-$$;
+RETURNS integer[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+  dense bigint[] := array_fill(0::bigint, ARRAY[151], ARRAY[0]);
+  lo int := 151; hi int := -1; total bigint := 0; seen bigint := 0; i int; b int; q float8; target float8; c bigint;
+  answer integer[] := '{}';
+BEGIN
+  FOR i IN 1..coalesce(array_length(end_buckets, 1), 0) LOOP
+    b := end_buckets[i]; dense[b] := dense[b] + end_counts[i]; lo := least(lo, b); hi := greatest(hi, b);
+  END LOOP;
+  FOR i IN 1..coalesce(array_length(start_buckets, 1), 0) LOOP
+    b := start_buckets[i]; dense[b] := dense[b] - start_counts[i];
+  END LOOP;
+  FOR b IN lo..hi LOOP IF dense[b] > 0 THEN total := total + dense[b]; END IF; END LOOP;
+  b := lo;
+  FOREACH q IN ARRAY qs LOOP
+    IF total = 0 THEN answer := answer || NULL::integer; CONTINUE; END IF;
+    target := greatest(1, ceil(q * total));
+    LOOP
+      EXIT WHEN b > hi;
+      c := greatest(dense[b], 0);
+      EXIT WHEN seen + c >= target;
+      seen := seen + c; b := b + 1;
+    END LOOP;
+    answer := answer || CASE WHEN b > hi THEN NULL WHEN b <= 0 THEN 1 ELSE round(1.1::float8 ^ (b - 0.5))::integer END;
+  END LOOP;
+  RETURN answer;
+END $$;
 
 -- Every check with its uptime and latency over the last 24 hours, counted in whole hours (from the start
 -- of the hour 24 hours ago; `since` says from when): running totals now minus those at that instant.

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { checkRows, type CheckRow } from './check-rows';
 import { HistogramSum } from './histogram';
 import { likePattern, parseSearch } from './search';
 import { bucketStart, negate, sumInto, totalsAt, totalsNow, type Now, type Terms, type Tier } from './totals';
@@ -68,31 +69,6 @@ export interface SummaryAnswer {
   duration: number;
 }
 
-interface CheckRow {
-  id: string;
-  canary_id: string;
-  canary_name: string;
-  canary_namespace: string;
-  agent_id: string;
-  name: string;
-  namespace: string;
-  type: string;
-  icon: string | null;
-  description: string | null;
-  endpoint: string | null;
-  labels: Record<string, string> | null;
-  owner: string | null;
-  severity: string;
-  status: 'healthy' | 'unhealthy' | null;
-  transformed_from: string | null;
-  last_pass: number | null;
-  last_fail: number | null;
-  last_runtime: number | null;
-  last_transition_time: number | null;
-  next_runtime: number | null;
-  created_at: number;
-}
-
 class Params {
   readonly values: unknown[] = [];
   add(value: unknown): string {
@@ -114,8 +90,8 @@ function unfiltered(request: SummaryRequest): boolean {
   );
 }
 
-/** The checks a request asks about, with every filter applied in SQL (all values bound). */
-async function matchingChecks(pool: pg.Pool, request: SummaryRequest): Promise<CheckRow[]> {
+/** The ids of the checks a request asks about, with every filter applied in SQL (all values bound). */
+async function matchingIds(pool: pg.Pool, request: SummaryRequest): Promise<string[]> {
   const params = new Params();
   const where = ['c.deleted_at IS NULL', 'cn.deleted_at IS NULL'];
   const search = parseSearch(request.query);
@@ -143,15 +119,23 @@ async function matchingChecks(pool: pg.Pool, request: SummaryRequest): Promise<C
   if (request.agentId) where.push(`c.agent_id = ${params.add(request.agentId)}`);
   if (request.canaryId) where.push(`c.canary_id = ${params.add(request.canaryId)}`);
   if (request.checkIds) where.push(`c.id = ANY(${params.add(request.checkIds)}::uuid[])`);
-  const { rows } = await pool.query<CheckRow>(
-    `SELECT c.id, c.canary_id, cn.name AS canary_name, cn.namespace AS canary_namespace, c.agent_id, c.name, c.namespace, c.type, c.icon,
-            c.description, c.endpoint, c.labels, c.owner, c.severity, c.status, c.transformed_from,
-            ${EPOCH_MS.map((column) => `(extract(epoch FROM c.${column}) * 1000)::float8 AS ${column}`).join(', ')}
-       FROM checks c JOIN canaries cn ON cn.id = c.canary_id
-      WHERE ${where.join(' AND ')}`,
-    params.values,
-  );
-  return rows;
+  const { rows } = await pool.query<{ id: string }>(`SELECT c.id FROM checks c JOIN canaries cn ON cn.id = c.canary_id WHERE ${where.join(' AND ')}`, params.values);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The checks a request asks about: their ids from the database, their rows from memory (refreshed by what
+ * changed; read again when a check is newer than the rows read alongside the ids).
+ */
+async function matchingChecks(pool: pg.Pool, request: SummaryRequest): Promise<CheckRow[]> {
+  const [ids, first] = await Promise.all([matchingIds(pool, request), checkRows(pool)]);
+  const rows = ids.some((id) => !first.has(id)) ? await checkRows(pool) : first;
+  const checks: CheckRow[] = [];
+  for (const id of ids) {
+    const row = rows.get(id);
+    if (row) checks.push(row);
+  }
+  return checks;
 }
 
 /**
@@ -183,14 +167,12 @@ export async function rangeTotals(pool: pg.Pool, ids: readonly string[], from: D
   return [...end, ...negate(start)];
 }
 
-/** Times travel as milliseconds (a number parses far faster than a timestamp's text) and leave as ISO text. */
-const EPOCH_MS = ['last_pass', 'last_fail', 'last_runtime', 'last_transition_time', 'next_runtime', 'created_at'] as const;
-const iso = (value: number | null) => (value === null ? null : new Date(value).toISOString());
-
 function uptimeRatio(summary: CheckSummary): number {
   const total = summary.uptime.passed + summary.uptime.failed;
   return total === 0 ? -1 : summary.uptime.passed / total;
 }
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
@@ -202,9 +184,9 @@ function compare(a: CheckSummary, b: CheckSummary, key: SortKey): number {
       return (a.latency.p95 ?? -1) - (b.latency.p95 ?? -1);
     case 'last_runtime':
     case 'last_transition_time':
-      return (a[key] ?? '').localeCompare(b[key] ?? '');
     case 'status':
-      return (a.status ?? '').localeCompare(b.status ?? '');
+      // ISO times (all UTC, one width) and statuses order as plain text.
+      return byText(a[key] ?? '', b[key] ?? '');
     default:
       return collator.compare(String(a[key] ?? ''), String(b[key] ?? ''));
   }
@@ -297,16 +279,16 @@ export async function checksSummary(pool: pg.Pool, request: SummaryRequest): Pro
       severity: check.severity,
       status: check.status,
       transformed_from: check.transformed_from,
-      uptime: { passed: own.passed, failed: own.failed, last_pass: iso(check.last_pass), last_fail: iso(check.last_fail) },
+      uptime: { passed: own.passed, failed: own.failed, last_pass: check.last_pass, last_fail: check.last_fail },
       latency: exact ?? { p50, p95, p97, p99, rolling1h },
-      last_runtime: iso(check.last_runtime),
-      last_transition_time: iso(check.last_transition_time),
-      next_runtime: iso(check.next_runtime),
-      created_at: new Date(check.created_at).toISOString(),
+      last_runtime: check.last_runtime,
+      last_transition_time: check.last_transition_time,
+      next_runtime: check.next_runtime,
+      created_at: check.created_at,
     };
   });
   const key = request.sortBy ?? 'name';
-  summaries.sort((a, b) => (request.sortDesc ? -1 : 1) * compare(a, b, key) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  summaries.sort((a, b) => (request.sortDesc ? -1 : 1) * compare(a, b, key) || collator.compare(a.name, b.name) || byText(a.id, b.id));
   return {
     checks_summary: summaries.slice(request.offset, request.offset + request.limit),
     total: summaries.length,

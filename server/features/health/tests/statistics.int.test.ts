@@ -135,3 +135,47 @@ describe('/api/db summaries', () => {
     expect(await get(`/api/db/check_summary_for_config?config_id=eq.${config}`)).toEqual([]);
   });
 });
+
+describe('many checks', () => {
+  it('count the same when a thousand more checks report (edges read by time alone)', async () => {
+    await t.db.pool.query(`INSERT INTO canaries (id, name) VALUES ('77777777-7777-4777-8777-777777777777', 'many')`);
+    await t.db.pool.query(
+      `WITH c AS (INSERT INTO checks (canary_id, key, type, name) SELECT '77777777-7777-4777-8777-777777777777', 'tcp/m' || n, 'tcp', 'm' || n FROM generate_series(1, 1000) n RETURNING id)
+       INSERT INTO check_statuses (check_id, time, status, duration) SELECT id, now() - interval '50 minutes' - random() * interval '20 minutes', true, 7 FROM c`,
+    );
+    for (const hours of [1, 3]) {
+      const to = new Date();
+      const from = new Date(to.getTime() - hours * 3_600_000 + 123_456);
+      const all = await checksSummary(t.db.pool, { from, to, limit: 5000, offset: 0 });
+      const one = await checksSummary(t.db.pool, { from, to, limit: 10, offset: 0, query: 'canary=stats' });
+      expect(all.total).toBeGreaterThan(1000);
+      const counted = await truth(from, to);
+      for (const answer of [all, one]) {
+        expect(answer.checks_summary.find((row) => row.id === checkId)?.uptime).toMatchObject({ passed: counted?.passed, failed: counted?.failed });
+      }
+      const many = all.checks_summary.filter((row) => row.canary_name === 'many');
+      expect(many).toHaveLength(1000);
+      const { rows } = await t.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM check_statuses s JOIN checks c ON c.id = s.check_id WHERE c.canary_id = '77777777-7777-4777-8777-777777777777' AND s.time >= $1`,
+        [from],
+      );
+      expect(many.reduce((sum, row) => sum + row.uptime.passed, 0)).toBe(rows[0]?.n);
+    }
+  });
+
+  it('show a check as it is now after it changes, is deleted, or its canary is renamed', async () => {
+    const to = new Date();
+    const ask = async () => (await checksSummary(t.db.pool, { from: new Date(to.getTime() - 3_600_000), to, limit: 5000, offset: 0 })).checks_summary;
+    expect((await ask()).find((row) => row.id === checkId)?.name).toBe('x');
+    await t.db.pool.query(`UPDATE checks SET name = 'x renamed', status = 'unhealthy' WHERE id = $1`, [checkId]);
+    expect((await ask()).find((row) => row.id === checkId)).toMatchObject({ name: 'x renamed', status: 'unhealthy' });
+    await t.db.pool.query(`UPDATE canaries SET name = 'stats renamed' WHERE id = '44444444-4444-4444-8444-444444444444'`);
+    expect((await ask()).find((row) => row.id === checkId)?.canary_name).toBe('stats renamed');
+    await t.db.pool.query(`UPDATE checks SET deleted_at = now() WHERE canary_id = '77777777-7777-4777-8777-777777777777' AND name = 'm1'`);
+    expect((await ask()).filter((row) => row.canary_name === 'many')).toHaveLength(999);
+    await t.db.pool.query(`DELETE FROM checks WHERE canary_id = '77777777-7777-4777-8777-777777777777' AND name = 'm2'`);
+    expect((await ask()).filter((row) => row.canary_name === 'many')).toHaveLength(998);
+    await t.db.pool.query(`INSERT INTO checks (canary_id, key, type, name) VALUES ('77777777-7777-4777-8777-777777777777', 'tcp/new', 'tcp', 'new one')`);
+    expect((await ask()).filter((row) => row.canary_name === 'many').map((row) => row.name)).toContain('new one');
+  });
+});
