@@ -34,33 +34,21 @@ export function checkRollupRetentionJob(): SystemJob {
     description: `Deletes 10-minute check rollups older than ${TEN_MINUTE_ROLLUP_RETENTION.name} (default ${TEN_MINUTE_ROLLUP_RETENTION.defaultValue} days), hourly ones older than ${HOURLY_ROLLUP_RETENTION.name} (default ${HOURLY_ROLLUP_RETENTION.defaultValue} days) and daily ones older than ${DAILY_ROLLUP_RETENTION.name} (default ${DAILY_ROLLUP_RETENTION.defaultValue} days).`,
     async run(run) {
       // Rollups are cumulative: deleting old rows never changes the counts of later ranges.
-      await deleteInBatches(
-        run,
-        {
-          property: TEN_MINUTE_ROLLUP_RETENTION,
-          deleteBatch: `DELETE FROM check_rollups_10m WHERE (check_id, bucket) IN (
-                          SELECT check_id, bucket FROM check_rollups_10m WHERE bucket < now() - $1::interval LIMIT $2)`,
-        },
-        RETENTION_BATCH_SIZE,
-      );
-      await deleteInBatches(
-        run,
-        {
-          property: HOURLY_ROLLUP_RETENTION,
-          deleteBatch: `DELETE FROM check_rollups_hourly WHERE (check_id, bucket) IN (
-                          SELECT check_id, bucket FROM check_rollups_hourly WHERE bucket < now() - $1::interval LIMIT $2)`,
-        },
-        RETENTION_BATCH_SIZE,
-      );
-      await deleteInBatches(
-        run,
-        {
-          property: DAILY_ROLLUP_RETENTION,
-          deleteBatch: `DELETE FROM check_rollups_daily WHERE (check_id, bucket) IN (
-                          SELECT check_id, bucket FROM check_rollups_daily WHERE bucket < now() - $1::interval LIMIT $2)`,
-        },
-        RETENTION_BATCH_SIZE,
-      );
+      for (const [table, property] of [
+        ['check_rollups_10m', TEN_MINUTE_ROLLUP_RETENTION],
+        ['check_rollups_hourly', HOURLY_ROLLUP_RETENTION],
+        ['check_rollups_daily', DAILY_ROLLUP_RETENTION],
+      ] as const) {
+        await deleteInBatches(
+          run,
+          {
+            property,
+            summaryKey: table,
+            deleteBatch: `DELETE FROM ${table} WHERE (check_id, bucket) IN (SELECT check_id, bucket FROM ${table} WHERE bucket < now() - $1::interval LIMIT $2)`,
+          },
+          RETENTION_BATCH_SIZE,
+        );
+      }
     },
   };
 }

@@ -31,29 +31,11 @@ export interface SummaryRequest {
 export const SORT_KEYS = ['name', 'canary_name', 'type', 'status', 'uptime', 'latency', 'last_runtime', 'last_transition_time', 'severity'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
-export interface CheckSummary {
-  id: string;
-  canary_id: string;
-  canary_name: string;
-  canary_namespace: string;
-  agent_id: string;
-  name: string;
-  namespace: string;
-  type: string;
-  icon: string | null;
-  description: string | null;
-  endpoint: string | null;
+/** One row of `checks_summary`: the check as it is (check-rows.ts), its uptime and its latency. */
+export interface CheckSummary extends Omit<CheckRow, 'labels' | 'last_pass' | 'last_fail'> {
   labels: Record<string, string>;
-  owner: string | null;
-  severity: string;
-  status: 'healthy' | 'unhealthy' | null;
-  transformed_from: string | null;
   uptime: { passed: number; failed: number; last_pass: string | null; last_fail: string | null };
   latency: { p50: number | null; p95: number | null; p97: number | null; p99: number | null; rolling1h: number | null };
-  last_runtime: string | null;
-  last_transition_time: string | null;
-  next_runtime: string | null;
-  created_at: string;
 }
 
 export interface SummaryAnswer {

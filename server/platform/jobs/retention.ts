@@ -13,6 +13,8 @@ export interface RetentionTarget {
   property: IntegerProperty;
   /** DELETE … WHERE id IN (SELECT id … LIMIT $2) with $1 the retention interval; returns deleted ids. */
   deleteBatch: string;
+  /** When one run cleans several tables: its figures go under this key of the summary. */
+  summaryKey?: string;
 }
 
 export async function deleteInBatches(run: JobRun, target: RetentionTarget, batchSize: number): Promise<void> {
@@ -28,7 +30,8 @@ export async function deleteInBatches(run: JobRun, target: RetentionTarget, batc
     if (count < batchSize) break;
   }
   run.success(deleted);
-  run.summary({ deleted, batches, retention_days: days });
+  const figures = { deleted, batches, retention_days: days };
+  run.summary(target.summaryKey ? { [target.summaryKey]: figures } : figures);
 }
 
 /** Deletes finished job_history rows older than `job_history.retention_days` (default 30). */

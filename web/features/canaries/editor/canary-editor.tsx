@@ -6,6 +6,7 @@ import { TabBar } from '@web/features/settings/resources/resource-tabs';
 import { patchSearchParams, pickOption, readSearchParams } from '@web/lib/url-state';
 import { useUrlParams } from '@web/lib/use-url-params';
 import { Button } from '@web/ui/primitives/button';
+import { FormActions } from '@web/features/settings/resources/form-actions';
 import { Loading } from '@web/ui/primitives/loading';
 import { codeDiagnostics } from '../model/diagnostics';
 import { documentToWrite, immutableProblems, parseCanaryYaml, rowToDocument } from '../model/document';
@@ -194,19 +195,7 @@ function CanaryEditorBody({ row, readOnly, saving, saveError, onSubmit, onBack, 
             Fix the problems marked in the YAML before saving.
           </p>
         ) : null}
-        <div className="flex items-center gap-2">
-          <Button onClick={onBack}>Back</Button>
-          {readOnly ? null : (
-            <Button type="submit" variant="primary" disabled={saving}>
-              {saving ? (existing ? 'Updating' : 'Saving') : existing ? 'Update' : 'Save'}
-            </Button>
-          )}
-          {onDelete && !readOnly ? (
-            <Button variant="danger" className="ml-auto" onClick={onDelete}>
-              Delete
-            </Button>
-          ) : null}
-        </div>
+        <FormActions onBack={onBack} existing={Boolean(existing)} readOnly={readOnly} saving={saving} onDelete={onDelete} />
       </form>
     </FormProvider>
   );

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Button } from '@web/ui/primitives/button';
 import { Field, TextAreaField } from '@web/ui/primitives/field';
+import { FormActions } from './form-actions';
 import { formSchema, initialValues, type ResourceValues } from './form-values';
 import type { ResourceField } from './registry';
 import type { ResourceRow } from './values';
@@ -42,19 +42,7 @@ export function ResourceForm({ fields, row, saving, readOnly = false, onSubmit, 
         if (field.kind === 'code') return <TextAreaField key={field.name} monospace rows={12} spellCheck={false} {...props} />;
         return field.kind === 'textarea' ? <TextAreaField key={field.name} {...props} /> : <Field key={field.name} {...props} />;
       })}
-      <div className="flex items-center gap-2">
-        <Button onClick={onBack}>Back</Button>
-        {readOnly ? null : (
-          <Button type="submit" variant="primary" disabled={saving}>
-            {saving ? (existing ? 'Updating' : 'Saving') : existing ? 'Update' : 'Save'}
-          </Button>
-        )}
-        {onDelete && !readOnly ? (
-          <Button variant="danger" className="ml-auto" onClick={onDelete}>
-            Delete
-          </Button>
-        ) : null}
-      </div>
+      <FormActions onBack={onBack} existing={Boolean(existing)} readOnly={readOnly} saving={saving} onDelete={onDelete} />
     </form>
   );
 }
