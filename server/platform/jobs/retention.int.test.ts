@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db';
-import { BackgroundWork } from './registry';
-import { failedEventRetentionJob, jobHistoryRetentionJob } from './retention';
-import { syncSystemJob } from './system-jobs';
-import { eventually, startTestRuntime } from './testing';
 import type { SystemJob } from './registry';
+import { failedEventRetentionJob, jobHistoryRetentionJob } from './retention';
+import { runSystemJobOnce } from './testing';
 
 let db: TestDatabase;
 
@@ -23,26 +21,13 @@ beforeEach(async () => {
   await db.pool.query('DELETE FROM scheduled_jobs');
 });
 
-interface RetentionRun {
-  status: string;
-  success_count: number;
-  details: { summary: { deleted: number; batches: number; retention_days: number }; warnings?: string[] };
+interface RetentionSummary {
+  deleted: number;
+  batches: number;
+  retention_days: number;
 }
 
-async function runOnce(job: SystemJob): Promise<RetentionRun> {
-  const registry = new BackgroundWork().job(job);
-  await syncSystemJob(db.pool, job);
-  await db.pool.query('UPDATE scheduled_jobs SET next_run_at = now() WHERE name = $1', [job.name]);
-  const runtime = await startTestRuntime(db.url, registry);
-  try {
-    return await eventually(async () => {
-      const { rows } = await db.pool.query<RetentionRun>("SELECT status, success_count, details FROM job_history WHERE name = $1 AND status <> 'RUNNING'", [job.name]);
-      return rows[0];
-    }, 10_000, `${job.name} to finish`);
-  } finally {
-    await runtime.stop();
-  }
-}
+const runOnce = (job: SystemJob) => runSystemJobOnce<RetentionSummary>(db.pool, db.url, job);
 
 describe('job history retention', () => {
   it('deletes finished rows older than the default 30 days in batches, keeping recent and RUNNING rows', async () => {

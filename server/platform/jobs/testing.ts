@@ -3,9 +3,10 @@ import type pg from 'pg';
 import { createPool } from '../db/pool';
 import { createLogger } from '../logger';
 import { Metrics } from '../metrics';
-import type { BackgroundWork } from './registry';
+import { BackgroundWork, type SystemJob } from './registry';
 import { startBackgroundWork, type BackgroundRuntime, type RuntimeOptions } from './runtime';
 import type { RuntimeTimings } from './runtime-types';
+import { syncSystemJob } from './system-jobs';
 
 export const FAST: RuntimeTimings = {
   heartbeatMillis: 200,
@@ -62,4 +63,26 @@ export async function counterValue(metrics: Metrics, metric: 'jobRuns' | 'events
     if (Object.entries(labels).every(([key, value]) => sampleLabels[key] === value)) total += sample.value;
   }
   return total;
+}
+
+/** A system job's row in job_history once it has finished. */
+export interface FinishedRun<Summary = Record<string, unknown>> {
+  status: string;
+  success_count: number;
+  details: { summary: Summary; warnings?: string[] };
+}
+
+/** Makes a system job due at once, runs the scheduler until it has finished, and answers its history row. */
+export async function runSystemJobOnce<Summary = Record<string, unknown>>(pool: pg.Pool, url: string, job: SystemJob): Promise<FinishedRun<Summary>> {
+  await syncSystemJob(pool, job);
+  await pool.query('UPDATE scheduled_jobs SET next_run_at = now() WHERE name = $1', [job.name]);
+  const runtime = await startTestRuntime(url, new BackgroundWork().job(job));
+  try {
+    return await eventually(async () => {
+      const { rows } = await pool.query<FinishedRun<Summary>>("SELECT status, success_count, details FROM job_history WHERE name = $1 AND status <> 'RUNNING'", [job.name]);
+      return rows[0];
+    }, 15_000, `${job.name} to finish`);
+  } finally {
+    await runtime.stop();
+  }
 }

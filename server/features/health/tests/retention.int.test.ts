@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test/db';
-import { BackgroundWork, type SystemJob } from '../../../platform/jobs/registry';
-import { syncSystemJob } from '../../../platform/jobs/system-jobs';
-import { eventually, startTestRuntime } from '../../../platform/jobs/testing';
+import type { SystemJob } from '../../../platform/jobs/registry';
+import { runSystemJobOnce } from '../../../platform/jobs/testing';
 import { checkRollupRetentionJob, checkStatusRetentionJob } from '../retention';
 
 /** Retention of raw results and rollups, run as the scheduler runs it, against a real database. */
@@ -19,25 +18,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-interface Run {
-  status: string;
-  success_count: number;
-  details: { summary: Record<string, unknown> };
-}
-
-async function runOnce(job: SystemJob): Promise<Run> {
-  await syncSystemJob(db.pool, job);
-  await db.pool.query('UPDATE scheduled_jobs SET next_run_at = now() WHERE name = $1', [job.name]);
-  const runtime = await startTestRuntime(db.url, new BackgroundWork().job(job));
-  try {
-    return await eventually(async () => {
-      const { rows } = await db.pool.query<Run>("SELECT status, success_count, details FROM job_history WHERE name = $1 AND status <> 'RUNNING'", [job.name]);
-      return rows[0];
-    }, 15_000, `${job.name} to finish`);
-  } finally {
-    await runtime.stop();
-  }
-}
+const runOnce = (job: SystemJob) => runSystemJobOnce(db.pool, db.url, job);
 
 const count = async (sql: string) => (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`)).rows[0]?.n;
 
