@@ -60,13 +60,16 @@ describe('two serve processes on one database', () => {
     await eventually(
       async () => {
         if (a.exitCode !== null || b.exitCode !== null) throw new Error(`a serve process exited early:\n${output.join('')}`);
-        const { rows } = await db.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM job_instances');
-        return (rows[0]?.count ?? 0) >= 2 ? true : undefined;
+        // Started: both registered, and their system jobs written (an instance registers before it syncs them).
+        const { rows } = await db.pool.query<{ count: number; job: number }>(
+          'SELECT (SELECT count(*)::int FROM job_instances) AS count, (SELECT count(*)::int FROM scheduled_jobs WHERE name = $1) AS job',
+          [JOB],
+        );
+        return (rows[0]?.count ?? 0) >= 2 && rows[0]?.job === 1 ? true : undefined;
       },
       60_000,
       'both instances to start',
     );
-    expect((await db.pool.query('SELECT 1 FROM scheduled_jobs WHERE name = $1', [JOB])).rowCount).toBe(1);
 
     // Make the retention job due every second, as an operator could; the update NOTIFYs both schedulers.
     await db.pool.query("UPDATE scheduled_jobs SET schedule = '@every 1s', next_run_at = now() WHERE name = $1", [JOB]);
