@@ -129,12 +129,14 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   await app.register(cookie);
   installAccessGuard(app, auth);
 
-  // API answers are compressed as they go, quickly (the app's own files are compressed at build time):
-  // brotli at quality 1 is within 1% of quality 4 on JSON and more than twice as fast, which counts for
-  // a summary of ten thousand checks.
+  // API answers are compressed quickly (the app's own files are compressed at build time): brotli at
+  // quality 1 is within 1% of quality 4 on JSON and more than twice as fast, which counts for a summary of
+  // ten thousand checks. An answer already in memory is compressed in one call, up to 16 MB (7 MB of JSON
+  // takes about 7 ms): through a zlib stream the same answer reached the client some 30 ms later.
   await app.register(compress, {
     global: true,
     threshold: 1024,
+    syncThreshold: 16 * 1024 * 1024,
     encodings: ['br', 'gzip', 'deflate'],
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
     zlibOptions: { level: 1 },
