@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { planRead, SNAPSHOT_XMIN, type ReadMark } from './incremental';
 
 /** What a summary shows of a check itself (not its statistics), times as ISO text. */
 export interface CheckRow {
@@ -33,14 +34,8 @@ const COLUMNS = `c.id, c.canary_id, cn.name AS canary_name, cn.namespace AS cana
   c.description, c.endpoint, c.labels, c.owner, c.severity, c.status, c.transformed_from,
   ${['last_pass', 'last_fail', 'last_runtime', 'last_transition_time', 'next_runtime', 'created_at'].map((column) => `${iso(`c.${column}`)} AS ${column}`).join(', ')}`;
 
-/** The whole table is read again this often; in between, only the rows changed since the last read. */
-const FULL_READ_MS = 5 * 60_000;
-
-interface RowsState {
+interface RowsState extends ReadMark {
   rows: Map<string, CheckRow>;
-  /** The oldest transaction the last read could not see (32-bit xid): rows written since are read again. */
-  snapshotXmin: string;
-  fullReadAt: number;
 }
 
 interface RowsCache {
@@ -57,28 +52,26 @@ interface ReadRow extends Partial<CheckRow> {
 }
 
 /**
- * Reads checks with their canary: all of them, or only those whose check or canary row was written by a
- * transaction the previous read could not see (as check_totals is read, see totals.ts). Deleted checks
- * are kept here: the caller knows which checks are live.
+ * Reads checks with their canary: all of them, or only those whose check or canary row was written since
+ * the previous read (incremental.ts). Deleted checks are kept here: the caller knows which are live.
  */
 async function readRows(pool: pg.Pool, previous: RowsState | undefined): Promise<RowsState> {
-  const incremental = previous !== undefined && Date.now() - previous.fullReadAt < FULL_READ_MS;
+  const plan = planRead(previous);
   const { rows } = await pool.query<ReadRow>(
-    `WITH s AS (SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text AS snapshot_xmin)
+    `WITH s AS (SELECT ${SNAPSHOT_XMIN} AS snapshot_xmin)
      SELECT s.snapshot_xmin, x.* FROM s LEFT JOIN (
-       SELECT ${COLUMNS} FROM checks c JOIN canaries cn ON cn.id = c.canary_id
-        ${incremental ? 'WHERE age(c.xmin) <= age($1::xid) OR age(cn.xmin) <= age($1::xid)' : ''}
+       SELECT ${COLUMNS} FROM checks c JOIN canaries cn ON cn.id = c.canary_id WHERE ${plan.written('c')} OR ${plan.written('cn')}
      ) x ON true`,
-    incremental ? [previous.snapshotXmin] : [],
+    plan.params,
   );
   const head = rows[0];
   if (!head) throw new Error('checks: the snapshot row is missing');
   // A new map each time: a request keeps the rows of its own read, whatever reads finish meanwhile.
-  const state = incremental ? new Map(previous.rows) : new Map<string, CheckRow>();
+  const state = new Map<string, CheckRow>(plan.base?.rows);
   for (const { snapshot_xmin: _, ...row } of rows) {
     if (isCheckRow(row)) state.set(row.id, row);
   }
-  return { rows: state, snapshotXmin: head.snapshot_xmin, fullReadAt: incremental ? previous.fullReadAt : Date.now() };
+  return { rows: state, ...plan.mark(head.snapshot_xmin) };
 }
 
 function isCheckRow(row: Partial<CheckRow>): row is CheckRow {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { planRead, SNAPSHOT_XMIN, type ReadMark } from './incremental';
 import { EMPTY_HISTOGRAM, histogramOfDurations, parseHistogram, type Histogram, type HistogramSum } from './histogram';
 
 /** Running totals of one check at an instant: what the cumulative rollups and check_totals hold. */
@@ -63,19 +64,14 @@ export interface Now {
  * those totals are kept in memory (until a late result, counted by the database, says otherwise).
  */
 const SETTLED_MS = 2 * 60_000;
-/** check_totals is read whole this often, and in between only the rows changed since the last read. */
-const FULL_READ_MS = 5 * 60_000;
 /** Instants whose totals are kept (the starts of the ranges being looked at). */
 const INSTANTS_KEPT = 8;
 
-interface NowState {
+interface NowState extends ReadMark {
   totals: Map<string, Totals>;
   last: Map<string, number>;
   at: number;
   lateResults: string;
-  /** The oldest transaction the last read could not see (32-bit xid): rows written since are read again. */
-  snapshotXmin: string;
-  fullReadAt: number;
 }
 
 interface InstantTotals {
@@ -106,24 +102,22 @@ interface NowRow extends Partial<TotalsRow> {
 }
 
 /**
- * Reads check_totals: whole, or only the rows written by transactions the previous read could not see
- * (`xmin` at or after that read's snapshot xmin, compared by age so that transaction ids may wrap). The
+ * Reads check_totals: whole, or only the rows written since the previous read (incremental.ts). The
  * snapshot, the clock and the late-result count come from the same statement as the rows.
  */
 async function readNow(pool: pg.Pool, previous: NowState | undefined): Promise<NowState> {
-  const incremental = previous !== undefined && Date.now() - previous.fullReadAt < FULL_READ_MS;
+  const plan = planRead(previous);
   const { rows } = await pool.query<NowRow>(
     `WITH s AS (
-       SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text AS snapshot_xmin,
-              (SELECT late_results::text FROM check_rollup_epoch) AS late_results, now() AS db_now)
+       SELECT ${SNAPSHOT_XMIN} AS snapshot_xmin, (SELECT late_results::text FROM check_rollup_epoch) AS late_results, now() AS db_now)
      SELECT s.snapshot_xmin, s.late_results, s.db_now, t.check_id, t.passed, t.failed, ${HISTOGRAM_COLUMNS.replaceAll('hist_', 't.hist_')}, t.last_time
-       FROM s LEFT JOIN check_totals t ON ${incremental ? 'age(t.xmin) <= age($1::xid)' : 'true'}`,
-    incremental ? [previous.snapshotXmin] : [],
+       FROM s LEFT JOIN check_totals t ON ${plan.written('t')}`,
+    plan.params,
   );
   const head = rows[0];
   if (!head) throw new Error('check_totals: the snapshot row is missing');
-  const totals = incremental ? previous.totals : new Map<string, Totals>();
-  const last = incremental ? previous.last : new Map<string, number>();
+  const totals = plan.base?.totals ?? new Map<string, Totals>();
+  const last = plan.base?.last ?? new Map<string, number>();
   for (const row of rows) {
     if (!row.check_id || !row.last_time) continue;
     totals.set(row.check_id, totalsOf({ check_id: row.check_id, passed: row.passed ?? '0', failed: row.failed ?? '0', hb: row.hb ?? '', hc: row.hc ?? '' }));
@@ -134,8 +128,7 @@ async function readNow(pool: pg.Pool, previous: NowState | undefined): Promise<N
     last,
     at: head.db_now.getTime(),
     lateResults: head.late_results ?? '0',
-    snapshotXmin: head.snapshot_xmin,
-    fullReadAt: incremental ? previous.fullReadAt : Date.now(),
+    ...plan.mark(head.snapshot_xmin),
   };
 }
 
