@@ -1,19 +1,15 @@
 // /api/db read throughput (with authentication and authorization) against a bare pg pool doing the same
 // SQL without them, on 100k job_history rows.
 // Targets: p95 ≤ 25 ms, throughput ratio (/api/db ÷ bare) ≥ 0.5. Run: npx tsx bench/postgrest.ts [seconds]
-import fs from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildApp } from '../server/app';
 import { createIdentity } from '../server/features/identity/identities';
 import { createSession } from '../server/features/identity/sessions';
 import { loadConfig } from '../server/platform/config';
-import { ensureEmbedded } from '../server/platform/db/embedded';
-import { migrate } from '../server/platform/db/migrate';
 import { createPool } from '../server/platform/db/pool';
 import { createLogger } from '../server/platform/logger';
+import { withEmbedded, type BenchDatabase } from './_db';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const CONNECTIONS = 10;
@@ -102,23 +98,15 @@ function line(label: string, figures: Figures): string {
   return `${label.padEnd(34)} ${figures.rps.toFixed(0).padStart(6)} req/s   p50 ${figures.p50.toFixed(1).padStart(5)} ms   p95 ${figures.p95.toFixed(1).padStart(5)} ms   p99 ${figures.p99.toFixed(1).padStart(5)} ms${figures.non2xx ? `   non-2xx ${figures.non2xx}` : ''}`;
 }
 
-async function main(): Promise<void> {
-  const log = createLogger('warn');
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-bench-pgrst-'));
-  // When running as root the engine runs as "postgres", which must be able to enter the directory.
-  await fs.chmod(dataDir, 0o755);
-  const embedded = await ensureEmbedded({ dataDir, log });
-  embedded.takeOwnership();
-  // Quiet pools: stopping the engine at the end closes their idle connections.
-  const appPool = createPool(embedded.url, createLogger('error'));
-  const barePool = createPool(embedded.url, createLogger('error'));
+async function main({ pool: appPool, url }: BenchDatabase): Promise<void> {
+  // A quiet pool: stopping the engine at the end closes its idle connections.
+  const barePool = createPool(url, createLogger('error'));
   try {
-    await migrate(appPool, log);
     const started = Date.now();
     await seed(appPool);
     process.stdout.write(`seeded ${ROWS} job_history rows in ${((Date.now() - started) / 1000).toFixed(1)} s; ${CONNECTIONS} connections, ${SECONDS} s per run\n`);
 
-    const { app } = await buildApp({ config: loadConfig({ DATABASE_URL: embedded.url, LOG_LEVEL: 'silent' }), pool: appPool, log: createLogger('silent') });
+    const { app } = await buildApp({ config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), pool: appPool, log: createLogger('silent') });
     const appUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     const bare = bareServer(barePool);
     await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
@@ -157,11 +145,8 @@ async function main(): Promise<void> {
     await app.close();
     await new Promise((resolve) => bare.close(resolve));
   } finally {
-    await appPool.end();
     await barePool.end();
-    await embedded.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
   }
 }
 
-await main();
+await withEmbedded('pgrst', main);
