@@ -1,20 +1,12 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import ResourceDetailPage from '@web/features/settings/resources/resource-detail-page';
 import { renderPage, stubFetch, VIEWER_ACCESS, type Call } from '@web/features/users/testing';
 import { NO_MEMBERS_TEXT } from './members-tab';
 
-vi.mock('@web/app/layout/page', () => ({
-  Page: ({ title, children }: { title: string; children: ReactNode }) => (
-    <div>
-      <h1>{title}</h1>
-      {children}
-    </div>
-  ),
-}));
+vi.mock('@web/app/layout/page');
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast: { ...toasts, loading: vi.fn(), dismiss: vi.fn() } }));
 

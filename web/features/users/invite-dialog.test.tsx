@@ -1,20 +1,11 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { currentLocation, renderPage, stubFetch, type Answer, type Call } from './testing';
 import UsersPage from './users-page';
 
-vi.mock('@web/app/layout/page', () => ({
-  Page: ({ title, extra, children }: { title: string; extra?: ReactNode; children: ReactNode }) => (
-    <div>
-      <h1>{title}</h1>
-      {extra}
-      {children}
-    </div>
-  ),
-}));
+vi.mock('@web/app/layout/page');
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast: { ...toasts, loading: vi.fn(), dismiss: vi.fn() } }));
 

@@ -2,7 +2,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessMap } from '@common/rbac';
@@ -14,15 +13,7 @@ import { REQUIRED } from '@web/lib/validation';
 import { TooltipProvider } from '@web/ui/primitives/tooltip';
 import { CANARY_JOB_HISTORY_EMPTY, canariesResource } from '../resource';
 
-vi.mock('@web/app/layout/page', () => ({
-  Page: ({ title, extra, children }: { title: string; extra?: ReactNode; children: ReactNode }) => (
-    <div>
-      <h1>{title}</h1>
-      {extra}
-      {children}
-    </div>
-  ),
-}));
+vi.mock('@web/app/layout/page');
 // CodeMirror needs a real layout engine; the Code tab's text goes through a plain text area here.
 vi.mock('./code-editor', () => ({
   default: ({ value, onChange, readOnly, label }: { value: string; onChange: (value: string) => void; readOnly: boolean; label: string }) => (

@@ -3,7 +3,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Users } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessMap } from '@common/rbac';
@@ -18,15 +17,7 @@ import ResourceDetailPage from './resource-detail-page';
 import ResourceListPage from './resource-list-page';
 
 // The shell's page frame needs the whole app (session, menus); a plain frame is enough here.
-vi.mock('@web/app/layout/page', () => ({
-  Page: ({ title, extra, children }: { title: string; extra?: ReactNode; children: ReactNode }) => (
-    <div>
-      <h1>{title}</h1>
-      {extra}
-      {children}
-    </div>
-  ),
-}));
+vi.mock('@web/app/layout/page');
 vi.mock('@web/app/pages/not-found-page', () => ({ default: () => <p>Page not found</p> }));
 const toastSuccess = vi.hoisted(() => vi.fn());
 vi.mock('sonner', () => ({ toast: { success: toastSuccess, error: vi.fn(), loading: vi.fn(), dismiss: vi.fn() } }));
