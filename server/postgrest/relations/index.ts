@@ -1,9 +1,10 @@
 import type { FunctionDef, RelationDef } from '../registry';
+import { catalogFunctions, catalogRelations } from './catalog';
 import { healthFunctions, healthRelations } from './health';
 import { identityRelations } from './identity';
 import { platformRelations } from './platform';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...catalogRelations];
 
-export const functions: FunctionDef[] = [...healthFunctions];
+export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions];
