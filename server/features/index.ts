@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app';
 import type { ResourceKind } from '../platform/resources';
 import { postgrestFeature } from '../postgrest/feature';
+import { catalogFeature } from './catalog';
 import { docsFeature } from './docs';
 import { healthFeature } from './health';
 import { identityFeature } from './identity';
@@ -22,4 +23,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, catalogFeature, platformJobsFeature];

@@ -1,0 +1,41 @@
+import type { Feature } from '../index';
+import { backgroundWork, defineScheduledTable } from '../../platform/jobs';
+import { SCRAPER_JOB, scraperApi } from './api';
+import { runScraper } from './run';
+import { scrapeConfigKind } from './scraper-kind';
+
+/** Scrapers run as scheduled rows: each slot once across all instances, a scraper never overlapping itself. */
+export const scrapersTable = defineScheduledTable({
+  table: 'config_scrapers',
+  id: 'id',
+  name: 'name',
+  schedule: 'schedule',
+  nextRunAt: 'next_run_at',
+  leaseOwner: 'lease_owner',
+  leaseUntil: 'lease_until',
+  lastRunAt: 'last_run_at',
+  deletedAt: 'deleted_at',
+});
+
+/**
+ * The configuration catalog (spec §1, §2 Catalog, §7 Catalog): scrapers in the config-db format, the items
+ * they find with changes, insights and relationships, and the /api/catalog endpoints. Every scraper run is
+ * in job_history (resource type config_scraper) with its counts and errors.
+ */
+export const catalogFeature: Feature = {
+  name: 'catalog',
+  kinds: [scrapeConfigKind],
+  async register(app, ctx) {
+    await scraperApi(app, ctx);
+    backgroundWork.rows({
+      name: SCRAPER_JOB,
+      table: scrapersTable,
+      resourceType: 'config_scraper',
+      concurrency: 2,
+      history: 'every-run',
+      run: async (row, run) => {
+        await runScraper(run.pool, row.id, { log: run.log, job: run, signal: run.signal });
+      },
+    });
+  },
+};

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { isRecord } from '../../platform/errors';
+import { parseDuration, parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
+import { mappingShape, type Mapping } from './mapping';
+import { SOURCES } from './sources';
+import type { AnySource } from './types';
+
+/** Spec §1 defaults: scrapers run hourly; a schedule more often than every 30 s is refused. */
+export const DEFAULT_SCHEDULE = '@hourly';
+export const MIN_SCHEDULE_MILLIS = 30_000;
+/** Items a source stops returning are deleted (STALE) once they have not been seen for this long. */
+export const DEFAULT_STALE_MILLIS = 24 * 3_600_000;
+
+/** config-db scraper types this console does not read (yet): reported by name, never silently ignored. */
+const UNSUPPORTED_TYPES = [
+  'kubernetes', 'aws', 'azure', 'azureDevops', 'gcp', 'githubActions', 'slack', 'terraform', 'trivy', 'clickhouse', 'logs', 'pubsub',
+  'http2', 'openSearch', 'kubernetesProxy', 'system',
+];
+const SPEC_FIELDS = ['schedule', 'full', 'retention', 'logLevel'];
+
+export interface SpecProblem {
+  path: string;
+  message: string;
+}
+
+export interface ScraperEntry {
+  source: AnySource;
+  /** Where it is in the spec, for messages: spec.file[0]. */
+  where: string;
+  entry: Record<string, unknown>;
+  mapping: Mapping;
+}
+
+export interface ParsedScraper {
+  schedule: string | null;
+  staleMillis: number;
+  entries: ScraperEntry[];
+  errors: SpecProblem[];
+  warnings: string[];
+}
+
+const retentionSchema = z
+  .object({
+    staleItemAge: z.string().optional(),
+    changes: z.array(z.object({ name: z.string(), age: z.string().optional(), count: z.number().int().positive().optional() }).passthrough()).optional(),
+    types: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .strict();
+
+function scheduleOf(raw: unknown, errors: SpecProblem[]): string | null {
+  if (raw === undefined || raw === null || raw === '') return DEFAULT_SCHEDULE;
+  if (typeof raw !== 'string') {
+    errors.push({ path: 'spec.schedule', message: 'must be a text such as "@every 30m", "@hourly", a cron expression or "@never"' });
+    return null;
+  }
+  const schedule = raw.trim();
+  if (schedule === '@never') return null;
+  try {
+    const parsed = parseSchedule(schedule);
+    const now = new Date();
+    const first = parsed.next(now, now);
+    const second = parsed.next(first, first);
+    if (second.getTime() - first.getTime() < MIN_SCHEDULE_MILLIS) {
+      errors.push({ path: 'spec.schedule', message: `"${schedule}" runs more often than every 30s, the shortest scraper schedule` });
+    }
+    return schedule;
+  } catch (error) {
+    errors.push({ path: 'spec.schedule', message: error instanceof ScheduleError ? error.message : `"${schedule}" is not a schedule` });
+    return null;
+  }
+}
+
+function zodProblems(error: z.ZodError, prefix: string): SpecProblem[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
+    const message = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message === 'Required' || /received undefined/.test(issue.message) ? 'is required' : issue.message;
+    return { path: `${prefix}${path}`, message };
+  });
+}
+
+/**
+ * Reads a ScrapeConfig spec (config-db format): each entry of each supported type checked against its
+ * type's fields and the shared mapping fields, the schedule (default hourly, at least 30 s, @never) and
+ * retention.staleItemAge. Unknown fields of an entry are errors with their path; unsupported scraper
+ * types are warnings.
+ */
+export function parseScraperSpec(raw: unknown): ParsedScraper {
+  const errors: SpecProblem[] = [];
+  const warnings: string[] = [];
+  const spec = isRecord(raw) ? raw : {};
+  if (!isRecord(raw)) errors.push({ path: 'spec', message: 'must be a mapping of scraper types (file, sql, http, …) and schedule' });
+  const schedule = scheduleOf(spec.schedule, errors);
+  let staleMillis = DEFAULT_STALE_MILLIS;
+  if (spec.retention !== undefined) {
+    const retention = retentionSchema.safeParse(spec.retention);
+    if (!retention.success) errors.push(...zodProblems(retention.error, 'spec.retention'));
+    else if (retention.data.staleItemAge !== undefined) {
+      const millis = parseDuration(retention.data.staleItemAge);
+      if (millis === undefined) errors.push({ path: 'spec.retention.staleItemAge', message: `"${retention.data.staleItemAge}" is not a duration such as 24h or 30m` });
+      else staleMillis = millis;
+    }
+    if (retention.success && (retention.data.changes || retention.data.types)) {
+      warnings.push('spec.retention.changes and spec.retention.types: per-scraper change retention is not supported; changes are kept 60 days');
+    }
+  }
+  const entries: ScraperEntry[] = [];
+  for (const [key, value] of Object.entries(spec)) {
+    if (SPEC_FIELDS.includes(key)) continue;
+    const source = SOURCES.find((candidate) => candidate.key === key);
+    if (!source) {
+      if (UNSUPPORTED_TYPES.includes(key)) warnings.push(`spec.${key}: the ${key} scraper is not supported by this console; its entries are ignored`);
+      else errors.push({ path: `spec.${key}`, message: `unknown scraper type; use one of ${SOURCES.map((s) => s.key).join(', ')}` });
+      continue;
+    }
+    if (!Array.isArray(value)) {
+      errors.push({ path: `spec.${key}`, message: 'must be a list of entries' });
+      continue;
+    }
+    value.forEach((item, index) => {
+      const where = `spec.${key}[${index}]`;
+      if (!isRecord(item)) {
+        errors.push({ path: where, message: 'must be a mapping' });
+        return;
+      }
+      // One schema per entry: the type's own fields plus the shared mapping fields, nothing else.
+      const own = source.schema instanceof z.ZodObject ? (source.schema as z.ZodObject<z.ZodRawShape>).shape : {};
+      const parsed = z.object({ ...mappingShape, ...own }).strict().safeParse(item);
+      if (!parsed.success) {
+        errors.push(...zodProblems(parsed.error, where));
+        return;
+      }
+      const checked = source.schema.safeParse(item);
+      if (!checked.success) {
+        errors.push(...zodProblems(checked.error, where));
+        return;
+      }
+      const mapping = z.object(mappingShape).parse(item);
+      if (mapping.transform?.relationship?.length === 0) delete mapping.transform.relationship;
+      entries.push({ source, where, entry: checked.data, mapping });
+    });
+  }
+  if (errors.length === 0 && entries.length === 0 && warnings.length === 0) {
+    errors.push({ path: 'spec', message: `has no scraper entries; add one of ${SOURCES.map((s) => s.key).join(', ')}` });
+  }
+  return { schedule, staleMillis, entries, errors, warnings };
+}
