@@ -38,6 +38,7 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
   }
   const now = new Date();
   const items: ScrapedItem[] = [];
+  let entryFailed = false;
   {
     for (const entry of parsed.entries) {
       if (signal.aborted) break;
@@ -45,13 +46,14 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
         const results = await entry.source.scrape(entry.entry, { scraperId: id, namespace: scraper.namespace, signal, log: options.log, error: (message) => error(`${entry.where}: ${message}`) });
         items.push(...mapResults(results, entry.mapping, entry.where, error));
       } catch (problem) {
+        entryFailed = true;
         error(`${entry.where}: ${messageOf(problem)}`);
       }
     }
   }
   if (signal.aborted) throw new Error('the run was stopped before it finished; nothing was written');
   const summary = await inTransaction(pool, async (client) => {
-    const stored = await storeScrape(client, items, { scraperId: id, scraperName: `${scraper.namespace}/${scraper.name}`, staleMillis: parsed.staleMillis, now });
+    const stored = await storeScrape(client, items, { scraperId: id, scraperName: `${scraper.namespace}/${scraper.name}`, staleMillis: parsed.staleMillis, deleteStale: !entryFailed, now });
     await client.query('UPDATE config_scrapers SET last_run_at = $2 WHERE id = $1', [id, now]);
     return stored;
   });

@@ -19,6 +19,11 @@ export interface StoreOptions {
   /** Shown as the source of the changes it finds: namespace/name. */
   scraperName: string;
   staleMillis: number;
+  /**
+   * False when a source entry failed as a whole (a database down, a URL not answering): what it returned
+   * last time is not "gone", so nothing is deleted as stale in this run.
+   */
+  deleteStale?: boolean;
   /** The time of this run: items seen get it as last_scraped_time. */
   now: Date;
 }
@@ -394,6 +399,7 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
   }
 
   // Items not seen for the stale age.
+  if (options.deleteStale === false) return summary;
   const stale = await client.query(
     "UPDATE config_items SET deleted_at = $2, delete_reason = 'STALE' WHERE scraper_id = $1 AND deleted_at IS NULL AND last_scraped_time < $3",
     [options.scraperId, now, new Date(now.getTime() - options.staleMillis)],

@@ -5,7 +5,7 @@ import { celDuration, ExpressionError, renderTemplate } from '../expressions';
 import { durationSchema } from '../units';
 import { describeCertificate, expiryProblem, type CertificateInfo } from './certificate';
 import { envVarSchema, namedEnvVarSchema } from './env-var';
-import { MAX_BODY_BYTES, send, type HttpResponse } from './http-client';
+import { MAX_BODY_BYTES, send, type HttpResponse } from '../../../platform/peers/http-client';
 import { parseJsonPath, textOf, valueAt } from './json-path';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const;

@@ -1,7 +1,7 @@
 import ldap from 'ldapjs';
 import { z } from 'zod';
 import { defineCheckType } from '../define';
-import { envVarField, redactConnection, safeMessage } from './credentials';
+import { envVarField, redactConnection, safeMessage } from '../../../platform/peers/credentials';
 
 /** Entries handed to expressions, and DNs kept with each result. */
 const MAX_ENTRIES = 100;

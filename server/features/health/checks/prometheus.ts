@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
 import { defineCheckType } from '../define';
-import { envVarField, redactConnection, safeMessage, urlPassword } from './credentials';
+import { envVarField, redactConnection, safeMessage, urlPassword } from '../../../platform/peers/credentials';
 
 /** Answers larger than this are not a health signal; they are refused rather than read into memory. */
 const MAX_BODY = 8 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import { defineCheckType } from '../define';
-import { envVarField, isUrlForm, redactConnection, safeMessage, urlPassword } from './credentials';
+import { envVarField, isUrlForm, redactConnection, safeMessage, urlPassword } from '../../../platform/peers/credentials';
 
 const HOST_PORT = /^(\[[^\]]+\]|[^:\s/]+):(\d{1,5})$/;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isRecord } from '../../../platform/errors';
 import type { CheckOutcome } from '../types';
-import { envVarField, redactConnection, safeMessage, urlPassword, withCredentials } from './credentials';
+import { envVarField, redactConnection, safeMessage, urlPassword, withCredentials } from '../../../platform/peers/credentials';
 
 /** Rows handed to expressions (a check is not an export tool) and rows kept with each result. */
 const MAX_ROWS = 1000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheckType } from '../define';
-import { envVarField } from './credentials';
+import { envVarField } from '../../../platform/peers/credentials';
 
 /**
  * canary-checker's WebhookCheck: `spec.webhook` is one check (not a list) whose results are posted to

@@ -3,7 +3,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { VERSION } from '../../../platform/paths';
+import { VERSION } from '../paths';
 
 /** Bodies are read up to this size: enough for any health answer, bounded against a runaway download. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;

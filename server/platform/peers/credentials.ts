@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isRecord } from '../../../platform/errors';
+import { isRecord } from '../errors';
 
 /**
  * A canary-checker EnvVar field (`password: {value: s3cret}`), or a plain text. `valueFrom` (Kubernetes
