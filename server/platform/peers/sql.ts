@@ -1,5 +1,6 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { isRecord } from '../errors';
 import { isUrlForm, safeMessage, withCredentials } from './credentials';
 
 /**
@@ -197,4 +198,18 @@ export async function queryMysql(target: SqlTarget, query: string, options: SqlQ
     options.signal.removeEventListener('abort', abort);
     connection?.destroy();
   }
+}
+
+/**
+ * A database value as expressions can use it: numbers stay numbers, dates become ISO texts, bytes become
+ * text, JSON columns stay structured.
+ */
+export function plainValue(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  if (Array.isArray(value)) return value.map(plainValue);
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainValue(item)]));
+  return value;
 }

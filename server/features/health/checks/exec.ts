@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
 import { z } from 'zod';
+import { runScript } from '../../../platform/peers/script';
 import { defineCheckType } from '../define';
-
-/** Output kept per stream: enough to read, bounded so a chatty script cannot fill the database. */
-const MAX_OUTPUT = 64 * 1024;
 
 const schema = z
   .object({
@@ -26,22 +23,10 @@ export const execCheck = defineCheckType({
   schema,
   endpoint: (spec) => spec.script.split('\n')[0]?.slice(0, 120) ?? '',
   async run(spec, ctx) {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG ?? 'C.UTF-8', ...ctx.env };
+    const env: NodeJS.ProcessEnv = { ...ctx.env };
     for (const item of spec.env ?? []) env[item.name] = item.value;
     const started = performance.now();
-    const result = await new Promise<{ stdout: string; stderr: string; exitCode: number | null; error?: Error }>((resolve) => {
-      const child = spawn('/bin/bash', ['-c', spec.script], { env, signal: ctx.signal, stdio: ['ignore', 'pipe', 'pipe'], cwd: process.env.TMPDIR ?? '/tmp' });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (stdout.length < MAX_OUTPUT) stdout += chunk.toString('utf8');
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        if (stderr.length < MAX_OUTPUT) stderr += chunk.toString('utf8');
-      });
-      child.once('error', (error) => resolve({ stdout, stderr, exitCode: null, error }));
-      child.once('close', (code) => resolve({ stdout: stdout.slice(0, MAX_OUTPUT), stderr: stderr.slice(0, MAX_OUTPUT), exitCode: code }));
-    });
+    const result = await runScript(spec.script, { env, signal: ctx.signal });
     const duration = Math.round(performance.now() - started);
     const data = { stdout: result.stdout.trim(), stderr: result.stderr.trim(), exitCode: result.exitCode ?? -1 };
     const details = { stdout: data.stdout, stderr: data.stderr, exitCode: data.exitCode };

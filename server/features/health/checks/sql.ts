@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isRecord } from '../../../platform/errors';
 import type { CheckOutcome } from '../types';
+import { plainValue } from '../../../platform/peers/sql';
 import { envVarField, redactConnection, safeMessage, urlPassword, withCredentials } from '../../../platform/peers/credentials';
 
 /** Rows handed to expressions (a check is not an export tool) and rows kept with each result. */
@@ -44,20 +44,6 @@ export function sqlEndpoint(spec: SqlSpec): string {
 /** canary-checker's SQL timeout is in seconds; 60 by default. */
 export function sqlTimeoutMs(spec: SqlSpec): number {
   return (spec.timeout ?? 60) * 1000;
-}
-
-/**
- * A database value as expressions can use it: numbers stay numbers, dates become ISO texts, bytes become
- * text, JSON columns stay structured.
- */
-export function plainValue(value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (Buffer.isBuffer(value)) return value.toString('utf8');
-  if (Array.isArray(value)) return value.map(plainValue);
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainValue(item)]));
-  return value;
 }
 
 function plainRows(rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
