@@ -1,6 +1,7 @@
 import type { Feature } from '../index';
 import { backgroundWork, defineScheduledTable } from '../../platform/jobs';
 import { SCRAPER_JOB, scraperApi } from './api';
+import { configChangeRetentionJob } from './retention';
 import { runScraper } from './run';
 import { scrapeConfigKind } from './scraper-kind';
 
@@ -27,15 +28,17 @@ export const catalogFeature: Feature = {
   kinds: [scrapeConfigKind],
   async register(app, ctx) {
     await scraperApi(app, ctx);
-    backgroundWork.rows({
-      name: SCRAPER_JOB,
-      table: scrapersTable,
-      resourceType: 'config_scraper',
-      concurrency: 2,
-      history: 'every-run',
-      run: async (row, run) => {
-        await runScraper(run.pool, row.id, { log: run.log, job: run, signal: run.signal });
-      },
-    });
+    backgroundWork
+      .rows({
+        name: SCRAPER_JOB,
+        table: scrapersTable,
+        resourceType: 'config_scraper',
+        concurrency: 2,
+        history: 'every-run',
+        run: async (row, run) => {
+          await runScraper(run.pool, row.id, { log: run.log, job: run, signal: run.signal });
+        },
+      })
+      .job(configChangeRetentionJob());
   },
 };
