@@ -33,7 +33,8 @@ Options (each also read from its environment variable):
   --smtp-url URL        SMTP_URL          mail server for sign-in codes, e.g. smtp://user:pass@mail:587
                                           (without it, codes are written to the log)
   --smtp-from ADDRESS   SMTP_FROM         sender of that mail (default Watchkeeper <watchkeeper@localhost>)
-  --demo                WATCHKEEPER_DEMO  add demo canaries that check this console and its database (serve)
+  --demo                WATCHKEEPER_DEMO  add demo data: canaries that check this console, scrapers of a demo
+                                          Kubernetes cluster and of this console's database (serve)
   -h, --help            this help
 `;
 

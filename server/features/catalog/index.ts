@@ -1,6 +1,7 @@
 import type { Feature } from '../index';
 import { backgroundWork, defineScheduledTable } from '../../platform/jobs';
 import { SCRAPER_JOB, scraperApi } from './api';
+import { applyCatalogDemo } from './demo';
 import { configChangeRetentionJob } from './retention';
 import { runScraper } from './run';
 import { scrapeConfigKind } from './scraper-kind';
@@ -41,4 +42,5 @@ export const catalogFeature: Feature = {
       })
       .job(configChangeRetentionJob());
   },
+  demo: (ctx) => applyCatalogDemo(ctx),
 };

@@ -1,5 +1,6 @@
 import { isRecord } from '../../platform/errors';
-import type { Health, ItemRef, ScrapedItem } from './types';
+import { kubernetesAnalysis } from './kubernetes-analysis';
+import type { AnalysisInput, Health, ItemRef, ScrapedItem } from './types';
 
 export interface KubernetesDefaults {
   type: string;
@@ -16,6 +17,8 @@ export interface KubernetesDefaults {
   deletedAt: Date | null;
   parents: ItemRef[];
   relationships: ScrapedItem['relationships'];
+  /** The built-in Kubernetes insights (kubernetes-analysis.ts). */
+  analysis: AnalysisInput[];
   exclude: string[];
   mask: Array<{ selector?: string; jsonpath: string; value: string }>;
 }
@@ -150,6 +153,7 @@ export function kubernetesDefaults(config: unknown): KubernetesDefaults | undefi
     deletedAt: deleted ? new Date(deleted) : null,
     parents,
     relationships,
+    analysis: kubernetesAnalysis(kind, config),
     exclude: ['$.metadata.managedFields', "$.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']", '$.metadata.resourceVersion', '$.metadata.generation'],
     mask: kind === 'Secret' ? [{ jsonpath: '$.data.*', value: '******' }, { jsonpath: '$.stringData.*', value: '******' }] : [],
   };

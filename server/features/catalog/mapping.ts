@@ -213,7 +213,7 @@ export function mapResult(raw: RawResult, mapping: Mapping, where: string): Scra
     relationships: k8s?.relationships ?? [],
     selectors,
     changes: raw.changes ?? [],
-    analysis: raw.analysis ?? [],
+    analysis: [...(raw.analysis ?? []), ...(k8s?.analysis ?? [])],
   };
 }
 

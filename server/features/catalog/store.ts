@@ -364,7 +364,10 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
       `INSERT INTO config_analysis (config_id, scraper_id, analyzer, analysis_type, severity, status, message, summary, source, analysis, first_observed, last_observed)
        SELECT DISTINCT ON (x.config_id, x.analyzer) x.config_id, $2, x.analyzer, x.analysis_type, x.severity, x.status, x.message, x.summary, x.source, x.analysis, $3, $3
        FROM jsonb_to_recordset($1::jsonb) AS x(config_id uuid, analyzer text, analysis_type text, severity text, status text, message text, summary text, source text, analysis jsonb)
-       ON CONFLICT (config_id, analyzer) DO UPDATE SET analysis_type = EXCLUDED.analysis_type, severity = EXCLUDED.severity, status = EXCLUDED.status,
+       ON CONFLICT (config_id, analyzer) DO UPDATE SET analysis_type = EXCLUDED.analysis_type, severity = EXCLUDED.severity,
+         -- A silenced insight stays silenced; one that comes back after it was resolved starts anew.
+         status = CASE WHEN config_analysis.status = 'silenced' AND EXCLUDED.status = 'open' THEN 'silenced' ELSE EXCLUDED.status END,
+         first_observed = CASE WHEN config_analysis.status = 'resolved' AND EXCLUDED.status = 'open' THEN EXCLUDED.first_observed ELSE config_analysis.first_observed END,
          message = EXCLUDED.message, summary = EXCLUDED.summary, source = EXCLUDED.source, analysis = EXCLUDED.analysis, last_observed = EXCLUDED.last_observed,
          scraper_id = EXCLUDED.scraper_id`,
       [JSON.stringify(part), options.scraperId, now],
