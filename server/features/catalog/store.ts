@@ -30,6 +30,8 @@ export interface StoreOptions {
 
 /** Rows per statement: big enough to be few statements, small enough for one parameter each. */
 const CHUNK = 2_000;
+/** External ids looked up per alias probe. */
+const ALIAS_PROBE = 100_000;
 /** Identical changes within this window are one row with a count. */
 const REPEAT_MILLIS = 3_600_000;
 
@@ -388,16 +390,41 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
   }
   await client.query("UPDATE config_relationships SET deleted_at = $2 WHERE selector_id LIKE $1 AND deleted_at IS NULL AND updated_at < $2", [`scraper:${options.scraperId}:%`, now]);
 
-  // Aliases: a new item sharing an external id with an item of another scraper.
-  const created = inserts.filter((plan) => !plan.item.deletedAt).map((plan) => plan.id);
-  for (const part of chunks(created)) {
+  // Aliases: a new item sharing an external id with an item of another scraper, found in one query for all
+  // new items (not one join per item: fresh GIN entries sit in a pending list that every probe reads through).
+  const newByKey = new Map<string, string[]>();
+  for (const plan of inserts) {
+    if (plan.item.deletedAt) continue;
+    for (const externalId of plan.item.externalIds) {
+      const key = keyOf(plan.item.type, externalId);
+      newByKey.set(key, [...(newByKey.get(key) ?? []), plan.id]);
+    }
+  }
+  const aliases = new Map<string, { config_id: string; related_id: string }>();
+  const newExternalIds = [...new Set(inserts.flatMap((plan) => (plan.item.deletedAt ? [] : plan.item.externalIds)))];
+  for (let at = 0; at < newExternalIds.length; at += ALIAS_PROBE) {
+    const part = newExternalIds.slice(at, at + ALIAS_PROBE);
+    // Few ids: the GIN index. Many (a first run): one pass over the items with a hashed lookup, since an
+    // overlap test of every row against thousands of ids, or thousands of index probes, is far slower.
+    const { rows: others } = await client.query<{ id: string; type: string; external_id: string[] }>(
+      part.length <= 200
+        ? 'SELECT id, type, external_id FROM config_items WHERE external_id && $1::text[] AND scraper_id IS DISTINCT FROM $2 AND deleted_at IS NULL'
+        : `SELECT c.id, c.type, c.external_id FROM config_items c
+           WHERE c.deleted_at IS NULL AND c.scraper_id IS DISTINCT FROM $2 AND EXISTS (SELECT 1 FROM unnest(c.external_id) AS e(id) WHERE e.id = ANY($1::text[]))`,
+      [part, options.scraperId],
+    );
+    for (const other of others) {
+      for (const externalId of other.external_id) {
+        for (const id of newByKey.get(keyOf(other.type, externalId)) ?? []) aliases.set(`${id}|${other.id}`, { config_id: id, related_id: other.id });
+      }
+    }
+  }
+  for (const part of chunks([...aliases.values()])) {
     await client.query(
       `INSERT INTO config_relationships (config_id, related_id, relation, selector_id)
-       SELECT a.id, b.id, 'alias', 'alias' FROM config_items a
-       JOIN config_items b ON b.external_id && a.external_id AND b.id <> a.id AND b.scraper_id IS DISTINCT FROM a.scraper_id AND lower(b.type) = lower(a.type)
-       WHERE a.id = ANY($1::uuid[]) AND b.deleted_at IS NULL
+       SELECT x.config_id, x.related_id, 'alias', 'alias' FROM jsonb_to_recordset($1::jsonb) AS x(config_id uuid, related_id uuid)
        ON CONFLICT DO NOTHING`,
-      [part],
+      [JSON.stringify(part)],
     );
   }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
 import { isRecord, messageOf } from '../../../platform/errors';
 import type { RawResult } from '../types';
 
@@ -117,11 +117,14 @@ export function parseDocuments(file: string, content: string, format?: string): 
     }
     documents = [values];
   } else {
-    documents = [];
-    for (const document of parseAllDocuments(content)) {
-      if (document.errors.length > 0) throw new Error(document.errors[0]?.message ?? 'not valid YAML');
-      const value: unknown = document.toJSON();
-      if (value !== null && value !== undefined) documents.push(value);
+    // js-yaml with the YAML 1.2 core schema (dates stay text, as the yaml package reads them): several
+    // times faster on the large multi-document exports scrapers read.
+    try {
+      documents = loadAll(content, undefined, { schema: CORE_SCHEMA }).filter((value) => value !== null && value !== undefined);
+    } catch (error) {
+      // One line: where and what, without the snippet js-yaml draws.
+      if (error instanceof YAMLException) throw new Error(`not valid YAML at line ${error.mark.line + 1}: ${error.reason}`);
+      throw error;
     }
   }
   return documents.flatMap((document) => (isRecord(document) && document.kind === 'List' && Array.isArray(document.items) ? document.items : [document]));
