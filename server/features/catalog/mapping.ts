@@ -126,8 +126,13 @@ export function splitItems(result: RawResult, items: string | undefined): RawRes
  * apply to the stored config. Throws MappingError when the result has no id or type.
  */
 export function mapResult(raw: RawResult, mapping: Mapping, where: string): ScrapedItem {
-  const k8s = kubernetesDefaults(raw.config);
-  const config = raw.config;
+  // transform.expr: CEL that answers the config to keep (a reshaped or trimmed one) before anything else.
+  let config = raw.config;
+  if (mapping.transform?.expr !== undefined) {
+    config = evaluateCel(`${where}.transform.expr`, mapping.transform.expr, variables(raw.config));
+    if (!isRecord(config) && !Array.isArray(config)) throw new MappingError(`${where}.transform.expr: must answer a map (the config to keep), not ${JSON.stringify(config)}`);
+  }
+  const k8s = kubernetesDefaults(config);
   const pick = (field: keyof Mapping & string) => evaluate(`${where}.${field}`, mapping[field] as FieldValue | undefined, config);
 
   const type = text(pick('type')) ?? raw.type ?? k8s?.type;

@@ -48,7 +48,7 @@ function git(args: string[], options: { cwd?: string; signal: AbortSignal; secre
 
 /** Is the url a folder on this machine (not something to clone)? */
 function isLocal(url: string): boolean {
-  return url.startsWith('/') || url.startsWith('./') || url.startsWith('../') || url.startsWith('~/');
+  return /^(\.{1,2}(\/|$)|\/|~\/)/.test(url);
 }
 
 /** The clone URL with the credentials in its user info (https only). */
