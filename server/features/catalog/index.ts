@@ -2,6 +2,7 @@ import type { Feature } from '../index';
 import { backgroundWork, defineScheduledTable } from '../../platform/jobs';
 import { SCRAPER_JOB, scraperApi } from './api';
 import { applyCatalogDemo } from './demo';
+import { catalogQueryRoutes } from './query/routes';
 import { configChangeRetentionJob } from './retention';
 import { runScraper } from './run';
 import { scrapeConfigKind } from './scraper-kind';
@@ -29,6 +30,7 @@ export const catalogFeature: Feature = {
   kinds: [scrapeConfigKind],
   async register(app, ctx) {
     await scraperApi(app, ctx);
+    catalogQueryRoutes(app, ctx);
     backgroundWork
       .rows({
         name: SCRAPER_JOB,
