@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { restoreSecrets } from '../../platform/peers/credentials';
 import { AppError } from '../../platform/http/errors';
 import { isRecord } from '../../platform/errors';
 import type { Queryable } from '../../platform/jobs/db';
@@ -62,6 +63,8 @@ export async function saveScraper(client: pg.PoolClient, input: ScraperInput, op
   }
   const nextRun = parsed.schedule ? firstRunAt(parsed.schedule, new Date(), `${input.namespace}/${input.name}`) : null;
   if (existing) {
+    // The editor was shown masked secrets (config_scrapers_shown): a mask saved back keeps the stored secret.
+    input = { ...input, spec: restoreSecrets(input.spec, existing.spec) as Record<string, unknown> };
     const same =
       JSON.stringify(existing.spec) === JSON.stringify(input.spec) && JSON.stringify(existing.labels) === JSON.stringify(input.labels) && (existing.description ?? null) === (input.description ?? null);
     await client.query(

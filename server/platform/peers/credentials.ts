@@ -84,3 +84,28 @@ export function safeMessage(error: unknown, secrets: ReadonlyArray<string | unde
   const message = error instanceof Error ? error.message || error.name : isRecord(error) && typeof error.message === 'string' ? error.message : String(error);
   return withoutSecrets(message, secrets);
 }
+
+/** What an API answer shows in place of a secret (migration 0009 redact_secrets does the same in SQL). */
+export const SECRET_MASK = '******';
+
+const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]+@/i;
+
+/** A URL with the password of its user info masked, as redact_secrets shows it. */
+export function maskUrlPassword(text: string): string {
+  return text.replace(URL_PASSWORD, `$1:${SECRET_MASK}@`);
+}
+
+/**
+ * A spec saved from an editor that was shown masked secrets: every `******` (and every URL whose password
+ * shows as `******`) where the stored spec has a value at the same path gets the stored value back, so
+ * saving never replaces a secret with the mask. Anything the user typed is kept.
+ */
+export function restoreSecrets(incoming: unknown, stored: unknown): unknown {
+  if (incoming === SECRET_MASK) return stored !== undefined && stored !== null ? stored : incoming;
+  if (typeof incoming === 'string') {
+    return typeof stored === 'string' && incoming.includes(`:${SECRET_MASK}@`) && maskUrlPassword(stored) === incoming ? stored : incoming;
+  }
+  if (Array.isArray(incoming)) return incoming.map((item, index) => restoreSecrets(item, Array.isArray(stored) ? stored[index] : undefined));
+  if (isRecord(incoming)) return Object.fromEntries(Object.entries(incoming).map(([key, value]) => [key, restoreSecrets(value, isRecord(stored) ? stored[key] : undefined)]));
+  return incoming;
+}

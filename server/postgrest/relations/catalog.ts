@@ -27,6 +27,8 @@ const toItem = (name: string, column = 'config_id') => ({ name, target: 'config_
 export const catalogRelations: RelationDef[] = [
   {
     name: 'config_scrapers',
+    // Secrets in specs show as ****** (migration 0009); the scraper API keeps them when a mask is saved back.
+    source: 'config_scrapers_shown',
     rbac,
     readable: ['id', 'name', 'namespace', 'agent_id', 'description', 'labels', 'spec', 'schedule', 'source', 'created_by', 'next_run_at', 'last_run_at', 'created_at', 'updated_at', 'deleted_at'],
     primaryKey: ['id'],

@@ -178,6 +178,37 @@ describe('sql scraper', () => {
     expect((await items(id)).every((row) => row.deleted_at === null)).toBe(true);
   });
 
+  it('never answers a password through /api/db, and keeps it when the masked spec is saved back', async () => {
+    // On the machine's server, where the scraped database is.
+    await pgAdmin('postgres', (client) => client.query("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'wk_scrape_reader') THEN CREATE ROLE wk_scrape_reader LOGIN PASSWORD 'reader-pass-42'; END IF; END $$"));
+    try {
+      const spec = {
+        schedule: '@never',
+        sql: [
+          { connection: `postgres://wk_scrape_reader:reader-pass-42@127.0.0.1:5432/${pgDatabase}`, query: 'SELECT 1 AS id', type: 'One', id: '$.id', name: 'one' },
+          { connection: `postgres://127.0.0.1:5432/${pgDatabase}`, auth: { username: 'wk_scrape_reader', password: { value: 'reader-pass-42' } }, query: 'SELECT 2 AS id', type: 'Two', id: '$.id', name: 'two' },
+        ],
+      };
+      const created = await call('POST', '/api/catalog/scrapers', { name: 'with-secrets', spec });
+      expect(created.status).toBe(201);
+      const id = String(created.body.id);
+      const shown = await t.app.inject({ method: 'GET', url: `/api/db/config_scrapers?id=eq.${id}&select=spec`, headers: t.adminHeaders });
+      expect(shown.body).not.toContain('reader-pass-42');
+      const shownSpec = (shown.json() as Array<{ spec: { sql: Array<Record<string, unknown>> } }>)[0]?.spec;
+      expect(shownSpec?.sql[0]?.connection).toBe(`postgres://wk_scrape_reader:******@127.0.0.1:5432/${pgDatabase}`);
+      expect(shownSpec?.sql[1]?.auth).toEqual({ username: 'wk_scrape_reader', password: '******' });
+      // The editor saves what it was shown, with a changed query: the secrets stay, the query changes.
+      const edited = { ...shownSpec, sql: [{ ...shownSpec?.sql[0], query: 'SELECT 10 AS id' }, shownSpec?.sql[1]] };
+      expect((await call('PUT', `/api/catalog/scrapers/${id}`, { name: 'with-secrets', spec: edited })).status).toBe(200);
+      const stored = await t.db.pool.query<{ spec: typeof spec }>('SELECT spec FROM config_scrapers WHERE id = $1', [id]);
+      expect(stored.rows[0]?.spec.sql[0]).toMatchObject({ connection: spec.sql[0]?.connection, query: 'SELECT 10 AS id' });
+      expect(stored.rows[0]?.spec.sql[1]?.auth).toEqual(spec.sql[1]?.auth);
+      expect(await run(id)).toMatchObject({ created: 2, errors: [] });
+    } finally {
+      await pgAdmin('postgres', (client) => client.query('DROP ROLE IF EXISTS wk_scrape_reader')).catch(() => undefined);
+    }
+  });
+
   it('refuses an entry without a connection or query, naming the field', async () => {
     const noQuery = await call('POST', '/api/catalog/scrapers', { name: 'bad-sql', spec: { sql: [{ connection: 'postgres://127.0.0.1/x', query: '' }] } });
     expect(noQuery.status).toBe(400);
