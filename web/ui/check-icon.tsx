@@ -6,7 +6,9 @@ import {
   Database,
   DatabaseZap,
   FileCheck,
+  FileText,
   Flame,
+  GitBranch,
   FlaskConical,
   Folder,
   Globe,
@@ -21,9 +23,9 @@ import {
 } from 'lucide-react';
 
 /**
- * Icons of the check types, by the icon names GET /api/canary/about gives and by type, plus a few names
- * canary-checker specs use for `icon`. A static map, so a chunk holds a handful of icons rather than the
- * whole set; anything else gets a generic pulse.
+ * Icons of the check and scraper types, by the icon names GET /api/canary/about gives and by type, plus
+ * a few names canary-checker specs use for `icon`. A static map, so a chunk holds a handful of icons
+ * rather than the whole set; anything else gets a generic pulse.
  */
 const ICONS: Readonly<Record<string, LucideIcon>> = {
   http: Globe,
@@ -59,6 +61,11 @@ const ICONS: Readonly<Record<string, LucideIcon>> = {
   'flask-conical': FlaskConical,
   'file-check': FileCheck,
   folder: Folder,
+  file: FileText,
+  'file-text': FileText,
+  git: GitBranch,
+  'git-branch': GitBranch,
+  kubernetesfile: Container,
   webhook: Webhook,
   kubernetes: Container,
   pod: Container,

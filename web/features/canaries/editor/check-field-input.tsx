@@ -1,20 +1,24 @@
-import { useController, type Control } from 'react-hook-form';
+import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { Field, TextAreaField } from '@web/ui/primitives/field';
 import { Select } from '@web/ui/primitives/select';
-import type { CheckField, FormFieldValue } from '../model/check-forms';
+import type { CheckField } from '../model/check-forms';
 import type { CanaryFormValues } from '../model/form-values';
 import { PairsInput, type Pair } from './pairs-input';
 
-function asText(value: FormFieldValue | undefined): string {
+function asText(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function asTexts(value: FormFieldValue | undefined): string[] {
+function asTexts(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-function asPairs(value: FormFieldValue | undefined): Pair[] {
-  return Array.isArray(value) ? value.filter((item): item is Pair => typeof item !== 'string') : [];
+function isPair(item: unknown): item is Pair {
+  return typeof item === 'object' && item !== null && typeof Reflect.get(item, 'name') === 'string' && typeof Reflect.get(item, 'value') === 'string';
+}
+
+function asPairs(value: unknown): Pair[] {
+  return Array.isArray(value) ? value.filter(isPair) : [];
 }
 
 export interface CheckFieldInputProps {
@@ -28,7 +32,22 @@ export interface CheckFieldInputProps {
 
 /** One field of a check's form, by its kind (check-forms.ts). */
 export function CheckFieldInput({ control, index, field, disabled, live }: CheckFieldInputProps) {
-  const { field: input, fieldState, formState } = useController({ control, name: `checks.${index}.fields.${field.name}` });
+  return <SpecFieldInput control={control} name={`checks.${index}.fields.${field.name}`} field={field} disabled={disabled} live={live} />;
+}
+
+export interface SpecFieldInputProps<T extends FieldValues> {
+  control: Control<T>;
+  /** The form path of the value (a check's field, a scraper entry's field). */
+  name: Path<T>;
+  field: CheckField;
+  disabled: boolean;
+  /** The server's live message for this field, shown once the field is touched (spec §5). */
+  live: string | undefined;
+}
+
+/** One declared field of a spec form, by its kind (check-forms.ts): health checks and scraper entries alike. */
+export function SpecFieldInput<T extends FieldValues>({ control, name, field, disabled, live }: SpecFieldInputProps<T>) {
+  const { field: input, fieldState, formState } = useController({ control, name });
   const error = fieldState.error?.message ?? (fieldState.isTouched || formState.isSubmitted ? live : undefined);
   const common = { label: field.label, hint: field.hint, error, disabled, required: field.required, markRequired: field.required, placeholder: disabled ? undefined : field.placeholder };
   switch (field.kind) {

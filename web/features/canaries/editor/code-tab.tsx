@@ -18,10 +18,12 @@ export interface CodeTabProps {
   onChange: (value: string) => void;
   diagnostics: readonly TextDiagnostic[];
   readOnly: boolean;
+  /** The resource's kind as the YAML names it ('Canary', 'ScrapeConfig'). */
+  kind?: string;
 }
 
-/** The Code tab: the whole Canary in YAML, with every problem marked at its line and listed below. */
-export function CodeTab({ value, onChange, diagnostics, readOnly }: CodeTabProps) {
+/** The Code tab: the whole resource in YAML, with every problem marked at its line and listed below. */
+export function CodeTab({ value, onChange, diagnostics, readOnly, kind = 'Canary' }: CodeTabProps) {
   const goTo = useRef<((offset: number) => void) | null>(null);
   const onReady = useCallback((move: (offset: number) => void) => {
     goTo.current = move;
@@ -30,11 +32,11 @@ export function CodeTab({ value, onChange, diagnostics, readOnly }: CodeTabProps
     <div className="flex flex-col gap-3">
       {readOnly ? null : (
         <p className="text-xs text-slate-500">
-          The whole Canary, as <code>watchkeeper apply</code> takes it. Tab indents; press Escape, then Tab, to leave the editor.
+          The whole {kind}, as <code>watchkeeper apply</code> takes it. Tab indents; press Escape, then Tab, to leave the editor.
         </p>
       )}
       <Suspense fallback={<Loading text="loading editor..." />}>
-        <CodeEditor value={value} onChange={onChange} diagnostics={diagnostics} readOnly={readOnly} label="Canary YAML" onReady={onReady} />
+        <CodeEditor value={value} onChange={onChange} diagnostics={diagnostics} readOnly={readOnly} label={`${kind} YAML`} onReady={onReady} />
       </Suspense>
       <ProblemsList
         title="Problems"

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { RESOURCE_SCHEDULE_OPTIONS } from '@common/constants';
 import { Field } from '@web/ui/primitives/field';
 import { Select, type SelectOption } from '@web/ui/primitives/select';
@@ -6,15 +6,19 @@ import { Select, type SelectOption } from '@web/ui/primitives/select';
 /** The select's value for a schedule written by hand. */
 export const CUSTOM_SCHEDULE = 'custom';
 
-/** Spec §9 resource schedule options, then a custom value (a cron line, another @every, @never…). */
-export const SCHEDULE_OPTIONS: readonly SelectOption<string>[] = [
-  ...RESOURCE_SCHEDULE_OPTIONS.map((value) => ({ value, label: value })),
-  { value: CUSTOM_SCHEDULE, label: 'Custom' },
-];
-
-export function isPresetSchedule(value: string): boolean {
-  return RESOURCE_SCHEDULE_OPTIONS.some((option) => option === value);
+/** The presets, then a custom value (a cron line, another @every, @never…). */
+export function scheduleOptions(presets: readonly string[]): readonly SelectOption<string>[] {
+  return [...presets.map((value) => ({ value, label: value })), { value: CUSTOM_SCHEDULE, label: 'Custom' }];
 }
+
+/** Spec §9 resource schedule options, then a custom value. */
+export const SCHEDULE_OPTIONS: readonly SelectOption<string>[] = scheduleOptions(RESOURCE_SCHEDULE_OPTIONS);
+
+export function isPresetSchedule(value: string, presets: readonly string[] = RESOURCE_SCHEDULE_OPTIONS): boolean {
+  return presets.some((option) => option === value);
+}
+
+const CANARY_SCHEDULE_HINT = 'A cron line or @every <duration>; blank runs it only on demand (Run Now)';
 
 export interface ScheduleFieldProps {
   value: string;
@@ -22,13 +26,18 @@ export interface ScheduleFieldProps {
   onBlur: () => void;
   disabled: boolean;
   error?: string | undefined;
+  /** The presets offered (spec §9); the resource schedule options by default, scrapers have their own. */
+  presets?: readonly string[];
+  /** What a custom value may be, and what a blank one means. */
+  hint?: string;
 }
 
-/** The canary's schedule: a preset, or a custom value typed in. */
-export function ScheduleField({ value, onChange, onBlur, disabled, error }: ScheduleFieldProps) {
+/** A resource's schedule: a preset, or a custom value typed in. */
+export function ScheduleField({ value, onChange, onBlur, disabled, error, presets = RESOURCE_SCHEDULE_OPTIONS, hint = CANARY_SCHEDULE_HINT }: ScheduleFieldProps) {
   // Custom stays open after the person chose it, even while what they type matches a preset.
-  const [custom, setCustom] = useState(() => !isPresetSchedule(value));
-  const selected = custom || !isPresetSchedule(value) ? CUSTOM_SCHEDULE : value;
+  const [custom, setCustom] = useState(() => !isPresetSchedule(value, presets));
+  const selected = custom || !isPresetSchedule(value, presets) ? CUSTOM_SCHEDULE : value;
+  const options = useMemo(() => scheduleOptions(presets), [presets]);
   return (
     <div className="flex flex-col gap-2">
       {disabled ? (
@@ -37,7 +46,7 @@ export function ScheduleField({ value, onChange, onBlur, disabled, error }: Sche
         <Select
           label="Schedule"
           value={selected}
-          options={SCHEDULE_OPTIONS}
+          options={options}
           onValueChange={(next) => {
             setCustom(next === CUSTOM_SCHEDULE);
             if (next !== CUSTOM_SCHEDULE) onChange(next);
@@ -50,7 +59,7 @@ export function ScheduleField({ value, onChange, onBlur, disabled, error }: Sche
           label="Custom schedule"
           value={value}
           placeholder="e.g. */10 * * * * or @every 2m"
-          hint="A cron line or @every <duration>; blank runs it only on demand (Run Now)"
+          hint={hint}
           error={error}
           onChange={(event) => onChange(event.target.value)}
           onBlur={onBlur}

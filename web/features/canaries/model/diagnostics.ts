@@ -24,6 +24,8 @@ export interface DiagnosticsInput {
   original: Pick<CanaryDocument, 'name' | 'namespace'> | null;
   /** The server's findings for this very text; omitted while they are being fetched. */
   server?: ServerFindings | undefined;
+  /** What a person calls the resource, in the unchangeable-name messages; 'health check' by default. */
+  noun?: string | undefined;
 }
 
 function mark(parsed: ParsedYaml, path: DocPath, severity: TextDiagnostic['severity'], message: string, range?: readonly [number, number]): TextDiagnostic {
@@ -37,11 +39,11 @@ function mark(parsed: ParsedYaml, path: DocPath, severity: TextDiagnostic['sever
  * findings at once, and the server's errors and warnings when they are in. A schema finding at a path
  * the server also names gives way to the server's words (the server decides).
  */
-export function codeDiagnostics({ parsed, schema, original, server }: DiagnosticsInput): TextDiagnostic[] {
+export function codeDiagnostics({ parsed, schema, original, server, noun }: DiagnosticsInput): TextDiagnostic[] {
   const out = parsed.problems.map((problem) => mark(parsed, problem.path, 'error', problem.message, problem.range));
   const doc = parsed.doc;
   if (!doc) return out;
-  for (const problem of immutableProblems(doc, original)) out.push(mark(parsed, problem.path, 'error', problem.message));
+  for (const problem of immutableProblems(doc, original, noun)) out.push(mark(parsed, problem.path, 'error', problem.message));
   const serverPaths = new Set((server?.errors ?? []).map((problem) => formatPath(toDocPath(problem.path))));
   if (schema) {
     for (const problem of validateJson(doc.spec, schema, ['spec'])) {

@@ -12,8 +12,26 @@ export interface CanaryDocument {
   spec: Record<string, unknown>;
 }
 
+/** The same shape serves every resource edited as name, namespace, labels and spec (ScrapeConfig too). */
+export type ResourceDocument = CanaryDocument;
+
 export const CANARY_API_VERSION = 'canaries.flanksource.com/v1';
 export const CANARY_KIND = 'Canary';
+
+/**
+ * What the Code tab's YAML of a resource kind looks like: its apiVersion and kind, the words its
+ * messages use, and the spec keys read first. The canary editor and the scraper editor share the parser.
+ */
+export interface YamlKind {
+  apiVersion: string;
+  kind: string;
+  /** What a person calls one, in messages: 'health check'. */
+  noun: string;
+  /** What its spec holds, in messages: 'the schedule and the checks by type'. */
+  specHint: string;
+  /** Spec keys written first, in this order; the others follow as they come. */
+  leadingKeys: readonly string[];
+}
 /** Spec §3 "Resource spec form values": namespace defaults to 'default'. */
 export const DEFAULT_NAMESPACE = 'default';
 
@@ -57,20 +75,33 @@ export function documentToWrite(doc: CanaryDocument): ResourceWrite {
   };
 }
 
+export const CANARY_YAML: YamlKind = {
+  apiVersion: CANARY_API_VERSION,
+  kind: CANARY_KIND,
+  noun: 'health check',
+  specHint: 'the schedule and the checks by type',
+  leadingKeys: CANARY_FIELDS,
+};
+
 /**
- * The spec's keys for reading: the canary's own fields (schedule first) before the checks. The database
+ * The spec's keys for reading: the kind's own fields (schedule first) before the rest. The database
  * hands JSON objects back in its own key order, so a saved spec is put in this order again.
  */
-function readingOrder(spec: Record<string, unknown>): Record<string, unknown> {
-  const own = CANARY_FIELDS.filter((key) => Object.hasOwn(spec, key));
-  return Object.fromEntries([...own, ...Object.keys(spec).filter((key) => !CANARY_FIELDS.includes(key))].map((key) => [key, spec[key]]));
+function readingOrder(spec: Record<string, unknown>, leading: readonly string[]): Record<string, unknown> {
+  const own = leading.filter((key) => Object.hasOwn(spec, key));
+  return Object.fromEntries([...own, ...Object.keys(spec).filter((key) => !leading.includes(key))].map((key) => [key, spec[key]]));
 }
 
-/** The Code tab's text: the whole Canary, as a file `watchkeeper apply` (and canary-checker) accepts. */
-export function documentToYaml(doc: CanaryDocument): string {
+/** The Code tab's text: the whole resource, as a file `watchkeeper apply` accepts. */
+export function resourceToYaml(doc: ResourceDocument, kind: YamlKind): string {
   const metadata: Record<string, unknown> = { name: doc.name, namespace: doc.namespace };
   if (Object.keys(doc.labels).length > 0) metadata.labels = doc.labels;
-  return stringify({ apiVersion: CANARY_API_VERSION, kind: CANARY_KIND, metadata, spec: readingOrder(doc.spec) }, { lineWidth: 0 });
+  return stringify({ apiVersion: kind.apiVersion, kind: kind.kind, metadata, spec: readingOrder(doc.spec, kind.leadingKeys) }, { lineWidth: 0 });
+}
+
+/** The whole Canary, as a file `watchkeeper apply` (and canary-checker) accepts. */
+export function documentToYaml(doc: CanaryDocument): string {
+  return resourceToYaml(doc, CANARY_YAML);
 }
 
 export interface ParsedYaml {
@@ -85,11 +116,16 @@ export interface ParsedYaml {
   yaml: Document;
 }
 
-/**
- * The Code tab's text as a document: YAML syntax errors with their position, then the shape of a
- * Canary (metadata.name, text labels, a spec mapping), each problem with its path.
- */
+/** The Code tab's text as a Canary (parseResourceYaml). */
 export function parseCanaryYaml(source: string): ParsedYaml {
+  return parseResourceYaml(source, CANARY_YAML);
+}
+
+/**
+ * The Code tab's text as a document: YAML syntax errors with their position, then the shape of the
+ * kind (metadata.name, text labels, a spec mapping), each problem with its path.
+ */
+export function parseResourceYaml(source: string, kind: YamlKind): ParsedYaml {
   const yaml = parseDocument(source, { prettyErrors: false, uniqueKeys: true });
   if (yaml.errors.length > 0) {
     return { doc: null, yaml, problems: yaml.errors.map((error) => ({ path: [], message: error.message.split('\n')[0] ?? error.message, range: error.pos })) };
@@ -100,11 +136,11 @@ export function parseCanaryYaml(source: string): ParsedYaml {
   } catch (error) {
     return { doc: null, yaml, problems: [{ path: [], message: error instanceof Error ? error.message : 'the YAML cannot be read' }] };
   }
-  if (!isRecord(value)) return { doc: null, yaml, problems: [{ path: [], message: 'must be a Canary: a mapping with metadata (name, namespace, labels) and spec' }] };
+  if (!isRecord(value)) return { doc: null, yaml, problems: [{ path: [], message: `must be a ${kind.kind}: a mapping with metadata (name, namespace, labels) and spec` }] };
   // Problems that leave no document to show (the form would have to drop or change something).
   const blocking: DocProblem[] = [];
   const problems: DocProblem[] = [];
-  if (value.kind !== undefined && value.kind !== CANARY_KIND) problems.push({ path: ['kind'], message: `must be ${CANARY_KIND}` });
+  if (value.kind !== undefined && value.kind !== kind.kind) problems.push({ path: ['kind'], message: `must be ${kind.kind}` });
   const metadata = value.metadata ?? {};
   if (!isRecord(metadata)) blocking.push({ path: ['metadata'], message: 'must be a mapping with name, namespace and labels' });
   const meta = isRecord(metadata) ? metadata : {};
@@ -119,8 +155,8 @@ export function parseCanaryYaml(source: string): ParsedYaml {
     else for (const [key, label] of Object.entries(labels)) if (typeof label !== 'string') blocking.push({ path: ['metadata', 'labels', key], message: 'must be text (put it in quotes)' });
   }
   const spec = value.spec ?? {};
-  if (!isRecord(spec)) blocking.push({ path: ['spec'], message: 'must be a mapping with the schedule and the checks by type' });
-  else if (value.spec === undefined || value.spec === null) problems.push({ path: ['spec'], message: 'is required: a mapping with the schedule and the checks by type' });
+  if (!isRecord(spec)) blocking.push({ path: ['spec'], message: `must be a mapping with ${kind.specHint}` });
+  else if (value.spec === undefined || value.spec === null) problems.push({ path: ['spec'], message: `is required: a mapping with ${kind.specHint}` });
   if (blocking.length > 0 || !isRecord(spec)) return { doc: null, yaml, problems: [...blocking, ...problems] };
   return {
     yaml,
@@ -179,11 +215,11 @@ export function formatPath(path: DocPath): string {
 }
 
 /** Spec §5: name and namespace cannot be edited once the resource exists (the Code tab could try). */
-export function immutableProblems(doc: CanaryDocument, original: Pick<CanaryDocument, 'name' | 'namespace'> | null): DocProblem[] {
+export function immutableProblems(doc: CanaryDocument, original: Pick<CanaryDocument, 'name' | 'namespace'> | null, noun: string = CANARY_YAML.noun): DocProblem[] {
   if (!original) return [];
   const problems: DocProblem[] = [];
-  if (doc.name !== original.name) problems.push({ path: ['metadata', 'name'], message: `cannot be changed once the health check exists (it is ${original.name})` });
-  if (doc.namespace !== original.namespace) problems.push({ path: ['metadata', 'namespace'], message: `cannot be changed once the health check exists (it is ${original.namespace})` });
+  if (doc.name !== original.name) problems.push({ path: ['metadata', 'name'], message: `cannot be changed once the ${noun} exists (it is ${original.name})` });
+  if (doc.namespace !== original.namespace) problems.push({ path: ['metadata', 'namespace'], message: `cannot be changed once the ${noun} exists (it is ${original.namespace})` });
   return problems;
 }
 

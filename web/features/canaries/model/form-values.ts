@@ -7,7 +7,8 @@ import { CANARY_FIELDS } from './spec-fields';
 /** Spec §5 message of a number field that holds something else. */
 export const NUMBER_MESSAGE = 'This field must be a number';
 
-const fieldValueSchema = z.union([z.string(), z.array(z.string()), z.array(z.object({ name: z.string(), value: z.string() }))]);
+/** A field's value in a form: text, a list of texts (codes), or {name, value} pairs. */
+export const fieldValueSchema = z.union([z.string(), z.array(z.string()), z.array(z.object({ name: z.string(), value: z.string() }))]);
 
 const checkValueSchema = z.object({
   type: z.string(),
@@ -20,7 +21,7 @@ const checkValueSchema = z.object({
 });
 export type CheckFormValue = z.infer<typeof checkValueSchema>;
 
-function isBlank(value: FormFieldValue | undefined): boolean {
+export function isBlank(value: FormFieldValue | undefined): boolean {
   if (value === undefined) return true;
   if (typeof value === 'string') return value.trim() === '';
   return value.length === 0;
@@ -59,7 +60,7 @@ export const canaryFormSchema = z.object({
 export type CanaryFormValues = z.infer<typeof canaryFormSchema>;
 
 /** The form value of one field as written, or undefined when the form cannot show it as it is. */
-function readField(field: CheckField, raw: unknown): FormFieldValue | undefined {
+export function readField(field: CheckField, raw: unknown): FormFieldValue | undefined {
   switch (field.kind) {
     case 'text':
     case 'textarea':
@@ -83,7 +84,7 @@ function readField(field: CheckField, raw: unknown): FormFieldValue | undefined 
 }
 
 /** The value written for a field, or undefined when it is blank (blank fields are left out). */
-function writeField(field: CheckField, value: FormFieldValue | undefined): unknown {
+export function writeField(field: CheckField, value: FormFieldValue | undefined): unknown {
   if (value === undefined || isBlank(value)) return undefined;
   switch (field.kind) {
     case 'number':
@@ -102,7 +103,7 @@ function writeField(field: CheckField, value: FormFieldValue | undefined): unkno
 }
 
 /** A field's value when nothing is written (inputs stay controlled). */
-function emptyValue(field: CheckField): FormFieldValue {
+export function emptyValue(field: CheckField): FormFieldValue {
   return field.kind === 'codes' || field.kind === 'pairs' ? [] : '';
 }
 

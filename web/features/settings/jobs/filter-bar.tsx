@@ -2,14 +2,15 @@ import { useId } from 'react';
 import { TimeRangePicker, type TimeRangeValue } from '@web/ui/time-range';
 import { DURATION_OPTIONS, REFRESH_RATES, RESOURCE_TYPES, STATUS_ALL, STATUS_OPTIONS, type FilterPatch, type JobsFilters } from './filters';
 
-interface SelectProps {
+export interface SelectProps {
   label: string;
   value: string;
   options: readonly { value: string; label: string }[];
   onChange: (value: string) => void;
 }
 
-function Select({ label, value, options, onChange }: SelectProps) {
+/** A labelled native select of a filter bar (also the catalog's change and insight filters). */
+export function Select({ label, value, options, onChange }: SelectProps) {
   const id = useId();
   return (
     <div className="flex items-center gap-1.5">

@@ -113,10 +113,13 @@ describe('links', () => {
   });
 
   it('links to the pages this build has, and not to the others', () => {
-    // Health checks are a registered settings resource; topologies, catalog, playbooks and agents not yet.
+    // Health checks are a registered settings resource, the catalog and its scrapers have pages;
+    // topologies, playbooks and agents not yet.
     expect(resourceHref('canary', 'c1')).toBe('/settings/canaries/c1');
+    expect(resourceHref('config', 'x1')).toBe('/catalog/x1');
+    expect(resourceHref('config_scraper', 's1')).toBe('/catalog/scrapers/s1');
     expect(resourceHref('topology', 't1')).toBeUndefined();
-    expect(resourceHref('config', 'x1')).toBeUndefined();
+    expect(resourceHref('playbook', 'p1')).toBeUndefined();
     expect(agentHref('a1')).toBeUndefined();
   });
 });
