@@ -41,7 +41,10 @@ function strings(value: unknown): Record<string, string> {
 function condition(status: Record<string, unknown>, type: string): string | undefined {
   const conditions = Array.isArray(status.conditions) ? status.conditions : [];
   const found = conditions.find((entry) => isRecord(entry) && entry.type === type);
-  return isRecord(found) ? str(found.status) : undefined;
+  if (!isRecord(found)) return undefined;
+  // Hand-written manifests often leave True/False unquoted, which YAML reads as booleans.
+  if (typeof found.status === 'boolean') return found.status ? 'True' : 'False';
+  return str(found.status);
 }
 
 /** Health and status from the object's status, where the kind has one that says. */

@@ -56,6 +56,7 @@ describe('catalog demo data', () => {
       )).rows[0];
     const crashing = await item('Kubernetes::Pod', 'cart-59c7d8f6b-zt8wk');
     expect(crashing).toMatchObject({ health: 'unhealthy', parent: 'cart-59c7d8f6b', tags: { namespace: 'shop', cluster: 'demo' } });
+    expect((await item('Kubernetes::Pod', 'frontend-6d8f9c7b4-x2kq9'))?.health).toBe('healthy');
     expect((await item('Kubernetes::ReplicaSet', 'cart-59c7d8f6b'))?.parent).toBe('cart');
     expect((await item('Kubernetes::Deployment', 'cart'))?.parent).toBe('shop');
     expect((await item('Kubernetes::Secret', 'catalog-db-credentials'))?.config.data).toEqual({ username: '******', password: '******' });
