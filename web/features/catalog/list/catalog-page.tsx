@@ -17,6 +17,7 @@ import { activeFilterCount, applyFilterChange, applyViewChange, clearFilters, GR
 import { ItemsTable } from './items-table';
 import { summaryBody, type ListQuery } from './query';
 import { SummaryTable, type SummaryRow } from './summary-table';
+import { CatalogSections } from '@web/features/catalog-activity/components/catalog-sections';
 
 /** Where a summary row leads: its type's items, or the items with its tag value. */
 function summaryRows(groups: readonly SummaryGroup[], filters: CatalogFilters, params: URLSearchParams): SummaryRow[] {
@@ -77,7 +78,7 @@ export default function CatalogPage() {
   const totalItems = groups.reduce((sum, group) => sum + group.count, 0);
 
   return (
-    <Page title="Catalog" onRefresh={() => void client.invalidateQueries({ queryKey: catalogKeys.all })} refreshing={query.isFetching}>
+    <Page title="Catalog" extra={<CatalogSections />} onRefresh={() => void client.invalidateQueries({ queryKey: catalogKeys.all })} refreshing={query.isFetching}>
       <div className="flex flex-col gap-3">
         <FilterBar
           filters={filters}
