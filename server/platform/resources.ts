@@ -10,6 +10,11 @@ import { isRecord, messageOf } from './errors';
 /** Where a resource came from (DESIGN §4 `source`). */
 export type ResourceSource = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Push' | 'Topology' | 'System';
 
+/** A spec problem's dotted path (`spec.http[0].url`) as zod path segments, for a kind's schema issues. */
+export function problemPathSegments(path: string): Array<string | number> {
+  return path.split(/\.|(?=\[)/).map((part) => (/^\[\d+\]$/.test(part) ? Number(part.slice(1, -1)) : part));
+}
+
 export interface ApplyContext {
   /** A client inside the document's own transaction: everything or nothing of a document is written. */
   client: pg.PoolClient;

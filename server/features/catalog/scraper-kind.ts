@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResourceKind } from '../../platform/resources';
+import { problemPathSegments, type ResourceKind } from '../../platform/resources';
 import { saveScraper } from './scrapers';
 import { parseScraperSpec } from './spec';
 
@@ -18,7 +18,7 @@ const scrapeConfigSchema = z
   .superRefine((doc, ctx) => {
     // Every problem is reported with its path (spec.file[0].paths: is required), nothing written.
     for (const problem of parseScraperSpec(doc.spec).errors) {
-      ctx.addIssue({ code: 'custom', path: problem.path.split(/\.|(?=\[)/).map((part) => (/^\[\d+\]$/.test(part) ? Number(part.slice(1, -1)) : part)), message: problem.message });
+      ctx.addIssue({ code: 'custom', path: problemPathSegments(problem.path), message: problem.message });
     }
   });
 export type ScrapeConfigDocument = z.infer<typeof scrapeConfigSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResourceKind } from '../../platform/resources';
+import { problemPathSegments, type ResourceKind } from '../../platform/resources';
 import { saveCanary } from './canaries';
 import { parseCanarySpec } from './spec';
 
@@ -18,7 +18,7 @@ const canarySchema = z
   .superRefine((doc, ctx) => {
     // Every invalid check is reported with its path (spec.http[0].url: is required), nothing written.
     for (const problem of parseCanarySpec(doc.spec, { namespace: doc.metadata.namespace ?? 'default' }).errors) {
-      ctx.addIssue({ code: 'custom', path: problem.path.split(/\.|(?=\[)/).map((part) => (/^\[\d+\]$/.test(part) ? Number(part.slice(1, -1)) : part)), message: problem.message });
+      ctx.addIssue({ code: 'custom', path: problemPathSegments(problem.path), message: problem.message });
     }
   });
 export type CanaryDocument = z.infer<typeof canarySchema>;
