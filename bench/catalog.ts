@@ -9,14 +9,14 @@
 // Runs on the embedded engine, and also on an external PostgreSQL when BENCH_DATABASE_URL names an (empty,
 // disposable) database. BENCH_DATA keeps the seeded embedded data directory between runs.
 // Run: npx tsx bench/catalog.ts [items=100000] [changes=1000000] [insights=50000]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type pg from 'pg';
 import { createIdentity } from '../server/features/identity/identities';
 import { createSession } from '../server/features/identity/sessions';
-import { freePort } from '../server/platform/db/embedded';
-import { ROOT, startServe, type ServeProcess } from '../test/cli';
-import { quantile, withEmbedded, withExternal } from './_db';
+import { ROOT } from '../test/cli';
+import { withEmbedded, withExternal } from './_db';
+import { curl, startServer, stats, type BenchRequest } from './_http';
 
 const ITEMS = Number(process.argv[2] ?? 100_000);
 const CHANGES = Number(process.argv[3] ?? 1_000_000);
@@ -201,70 +201,13 @@ async function seed(pool: pg.Pool): Promise<void> {
   process.stdout.write(`seeded ${ITEMS} items, ${CHANGES} changes and ${INSIGHTS} insights in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 
-function stats(samples: number[]): { p50: number; p95: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
-}
-
 interface Case {
   name: string;
   target?: number;
   /** The i-th request: a path (GET) or a path and a JSON body (POST). */
-  request(i: number): { path: string; body?: unknown; headers?: Record<string, string> };
+  request(i: number): BenchRequest;
   /** Describes one answer (rows, total), from its body and headers. */
   describe(body: string, contentRange: string | undefined): string;
-}
-
-/** One request with curl (a C client, as in bench/health.ts): status, milliseconds, body and Content-Range. */
-function curl(base: string, token: string, request: ReturnType<Case['request']>): { ms: number; body: string; range: string | undefined } {
-  const args = ['-s', '--compressed', '-D', '-', '-H', `x-session-token: ${token}`, '-w', '\n%{http_code} %{time_total}'];
-  for (const [key, value] of Object.entries(request.headers ?? {})) args.push('-H', `${key}: ${value}`);
-  if (request.body !== undefined) args.push('-H', 'content-type: application/json', '--data-binary', JSON.stringify(request.body));
-  const run = spawnSync('curl', [...args, `${base}${request.path}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const lines = run.stdout.split('\n');
-  const [code, seconds] = (lines.pop() ?? '').split(' ');
-  const text = lines.join('\n');
-  const split = text.indexOf('\r\n\r\n');
-  const headers = text.slice(0, split);
-  const body = text.slice(split + 4);
-  if (run.status !== 0 || (code !== '200' && code !== '206')) throw new Error(`curl ${request.path}: ${run.error?.message ?? `exit ${run.status}, HTTP ${code}`}\n${body.slice(0, 500)}`);
-  const range = /^content-range:\s*(.+)$/im.exec(headers)?.[1]?.trim();
-  return { ms: Number(seconds) * 1000, body, range };
-}
-
-/**
- * `watchkeeper serve` on the database: the built bundle as `npm start` runs it, or (when the build fails,
- * as it may while the web app is mid-change) the server's TypeScript sources through tsx. The API's work
- * is the same code either way; only the startup differs.
- */
-async function startServer(url: string, built: boolean): Promise<Pick<ServeProcess, 'url' | 'stop'>> {
-  const port = await freePort();
-  const env = { DATABASE_URL: url, LOG_LEVEL: 'warn' };
-  if (built) return startServe(env, port);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts'), 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
-    if (await fetch(`${base}/health`).then((res) => res.status === 200, () => false)) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('serve did not become healthy');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url: base,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 async function measure(pool: pg.Pool, url: string, label: string, built: boolean): Promise<boolean> {

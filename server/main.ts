@@ -35,6 +35,8 @@ Options (each also read from its environment variable):
   --smtp-from ADDRESS   SMTP_FROM         sender of that mail (default Watchkeeper <watchkeeper@localhost>)
   --demo                WATCHKEEPER_DEMO  add demo data: canaries that check this console, scrapers of a demo
                                           Kubernetes cluster and of this console's database (serve)
+  --resources DIR       WATCHKEEPER_RESOURCES  a folder of resource YAML that serve applies on start and
+                                          again whenever a file in it is added or changed
   -h, --help            this help
 `;
 
@@ -72,6 +74,7 @@ async function run(argv: string[]): Promise<void> {
         scope: { type: 'string', multiple: true },
         expiry: { type: 'string' },
         demo: { type: 'boolean' },
+        resources: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -101,6 +104,7 @@ async function run(argv: string[]): Promise<void> {
       ...(values['smtp-url'] !== undefined ? { smtpUrl: values['smtp-url'] } : {}),
       ...(values['smtp-from'] !== undefined ? { smtpFrom: values['smtp-from'] } : {}),
       ...(values.demo ? { demo: 'true' } : {}),
+      ...(values.resources !== undefined ? { resourcesDir: values.resources } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);

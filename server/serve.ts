@@ -6,6 +6,7 @@ import type { Config } from './platform/config';
 import { openDatabase, type Database } from './platform/db';
 import { isAlive } from './platform/db/embedded';
 import { migrate } from './platform/db/migrate';
+import { watchResourcesFolder } from './platform/resources-folder';
 import { createLogger } from './platform/logger';
 import { codeOf, isRecord, messageOf } from './platform/errors';
 import { identityCount } from './features/identity/identities';
@@ -94,6 +95,10 @@ export async function serve(config: Config): Promise<void> {
           log.warn({ feature: feature.name, err: messageOf(error) }, `Demo data of ${feature.name} not added: ${messageOf(error)}`);
         }
       }
+    }
+    if (config.resourcesDir) {
+      const folder = await watchResourcesFolder(config.resourcesDir, { pool: db.pool, kinds: features.flatMap((feature) => feature.kinds ?? []), log });
+      stoppers.push(() => folder.stop());
     }
     if ((await identityCount(db.pool)) === 0) {
       // A fresh install: the first account created becomes the administrator (docs/AUTH.md).

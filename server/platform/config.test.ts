@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
       smtpFrom: 'Watchkeeper <watchkeeper@localhost>',
       demo: false,
+      resourcesDir: undefined,
     });
   });
 
@@ -22,6 +23,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ WATCHKEEPER_DEMO: '1' }).demo).toBe(true);
     expect(loadConfig({ WATCHKEEPER_DEMO: 'off' }, { demo: 'true' }).demo).toBe(true);
     expect(() => loadConfig({ WATCHKEEPER_DEMO: 'maybe' })).toThrow(/WATCHKEEPER_DEMO="maybe" is not true or false/);
+  });
+
+  it('takes a watched resources folder from WATCHKEEPER_RESOURCES or --resources, as an absolute path', () => {
+    expect(loadConfig({ WATCHKEEPER_RESOURCES: 'resources' }).resourcesDir).toBe(path.resolve('resources'));
+    expect(loadConfig({ WATCHKEEPER_RESOURCES: '/etc/a' }, { resourcesDir: '/etc/b' }).resourcesDir).toBe('/etc/b');
   });
 
   it('takes an SMTP server for sign-in codes, and names a bad one without its password', () => {

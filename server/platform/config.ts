@@ -14,6 +14,8 @@ export interface Config {
   smtpFrom: string;
   /** Demo data (docs/HEALTH.md "Demo"): canaries that check this console and its database. */
   demo: boolean;
+  /** The watched resources folder (docs/RESOURCES.md): applied on start and again when a file changes. */
+  resourcesDir: string | undefined;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -30,6 +32,7 @@ export const SETTINGS = {
   smtpUrl: { env: 'SMTP_URL', flag: '--smtp-url' },
   smtpFrom: { env: 'SMTP_FROM', flag: '--smtp-from' },
   demo: { env: 'WATCHKEEPER_DEMO', flag: '--demo' },
+  resourcesDir: { env: 'WATCHKEEPER_RESOURCES', flag: '--resources' },
 } as const;
 type SettingKey = keyof typeof SETTINGS;
 
@@ -143,6 +146,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
   const demo = ['1', 'true', 'yes', 'on'].includes(demoValue);
   if (!demo && !['0', 'false', 'no', 'off'].includes(demoValue)) problems.push(`${demoIn.from}=${JSON.stringify(demoIn.value)} is not true or false`);
 
+  const resourcesIn = raw('resourcesDir');
+  const resourcesDir = resourcesIn.value?.trim() ? path.resolve(resourcesIn.value.trim()) : undefined;
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo };
+  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { parseAllDocuments } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { zodIssues } from './http/validation';
 import type { Logger } from './logger';
 import { isRecord, messageOf } from './errors';
@@ -36,6 +36,57 @@ export interface ResourceKind<T = unknown> {
   apiVersions: string[];
   schema: z.ZodType<T>;
   apply(document: T, ctx: ApplyContext): Promise<ApplyOutcome>;
+}
+
+/** The Flanksource document every spec kind shares: apiVersion, kind, metadata (name, namespace, labels) and spec. */
+export function specDocumentSchema(kind: string, problems: (spec: Record<string, unknown>, metadata: { name: string; namespace: string }) => Array<{ path: string; message: string }>) {
+  return z
+    .object({
+      apiVersion: z.string(),
+      kind: z.literal(kind),
+      metadata: z.object({
+        name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
+        namespace: z.string().trim().min(1).max(255).optional(),
+        labels: z.record(z.string(), z.string()).optional(),
+        annotations: z.record(z.string(), z.string()).optional(),
+      }),
+      spec: z.record(z.string(), z.unknown()),
+    })
+    .superRefine((doc, ctx) => {
+      // Every problem is reported with its path (spec.http[0].url: is required), nothing written.
+      for (const problem of problems(doc.spec, { name: doc.metadata.name, namespace: doc.metadata.namespace ?? 'default' })) {
+        ctx.addIssue({ code: 'custom', path: problemPathSegments(problem.path), message: problem.message });
+      }
+    });
+}
+export type SpecDocument = z.infer<ReturnType<typeof specDocumentSchema>>;
+
+/** What a spec kind's save function answers. */
+export interface SavedSpecResource {
+  id: string;
+  action: ApplyOutcome['action'];
+  warnings: string[];
+}
+
+/**
+ * A kind whose documents are `metadata` + `spec` saved by one function (Canary, ScrapeConfig, Topology):
+ * the whole spec checked first, every problem by path, then saved in the document's transaction.
+ */
+export function specResourceKind(options: {
+  kind: string;
+  apiVersions: string[];
+  problems: Parameters<typeof specDocumentSchema>[1];
+  save: (client: pg.PoolClient, input: { name: string; namespace: string; labels: Record<string, string>; spec: Record<string, unknown>; source: ResourceSource }) => Promise<SavedSpecResource>;
+}): ResourceKind<SpecDocument> {
+  return {
+    kind: options.kind,
+    apiVersions: options.apiVersions,
+    schema: specDocumentSchema(options.kind, options.problems),
+    async apply(doc, { client, source }) {
+      const saved = await options.save(client, { name: doc.metadata.name, namespace: doc.metadata.namespace ?? 'default', labels: doc.metadata.labels ?? {}, spec: doc.spec, source });
+      return { action: saved.action, id: saved.id, name: doc.metadata.name, ...(saved.warnings.length > 0 ? { warnings: saved.warnings } : {}) };
+    },
+  };
 }
 
 export interface DocumentInput {

@@ -1,5 +1,5 @@
 import type { Feature } from '../index';
-import { backgroundWork, defineScheduledTable } from '../../platform/jobs';
+import { backgroundWork, resourceScheduledTable } from '../../platform/jobs';
 import { SCRAPER_JOB, scraperApi } from './api';
 import { applyCatalogDemo } from './demo';
 import { catalogQueryRoutes } from './query/routes';
@@ -8,17 +8,7 @@ import { runScraper } from './run';
 import { scrapeConfigKind } from './scraper-kind';
 
 /** Scrapers run as scheduled rows: each slot once across all instances, a scraper never overlapping itself. */
-export const scrapersTable = defineScheduledTable({
-  table: 'config_scrapers',
-  id: 'id',
-  name: 'name',
-  schedule: 'schedule',
-  nextRunAt: 'next_run_at',
-  leaseOwner: 'lease_owner',
-  leaseUntil: 'lease_until',
-  lastRunAt: 'last_run_at',
-  deletedAt: 'deleted_at',
-});
+export const scrapersTable = resourceScheduledTable('config_scrapers');
 
 /**
  * The configuration catalog (spec §1, §2 Catalog, §7 Catalog): scrapers in the config-db format, the items

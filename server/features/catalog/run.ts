@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { messageOf } from '../../platform/errors';
 import { inTransaction } from '../../platform/jobs/db';
+import { runErrors } from '../../platform/jobs/run-errors';
 import type { JobRun } from '../../platform/jobs/job-run';
 import type { Logger } from '../../platform/logger';
 import { mapResults } from './mapping';
@@ -8,9 +9,6 @@ import { loadScraper } from './scrapers';
 import { parseScraperSpec } from './spec';
 import { storeScrape, type ScrapeSummary } from './store';
 import type { ScrapedItem } from './types';
-
-/** Most errors one run answers: the first ones say what is wrong, the count says how much. */
-const MAX_ERRORS = 50;
 
 export class ScraperNotFound extends Error {}
 
@@ -24,17 +22,12 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
   if (!scraper) throw new ScraperNotFound(`scraper ${id} not found`);
   const signal = options.signal ?? new AbortController().signal;
   const parsed = parseScraperSpec(scraper.spec);
-  const errors: string[] = [];
-  let errorCount = 0;
-  const error = (message: string) => {
-    errorCount += 1;
-    if (errors.length < MAX_ERRORS) errors.push(message);
-    options.job?.error(message);
-  };
+  const errors = runErrors(options.job);
+  const error = (message: string) => errors.add(message);
   for (const problem of parsed.errors) error(`${problem.path}: ${problem.message}`);
   if (parsed.errors.length > 0) {
     // A spec that no longer reads (edited in the database, an older format): nothing is touched.
-    return { created: 0, updated: 0, unchanged: 0, deleted: 0, changes: 0, analysis: 0, errors };
+    return { created: 0, updated: 0, unchanged: 0, deleted: 0, changes: 0, analysis: 0, errors: errors.list() };
   }
   const now = new Date();
   const items: ScrapedItem[] = [];
@@ -57,8 +50,7 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
     await client.query('UPDATE config_scrapers SET last_run_at = $2 WHERE id = $1', [id, now]);
     return stored;
   });
-  summary.errors = errors;
-  if (errorCount > errors.length) summary.errors.push(`… and ${errorCount - errors.length} more errors`);
+  summary.errors = errors.list();
   if (options.job) {
     options.job.success(summary.created + summary.updated + summary.unchanged);
     const { errors: _errors, ...counts } = summary;

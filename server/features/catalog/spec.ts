@@ -47,8 +47,12 @@ const retentionSchema = z
   })
   .strict();
 
-function scheduleOf(raw: unknown, errors: SpecProblem[]): string | null {
-  if (raw === undefined || raw === null || raw === '') return DEFAULT_SCHEDULE;
+/**
+ * A spec's schedule (cron, @every, @hourly, … or @never for null), its default when absent; a schedule
+ * more often than `minMillis` is refused, naming what runs (scraper, topology).
+ */
+export function scheduleOf(raw: unknown, errors: SpecProblem[], options: { fallback: string; minMillis: number; what: string } = { fallback: DEFAULT_SCHEDULE, minMillis: MIN_SCHEDULE_MILLIS, what: 'scraper' }): string | null {
+  if (raw === undefined || raw === null || raw === '') return options.fallback;
   if (typeof raw !== 'string') {
     errors.push({ path: 'spec.schedule', message: 'must be a text such as "@every 30m", "@hourly", a cron expression or "@never"' });
     return null;
@@ -60,8 +64,8 @@ function scheduleOf(raw: unknown, errors: SpecProblem[]): string | null {
     const now = new Date();
     const first = parsed.next(now, now);
     const second = parsed.next(first, first);
-    if (second.getTime() - first.getTime() < MIN_SCHEDULE_MILLIS) {
-      errors.push({ path: 'spec.schedule', message: `"${schedule}" runs more often than every 30s, the shortest scraper schedule` });
+    if (second.getTime() - first.getTime() < options.minMillis) {
+      errors.push({ path: 'spec.schedule', message: `"${schedule}" runs more often than every ${options.minMillis / 1000}s, the shortest ${options.what} schedule` });
     }
     return schedule;
   } catch (error) {
@@ -70,7 +74,7 @@ function scheduleOf(raw: unknown, errors: SpecProblem[]): string | null {
   }
 }
 
-function zodProblems(error: z.ZodError, prefix: string): SpecProblem[] {
+export function zodProblems(error: z.ZodError, prefix: string): SpecProblem[] {
   return error.issues.map((issue) => {
     const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
     const message = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message === 'Required' || /received undefined/.test(issue.message) ? 'is required' : issue.message;

@@ -3,6 +3,7 @@ import { AppError } from '../../platform/http/errors';
 import { isRecord } from '../../platform/errors';
 import type { Queryable } from '../../platform/jobs/db';
 import { firstRunAt } from '../../platform/jobs/schedule';
+import { restoreSecrets } from '../../platform/peers/credentials';
 import { parseCanarySpec, type ParsedCanary } from './spec';
 
 export interface CanaryInput {
@@ -42,8 +43,6 @@ interface ExistingCanary {
  * canary without a schedule runs only when asked (Run Now).
  */
 export async function saveCanary(client: pg.PoolClient, input: CanaryInput, options: { id?: string; createOnly?: boolean } = {}): Promise<SavedCanary> {
-  const parsed = parseCanarySpec(input.spec, { namespace: input.namespace });
-  if (parsed.errors.length > 0) throw new CanaryInvalid(parsed.errors);
   const found = options.id
     ? await client.query<ExistingCanary>('SELECT id, source, schedule, spec, labels FROM canaries WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
     : await client.query<ExistingCanary>(
@@ -51,6 +50,11 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
         [input.namespace, input.name],
       );
   const existing = found.rows[0];
+  // The editor was shown masked secrets (canaries_shown): a mask saved back keeps the stored secret. Restored
+  // before the spec is read, so neither the canary nor the check rows made from it ever store a mask.
+  if (existing) input = { ...input, spec: withStoredSecrets(input.spec, existing.spec) };
+  const parsed = parseCanarySpec(input.spec, { namespace: input.namespace });
+  if (parsed.errors.length > 0) throw new CanaryInvalid(parsed.errors);
   if (options.id && !existing) throw new AppError('not_found', `canary ${options.id} not found`);
   if (options.createOnly && existing) {
     throw new AppError('conflict', `metadata.name: a canary "${input.name}" already exists in the namespace "${input.namespace}"; choose another name or edit that one`);
@@ -107,6 +111,11 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
   );
   await client.query('UPDATE checks c SET deleted_at = now() FROM checks p WHERE c.transformed_from = p.id AND p.deleted_at IS NOT NULL AND c.deleted_at IS NULL AND p.canary_id = $1', [id]);
   return { id, action, warnings: parsed.warnings, checks: parsed.checks.length };
+}
+
+function withStoredSecrets(spec: Record<string, unknown>, stored: unknown): Record<string, unknown> {
+  const restored = restoreSecrets(spec, stored);
+  return isRecord(restored) ? restored : spec;
 }
 
 /** Deletes a canary (soft) with its checks; their history stays until retention removes it. */

@@ -1,5 +1,5 @@
 import type { Feature } from '../index';
-import { backgroundWork, defineScheduledTable } from '../../platform/jobs';
+import { backgroundWork, resourceScheduledTable } from '../../platform/jobs';
 import { healthApi } from './api';
 import { canaryKind } from './canary-kind';
 import { applyDemo } from './demo';
@@ -8,17 +8,7 @@ import { runCanary } from './run-canary';
 import { webhookRoutes } from './webhook';
 
 /** Canaries run as scheduled rows: each slot once across all instances, a canary never overlapping itself. */
-export const canariesTable = defineScheduledTable({
-  table: 'canaries',
-  id: 'id',
-  name: 'name',
-  schedule: 'schedule',
-  nextRunAt: 'next_run_at',
-  leaseOwner: 'lease_owner',
-  leaseUntil: 'lease_until',
-  lastRunAt: 'last_run_at',
-  deletedAt: 'deleted_at',
-});
+export const canariesTable = resourceScheduledTable('canaries');
 
 /**
  * Health checks (spec §1, §2 Health, §7 Health): canaries in the canary-checker format, their checks run on

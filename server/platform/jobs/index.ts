@@ -3,7 +3,7 @@ export { backgroundWork, BackgroundWork, type EventConsumer, type ScheduledRows,
 export { publish, type PublishOptions, type QueuedEvent, type Backoff, DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS } from './event-queue';
 export type { EventContext, EventHandler, ConsumerOptions } from './consumer';
 export { JobSkipped, type JobRun, type RunOptions, type RunOutcome } from './job-run';
-export { defineScheduledTable, type ScheduledTable, type ScheduledTableColumns } from './scheduled-table';
+export { defineScheduledTable, resourceScheduledTable, type ScheduledTable, type ScheduledTableColumns } from './scheduled-table';
 export type { ClaimedRow } from './row-claims';
 export { parseSchedule, firstRunAt, parseDuration, ScheduleError, type Schedule } from './schedule';
 export { LOCAL_AGENT_ID, JOB_STATUSES, type JobStatus, type JobResource } from './history';

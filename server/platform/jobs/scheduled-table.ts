@@ -75,3 +75,21 @@ export function defineScheduledTable(columns: ScheduledTableColumns): ScheduledT
     },
   };
 }
+
+/**
+ * A resource table of the usual shape (migrations 0005, 0007, 0010: id, name, schedule, next_run_at,
+ * lease_owner, lease_until, last_run_at, deleted_at): canaries, scrapers, topologies.
+ */
+export function resourceScheduledTable(table: string): ScheduledTable {
+  return defineScheduledTable({
+    table,
+    id: 'id',
+    name: 'name',
+    schedule: 'schedule',
+    nextRunAt: 'next_run_at',
+    leaseOwner: 'lease_owner',
+    leaseUntil: 'lease_until',
+    lastRunAt: 'last_run_at',
+    deletedAt: 'deleted_at',
+  });
+}

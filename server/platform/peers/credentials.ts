@@ -102,6 +102,9 @@ export function maskUrlPassword(text: string): string {
  */
 export function restoreSecrets(incoming: unknown, stored: unknown): unknown {
   if (incoming === SECRET_MASK) return stored !== undefined && stored !== null ? stored : incoming;
+  // The console's forms write a secret as {value: …}, so a masked `password: s3cret` comes back as
+  // {value: ******}: the stored text stands.
+  if (isRecord(incoming) && typeof stored === 'string' && Object.keys(incoming).length === 1 && incoming.value === SECRET_MASK) return stored;
   if (typeof incoming === 'string') {
     return typeof stored === 'string' && incoming.includes(`:${SECRET_MASK}@`) && maskUrlPassword(stored) === incoming ? stored : incoming;
   }

@@ -39,6 +39,18 @@ export const catalogRelations: RelationDef[] = [
     ],
   },
   {
+    // The scrapers list in one read (migration 0011): each scraper with its latest run and its live items.
+    name: 'config_scrapers_summary',
+    rbac,
+    readable: [
+      'id', 'name', 'namespace', 'agent_id', 'description', 'labels', 'spec', 'schedule', 'source', 'created_by', 'next_run_at', 'last_run_at',
+      'created_at', 'updated_at', 'deleted_at', 'last_job_status', 'last_job_time', 'last_job_error_count', 'item_count',
+    ],
+    primaryKey: ['id'],
+    softDelete: true,
+    notNull: ['id', 'name', 'namespace', 'agent_id', 'labels', 'spec', 'source', 'next_run_at', 'created_at', 'updated_at', 'item_count'],
+  },
+  {
     name: 'config_items',
     rbac,
     readable: [...ITEM_COLUMNS, 'properties', 'config'],

@@ -19,6 +19,8 @@ const SUMMARY_COLUMNS = [
 export const healthRelations: RelationDef[] = [
   {
     name: 'canaries',
+    // Secrets in specs show as ****** (migration 0011); the canary API keeps them when a mask is saved back.
+    source: 'canaries_shown',
     rbac: 'canaries',
     readable: ['id', 'name', 'namespace', 'agent_id', 'labels', 'spec', 'schedule', 'source', 'created_by', 'next_run_at', 'last_run_at', 'created_at', 'updated_at', 'deleted_at'],
     primaryKey: ['id'],
@@ -30,7 +32,8 @@ export const healthRelations: RelationDef[] = [
   },
   {
     name: 'checks',
-    source: 'checks_view',
+    // checks_view with secrets in the spec as ****** (migration 0011).
+    source: 'checks_shown',
     rbac: 'canaries',
     readable: CHECK_COLUMNS,
     primaryKey: ['id'],
@@ -86,7 +89,10 @@ export const healthRelations: RelationDef[] = [
     readable: ['check_id', 'component_id', 'canary_id', 'selector_id', 'created_at', 'deleted_at'],
     primaryKey: ['check_id', 'component_id'],
     softDelete: true,
-    relationships: [{ name: 'check_component_relationships_check_id_fkey', target: 'checks', columns: [['check_id', 'id']] }],
+    relationships: [
+      { name: 'check_component_relationships_check_id_fkey', target: 'checks', columns: [['check_id', 'id']] },
+      { name: 'check_component_relationships_component_id_fkey', target: 'components', columns: [['component_id', 'id']] },
+    ],
   },
   {
     name: 'check_config_relationships',
@@ -94,7 +100,10 @@ export const healthRelations: RelationDef[] = [
     readable: ['check_id', 'config_id', 'canary_id', 'selector_id', 'created_at', 'deleted_at'],
     primaryKey: ['check_id', 'config_id'],
     softDelete: true,
-    relationships: [{ name: 'check_config_relationships_check_id_fkey', target: 'checks', columns: [['check_id', 'id']] }],
+    relationships: [
+      { name: 'check_config_relationships_check_id_fkey', target: 'checks', columns: [['check_id', 'id']] },
+      { name: 'check_config_relationships_config_id_fkey', target: 'config_items', columns: [['config_id', 'id']] },
+    ],
   },
 ];
 

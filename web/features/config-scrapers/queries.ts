@@ -5,7 +5,6 @@ import { jsonSchemaSchema } from '@web/features/canaries/model/json-schema';
 import { VALIDATE_DEBOUNCE_MS } from '@web/features/canaries/queries';
 import { isFieldProblems } from '@web/features/settings/resources/queries';
 import { jobHistoryKeys } from '@web/features/settings/jobs/queries';
-import { JOB_HISTORY_COLUMNS, jobHistorySchema } from '@web/features/settings/jobs/schema';
 import { api } from '@web/lib/api';
 import { db } from '@web/lib/db';
 import { toast } from '@web/lib/toast';
@@ -13,7 +12,7 @@ import { useDebouncedValue } from '@web/lib/use-debounced-value';
 import { scraperApi } from './api';
 import type { ScraperWrite } from './model/document';
 import { scraperTypesOf } from './model/scraper-types';
-import { SCRAPER_COLUMNS, SCRAPER_ITEM_COLUMNS, scraperItemSchema, scraperRowSchema, validationSchema, type RunResult } from './schema';
+import { SCRAPER_ITEM_COLUMNS, SCRAPER_SUMMARY_COLUMNS, scraperItemSchema, scraperSummarySchema, validationSchema, type RunResult } from './schema';
 
 /** job_history of scraper runs (server/features/catalog/api.ts): resource type config_scraper. */
 export const SCRAPER_RESOURCE_TYPE = 'config_scraper';
@@ -25,38 +24,40 @@ export const scraperKeys = {
   schema: ['config_scrapers', 'schema'] as const,
   validate: (body: string) => ['config_scrapers', 'validate', body] as const,
   items: (id: string, page: { pageIndex: number; pageSize: number }) => ['config_scrapers', 'items', id, page] as const,
-  itemCount: (id: string) => ['config_scrapers', 'item-count', id] as const,
-  lastRun: (id: string) => ['config_scrapers', 'last-run', id] as const,
 };
 
 function fail(error: { message: string } | null): void {
   if (error) throw new Error(error.message, { cause: error });
 }
 
-/** The scrapers, newest first (spec §9: settings lists show 100 rows). */
+/**
+ * The scrapers, newest first (spec §9: settings lists show 100 rows), each with its latest run and item
+ * count: one request for the whole list (config_scrapers_summary).
+ */
 export function useScrapers() {
   return useQuery({
     queryKey: scraperKeys.list(),
     queryFn: async ({ signal }) => {
       const { data, error } = await db
-        .from('config_scrapers')
-        .select(SCRAPER_COLUMNS)
+        .from('config_scrapers_summary')
+        .select(SCRAPER_SUMMARY_COLUMNS)
         .order(SETTINGS_LIST_ORDER.column, { ascending: SETTINGS_LIST_ORDER.ascending })
         .limit(SETTINGS_LIST_LIMIT)
         .abortSignal(signal);
       fail(error);
-      return z.array(scraperRowSchema).parse(data ?? []);
+      return z.array(scraperSummarySchema).parse(data ?? []);
     },
   });
 }
 
+/** One scraper with its latest run and item count (the detail page's summary), or null. */
 export function useScraper(id: string) {
   return useQuery({
     queryKey: scraperKeys.detail(id),
     queryFn: async ({ signal }) => {
-      const { data, error } = await db.from('config_scrapers').select(SCRAPER_COLUMNS).eq('id', id).abortSignal(signal).maybeSingle();
+      const { data, error } = await db.from('config_scrapers_summary').select(SCRAPER_SUMMARY_COLUMNS).eq('id', id).abortSignal(signal).maybeSingle();
       fail(error);
-      return data === null ? null : scraperRowSchema.parse(data);
+      return data === null ? null : scraperSummarySchema.parse(data);
     },
   });
 }
@@ -111,37 +112,6 @@ export function useScraperItems(id: string, page: { pageIndex: number; pageSize:
       fail(error);
       const rows = z.array(scraperItemSchema).parse(data ?? []);
       return { rows, total: count ?? rows.length };
-    },
-  });
-}
-
-/** How many items a scraper has (the list's Items column): a counted request of one row. */
-export function useScraperItemCount(id: string) {
-  return useQuery({
-    queryKey: scraperKeys.itemCount(id),
-    queryFn: async ({ signal }) => {
-      const { error, count } = await db.from('configs').select('id', { count: 'exact' }).eq('scraper_id', id).range(0, 0).abortSignal(signal);
-      fail(error);
-      return count ?? 0;
-    },
-  });
-}
-
-/** A scraper's latest run in job history, or null when it never ran. */
-export function useScraperLastRun(id: string) {
-  return useQuery({
-    queryKey: scraperKeys.lastRun(id),
-    queryFn: async ({ signal }) => {
-      const { data, error } = await db
-        .from('job_histories')
-        .select(JOB_HISTORY_COLUMNS)
-        .eq('resource_type', SCRAPER_RESOURCE_TYPE)
-        .eq('resource_id', id)
-        .order('time_start', { ascending: false })
-        .limit(1)
-        .abortSignal(signal);
-      fail(error);
-      return z.array(jobHistorySchema).parse(data ?? [])[0] ?? null;
     },
   });
 }

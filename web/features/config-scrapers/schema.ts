@@ -29,6 +29,17 @@ export type ScraperRow = z.infer<typeof scraperRowSchema>;
 
 export const SCRAPER_COLUMNS = 'id,name,namespace,description,labels,spec,schedule,source,last_run_at,next_run_at,created_at,updated_at';
 
+/** A config_scrapers_summary row (migration 0011): the scraper with its latest run and its live items. */
+export const scraperSummarySchema = scraperRowSchema.extend({
+  /** Of the latest run in job history; null when it never ran. */
+  last_job_status: z.string().nullable(),
+  last_job_time: z.string().nullable(),
+  last_job_error_count: z.number().nullable(),
+  item_count: z.number(),
+});
+export type ScraperSummary = z.infer<typeof scraperSummarySchema>;
+export const SCRAPER_SUMMARY_COLUMNS = `${SCRAPER_COLUMNS},last_job_status,last_job_time,last_job_error_count,item_count`;
+
 /** An item of a scraper (the `configs` list view). */
 export const scraperItemSchema = z.object({
   id: z.string(),

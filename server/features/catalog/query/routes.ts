@@ -17,7 +17,7 @@ const CATALOG_READ = { resource: 'config_scrapers', action: 'read' } as const;
 const KIND_RESOURCE: Record<ResourceKind, Resource | undefined> = {
   checks: 'canaries',
   configs: 'config_scrapers',
-  components: undefined,
+  components: 'topologies',
   connections: undefined,
   playbooks: undefined,
 };

@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('POST /api/resources/search', () => {
-  it('answers every kind, with id, name, type and tags; kinds without a table yet are empty', async () => {
+  it('answers every kind, with id, name, type and tags; kinds without a table yet are empty (no component matches x here)', async () => {
     const answer = await search({ configs: [{ search: 'payments' }], checks: [{ search: 'payments' }], components: [{ search: 'x' }], connections: [{}], playbooks: [{}] });
     expect(answer.status).toBe(200);
     const body = answer.body as Answer;
@@ -119,7 +119,8 @@ describe('POST /api/resources/search', () => {
     const refused = await search({ configs: [{}], checks: [{}] }, nobody.headers);
     expect(refused.status).toBe(403);
     expect((refused.body as { message: string }).message).toContain('checks or configs');
-    expect((await search({ components: [{}] }, nobody.headers)).status).toBe(200);
+    expect((await search({ components: [{}] }, nobody.headers)).status).toBe(403);
+    expect((await search({ connections: [{}] }, nobody.headers)).status).toBe(200);
     const viewer = await t.userWith(['viewer']);
     expect((await search({ configs: [{ search: 'api' }] }, viewer.headers)).status).toBe(200);
   });

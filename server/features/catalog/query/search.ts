@@ -8,8 +8,8 @@ import { filterConditions, Params, selectorConditions } from './sql';
  * list of selectors; a kind's answer is the union of its selectors' matches (each up to its own limit),
  * exact names first, then names that start with the search, then the rest by name.
  *
- * Checks and configs are searched. Components, connections and playbooks answer empty lists: their
- * tables arrive with the topology, connections and playbooks features, and their search joins this file.
+ * Checks, components and configs are searched. Connections and playbooks answer empty lists: their
+ * tables arrive with the connections and playbooks features, and their search joins this file.
  */
 
 export interface FoundResource {
@@ -74,6 +74,18 @@ const CHECKS: KindTable = {
   },
 };
 
+const COMPONENTS: KindTable = {
+  from: 'components r',
+  live: ['r.deleted_at IS NULL'],
+  select: 'r.id, r.name, r.icon, r.type, r.labels AS tags, r.health, r.status, r.topology_id, r.agent_id',
+  name: 'r.name',
+  type: 'r.type',
+  tags: 'r.labels',
+  agent: 'r.agent_id',
+  words: ['r.name', 'r.text'],
+  fields: { name: 'r.name', type: 'r.type', health: 'r.health', status: 'r.status', description: 'r.description', owner: 'r.owner', agent: 'r.agent_id::text' },
+};
+
 function selectorStatement(table: KindTable, selector: Selector): { text: string; values: unknown[] } {
   const params = new Params();
   const where = [...table.live];
@@ -129,6 +141,6 @@ async function searchKind(pool: pg.Pool, table: KindTable, selectors: readonly S
 }
 
 export async function searchResources(pool: pg.Pool, body: SearchBody): Promise<SearchAnswer> {
-  const [checks, configs] = await Promise.all([searchKind(pool, CHECKS, body.checks), searchKind(pool, CONFIGS, body.configs)]);
-  return { checks, components: [], configs, connections: [], playbooks: [] };
+  const [checks, components, configs] = await Promise.all([searchKind(pool, CHECKS, body.checks), searchKind(pool, COMPONENTS, body.components), searchKind(pool, CONFIGS, body.configs)]);
+  return { checks, components, configs, connections: [], playbooks: [] };
 }

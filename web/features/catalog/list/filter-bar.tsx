@@ -2,12 +2,12 @@ import { multiSelectSummary, labelState, withLabelState, type LabelFilterEntry }
 import { Button } from '@web/ui/primitives/button';
 import { Select } from '@web/ui/primitives/select';
 import { Switch } from '@web/ui/primitives/switch';
+import { SearchBox } from '@web/ui/search-box';
 import type { TriState } from '@web/ui/tri-state-filter';
 import { CONFIG_HEALTHS } from '../api/schema';
 import { ConfigHealthDot, HEALTH_TEXT } from '../components/config-health';
 import { activeFilterCount, valueState, withValueState, type CatalogFilters, type FilterPatch, type ValueFilter } from './filters';
 import { FilterPopover } from './filter-popover';
-import { SearchInput } from './search-input';
 
 const ALL_TYPES = '__all__';
 
@@ -59,7 +59,7 @@ export function FilterBar({ filters, showDeleted, types, statuses, tags, labels,
           onValueChange={(type) => onChange({ type: type === ALL_TYPES ? null : type })}
         />
       ) : null}
-      <SearchInput value={filters.search} onCommit={(search) => onChange({ search })} />
+      <SearchBox label="Search configs" placeholder="Search by name" value={filters.search} onCommit={(search) => onChange({ search })} />
       <FilterPopover
         label="Health"
         summary={valueSummary(filters.health)}

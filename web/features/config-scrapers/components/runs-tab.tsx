@@ -1,14 +1,8 @@
-import { useMemo } from 'react';
-import { DEFAULT_PAGE_SIZE, SHELL_PAGE_SIZES, type DateFormat } from '@common/constants';
-import { formatDate, formatDuration } from '@common/format';
-import { detailErrors, JobDetailsDialog } from '@web/features/settings/jobs/details-dialog';
-import { useJobHistory, useResourceJobHistories } from '@web/features/settings/jobs/queries';
+import type { DateFormat } from '@common/constants';
+import { detailErrors } from '@web/features/settings/jobs/details-dialog';
+import { ResourceJobHistory, runColumns } from '@web/features/settings/jobs/resource-job-history';
 import type { JobHistory } from '@web/features/settings/jobs/schema';
-import { JobStatusBadge } from '@web/features/settings/jobs/status-badge';
-import { useDisplayPreferences } from '@web/lib/preferences';
-import { patchSearchParams, readInteger, readSearchParams } from '@web/lib/url-state';
-import { useUrlParams } from '@web/lib/use-url-params';
-import { DataTable, type ColumnDef } from '@web/ui/data-table';
+import type { ColumnDef } from '@web/ui/data-table';
 import { SCRAPER_RESOURCE_TYPE } from '../queries';
 
 /** A count of the run's summary (server/features/catalog/run.ts writes created, updated, … into details.summary). */
@@ -30,9 +24,7 @@ const COUNTS = [
 
 function columns(dateFormat: DateFormat, timeZone: string): ColumnDef<JobHistory>[] {
   return [
-    { accessorKey: 'status', header: 'Status', enableSorting: false, cell: ({ row }) => <JobStatusBadge status={row.original.status} /> },
-    { accessorKey: 'time_start', header: 'Started', enableSorting: false, cell: ({ row }) => formatDate(row.original.time_start, dateFormat, timeZone) },
-    { accessorKey: 'duration_millis', header: 'Duration', enableSorting: false, cell: ({ row }) => formatDuration(row.original.duration_millis) },
+    ...runColumns(dateFormat, timeZone),
     ...COUNTS.map(
       ([key, header]): ColumnDef<JobHistory> => ({
         id: key,
@@ -64,42 +56,5 @@ function columns(dateFormat: DateFormat, timeZone: string): ColumnDef<JobHistory
  * errors; a row opens the run's details. The page and the open run are in the URL.
  */
 export function RunsTab({ id }: { id: string }) {
-  const [params, setParams] = useUrlParams();
-  const read = readSearchParams(params);
-  const pageIndex = readInteger(read.pageIndex, 0);
-  const pageSize = readInteger(read.pageSize, DEFAULT_PAGE_SIZE, { min: 1, max: 1000 });
-  const details = read.details;
-  const { dateFormat, timeZone } = useDisplayPreferences();
-  const tableColumns = useMemo(() => columns(dateFormat, timeZone), [dateFormat, timeZone]);
-  const runs = useResourceJobHistories(SCRAPER_RESOURCE_TYPE, id, { pageIndex, pageSize });
-  const rows = runs.data?.rows ?? [];
-  const open = useJobHistory(details, rows.find((row) => row.id === details));
-  const patch = (change: Record<string, string | undefined>) => setParams((current) => patchSearchParams(current, change, { pageIndex: '0', pageSize: String(DEFAULT_PAGE_SIZE) }));
-  return (
-    <div className="flex flex-col gap-3">
-      {runs.error ? (
-        <p role="alert" className="text-sm text-red-600">
-          {runs.error.message}
-        </p>
-      ) : null}
-      <DataTable
-        aria-label="Runs"
-        data={rows}
-        columns={tableColumns}
-        getRowId={(row) => row.id}
-        isLoading={runs.isLoading}
-        emptyText="No runs yet"
-        onRowClick={(row) => patch({ details: row.id })}
-        pagination={{
-          pageIndex,
-          pageSize,
-          totalRows: runs.data?.total ?? 0,
-          pageSizeOptions: SHELL_PAGE_SIZES,
-          persistKey: false,
-          onChange: (next) => patch({ pageIndex: String(next.pageIndex), pageSize: String(next.pageSize) }),
-        }}
-      />
-      {details ? <JobDetailsDialog job={open.data} loading={open.isLoading} onClose={() => patch({ details: undefined })} /> : null}
-    </div>
-  );
+  return <ResourceJobHistory resourceType={SCRAPER_RESOURCE_TYPE} id={id} label="Runs" emptyText="No runs yet" columns={columns} />;
 }

@@ -56,6 +56,10 @@ const ROW = {
   next_run_at: '2030-01-01T00:00:00Z',
   created_at: '2024-01-01T00:00:00Z',
   updated_at: '2024-01-01T00:00:00Z',
+  last_job_status: 'SUCCESS',
+  last_job_time: '2024-01-02T00:00:00Z',
+  last_job_error_count: 0,
+  item_count: 1,
 };
 const RUN = { id: 'j1', name: 'Scraper', agent_id: null, agent: null, resource_type: 'config_scraper', resource_id: 's1', resource_name: 'apps', status: 'SUCCESS', success_count: 2, error_count: 0, details: { summary: { created: 2, updated: 0, unchanged: 0, deleted: 0, changes: 0, analysis: 1 } }, hostname: null, duration_millis: 40, time_start: '2024-01-02T00:00:00Z', time_end: null, created_at: '2024-01-02T00:00:00Z' };
 const ITEM = { id: 'i1', name: 'web', type: 'Kubernetes::Deployment', health: 'healthy', status: 'Running', changes: 1, analysis: { security: 2 }, updated_at: null, last_scraped_time: '2024-01-02T00:00:00Z' };
@@ -99,7 +103,7 @@ beforeEach(() => {
       if (url.pathname === '/api/catalog/scrapers/validate') return json({ errors: [], warnings: ['spec.file[0]: a warning of the server'], schedule: '@hourly', entries: [] });
       if (url.pathname.startsWith('/api/catalog/scrapers')) return json(saveAnswer.body, call.method === 'DELETE' ? 200 : saveAnswer.status);
       if (url.pathname.startsWith('/api/config/run/')) return json({ created: 2, updated: 1, unchanged: 0, deleted: 0, changes: 3, analysis: 1, errors: [], status: 'SUCCESS' });
-      if (url.pathname === '/api/db/config_scrapers') return json(id ? rows.filter((row) => id === `eq.${String(Reflect.get(Object(row), 'id'))}`) : rows);
+      if (url.pathname === '/api/db/config_scrapers_summary') return json(id ? rows.filter((row) => id === `eq.${String(Reflect.get(Object(row), 'id'))}`) : rows);
       if (url.pathname === '/api/db/job_histories') return json([RUN], 200, { 'content-range': '0-0/1' });
       if (url.pathname === '/api/db/configs') return json(url.searchParams.get('limit') === '1' ? [{ id: 'i1' }] : [ITEM], 200, { 'content-range': '0-0/1' });
       return json({ error: 'not_found', message: 'no' }, 404);
@@ -154,18 +158,29 @@ async function pickFile(user: ReturnType<typeof userEvent.setup>) {
 
 describe('the list', () => {
   it('shows each scraper with its types, schedule, source, last run and items, and Add for those who may create', async () => {
-    rows = [ROW, { ...ROW, id: 's2', name: 'from-file', source: 'ConfigFile', schedule: null, spec: { sql: [{}], exec: [{}] } }];
+    rows = [
+      { ...ROW, item_count: 12 },
+      { ...ROW, id: 's2', name: 'from-file', source: 'ConfigFile', schedule: null, spec: { sql: [{}], exec: [{}] }, last_job_status: 'FAILED', last_job_error_count: 3, item_count: 0 },
+      { ...ROW, id: 's3', name: 'idle', last_job_status: null, last_job_time: null, last_job_error_count: null, item_count: 0 },
+    ];
     renderAt('/catalog/scrapers');
     const table = await screen.findByRole('table', { name: 'Scrapers' });
     await within(table).findByText('from-file');
     expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Namespace', 'Types', 'Schedule', 'Source', 'Last Run', 'Items', 'Created']);
-    const [first, second] = within(table).getAllByRole('row').slice(1);
+    const [first, second, third] = within(table).getAllByRole('row').slice(1);
     expect(first?.textContent).toContain('@every 30m');
+    expect(first?.textContent).toContain('SUCCESS');
+    expect(first?.textContent).toContain('12');
     expect(second?.textContent).toContain('sql, exec');
     expect(second?.textContent).toContain('on demand');
+    expect(second?.textContent).toContain('FAILED');
+    expect(second?.textContent).toContain('3 errors');
+    expect(third?.textContent).toContain('never');
     expect(within(table).getByText('Linked: ConfigFile')).toBeTruthy();
-    await waitFor(() => expect(within(table).getAllByText('SUCCESS')).toHaveLength(2));
-    expect(calls.find((call) => call.path === '/api/db/job_histories')?.search).toContain('resource_type=eq.config_scraper&resource_id=eq.s');
+    // One request for the whole list: no request per row for its last run or its item count.
+    const reads = calls.filter((call) => call.path.startsWith('/api/db/') && call.path !== '/api/db/properties');
+    expect(reads.map((call) => call.path)).toEqual(['/api/db/config_scrapers_summary']);
+    expect(reads[0]?.search).toContain('last_job_status,last_job_time,last_job_error_count,item_count');
     expect(screen.getByRole('link', { name: 'Add scraper' }).getAttribute('href')).toBe('/catalog/scrapers/new');
   });
 
@@ -259,6 +274,8 @@ describe('a scraper', () => {
     const details = await screen.findByLabelText('Scraper details');
     expect(details.textContent).toContain('ops');
     expect(details.textContent).toContain('@every 30m');
+    expect(details.textContent).toContain('SUCCESS');
+    expect(calls.filter((call) => call.path === '/api/db/config_scrapers_summary').map((call) => call.search)).toEqual([expect.stringContaining('id=eq.s1')]);
     const items = await screen.findByRole('table', { name: 'Items' });
     expect((await within(items).findByRole('link', { name: /web/ })).getAttribute('href')).toBe('/catalog/i1');
     expect(calls.find((call) => call.path === '/api/db/configs' && call.search.includes('order'))?.search).toContain('scraper_id=eq.s1');

@@ -1,6 +1,7 @@
 import { parseProblemPath } from '@web/features/canaries/model/document';
+import { formIndexOf } from '@web/features/canaries/model/form-values';
 import { entryForm } from './entry-forms';
-import { entryIndexOf, type EntryFormValue } from './form-values';
+import type { EntryFormValue } from './form-values';
 
 /** The form field a server problem belongs to. */
 export type FormTarget = { kind: 'name' | 'namespace' | 'schedule' } | { kind: 'entry-field'; index: number; field: string };
@@ -15,7 +16,8 @@ export function formTargetOf(path: string, entries: readonly EntryFormValue[]): 
   if (first !== 'spec' || typeof second !== 'string') return undefined;
   if (second === 'schedule') return { kind: 'schedule' };
   if (typeof third !== 'number' || typeof fourth !== 'string') return undefined;
-  const index = entryIndexOf(entries, second, third);
+  // The form keeps entries grouped by type in writing order, as it keeps checks.
+  const index = formIndexOf(entries, second, third);
   const entry = index === undefined ? undefined : entries[index];
   if (index === undefined || !entry) return undefined;
   const field = entryForm(second)?.find((candidate) => candidate.name === fourth);

@@ -17,12 +17,12 @@ import { Loading } from '@web/ui/primitives/loading';
 import { ItemsTab } from '../components/items-tab';
 import { RunsTab } from '../components/runs-tab';
 import { Ago } from '@web/features/catalog-activity/components/ago';
-import { ItemCountCell, LastRunCell, scheduleText } from '../components/scraper-cells';
+import { LastRunCell, scheduleText } from '../components/scraper-cells';
 import { ScraperEditor } from '../editor/scraper-editor';
 import { specTypes } from '../model/scraper-types';
 import { EDITOR_FEATURE, SCRAPER_TABS, SCRAPERS_PATH } from '../paths';
 import { useDeleteScraper, useRunScraper, useSaveScraper, useScraper } from '../queries';
-import type { ScraperRow } from '../schema';
+import type { ScraperSummary } from '../schema';
 import { ScraperBreadcrumb } from './breadcrumb';
 
 export default function ScraperPage() {
@@ -40,7 +40,7 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Summary({ scraper }: { scraper: ScraperRow }) {
+function Summary({ scraper }: { scraper: ScraperSummary }) {
   return (
     <dl aria-label="Scraper details" className="grid grid-cols-2 gap-4 rounded-lg border border-slate-200 bg-white p-4 md:grid-cols-4 xl:grid-cols-8">
       <Item label="Namespace">{scraper.namespace}</Item>
@@ -50,11 +50,11 @@ function Summary({ scraper }: { scraper: ScraperRow }) {
         <SourceBadge source={scraper.source} />
       </Item>
       <Item label="Last run">
-        <LastRunCell id={scraper.id} />
+        <LastRunCell row={scraper} />
       </Item>
       <Item label="Next run">{scraper.schedule ? <Ago value={scraper.next_run_at} /> : 'when asked'}</Item>
       <Item label="Items">
-        <ItemCountCell id={scraper.id} />
+        <span className="tabular-nums">{scraper.item_count}</span>
       </Item>
       <Item label="Created">
         <Ago value={scraper.created_at} />

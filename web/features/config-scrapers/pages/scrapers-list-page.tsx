@@ -10,13 +10,13 @@ import { buttonBase } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
 import { QueryPage } from '@web/ui/query-page';
 import { Ago } from '@web/features/catalog-activity/components/ago';
-import { ItemCountCell, LastRunCell, scheduleText } from '../components/scraper-cells';
+import { LastRunCell, scheduleText } from '../components/scraper-cells';
 import { specTypes } from '../model/scraper-types';
 import { useScrapers } from '../queries';
-import type { ScraperRow } from '../schema';
+import type { ScraperSummary } from '../schema';
 import { EDITOR_FEATURE, NEW_SCRAPER_PATH, scraperPath } from '../paths';
 
-function columns(): ColumnDef<ScraperRow>[] {
+function columns(): ColumnDef<ScraperSummary>[] {
   return [
     {
       accessorKey: 'name',
@@ -31,8 +31,8 @@ function columns(): ColumnDef<ScraperRow>[] {
     { id: 'types', header: 'Types', accessorFn: (row) => specTypes(row.spec).join(', ') },
     { id: 'schedule', header: 'Schedule', accessorFn: (row) => scheduleText(row.schedule) },
     { accessorKey: 'source', header: 'Source', cell: ({ row }) => <SourceBadge source={row.original.source} /> },
-    { id: 'last_run', header: 'Last Run', enableSorting: false, cell: ({ row }) => <LastRunCell id={row.original.id} /> },
-    { id: 'items', header: 'Items', enableSorting: false, cell: ({ row }) => <ItemCountCell id={row.original.id} /> },
+    { id: 'last_run', header: 'Last Run', accessorFn: (row) => row.last_job_time ?? '', cell: ({ row }) => <LastRunCell row={row.original} /> },
+    { accessorKey: 'item_count', header: 'Items', cell: ({ row }) => <span className="tabular-nums">{row.original.item_count}</span> },
     { accessorKey: 'created_at', header: 'Created', cell: ({ row }) => <Ago value={row.original.created_at} /> },
   ];
 }

@@ -102,8 +102,8 @@ export function useCheckRelationships(id: string) {
     queryKey: healthKeys.relationships(id),
     queryFn: async ({ signal }) => {
       const [components, configs] = await Promise.all([
-        db.from('check_component_relationships').select('component_id,selector_id').eq('check_id', id).is('deleted_at', null).abortSignal(signal),
-        db.from('check_config_relationships').select('config_id,selector_id').eq('check_id', id).is('deleted_at', null).abortSignal(signal),
+        db.from('check_component_relationships').select('component_id,selector_id,components(name,type)').eq('check_id', id).is('deleted_at', null).abortSignal(signal),
+        db.from('check_config_relationships').select('config_id,selector_id,config_items(name,type)').eq('check_id', id).is('deleted_at', null).abortSignal(signal),
       ]);
       if (components.error) throw dbError(components.error);
       if (configs.error) throw dbError(configs.error);

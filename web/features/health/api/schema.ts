@@ -90,5 +90,13 @@ export const checkSpecSchema = z.object({
 export type CheckSpec = z.infer<typeof checkSpecSchema>;
 export const CHECK_SPEC_COLUMNS = 'id,canary_id,type,name,spec,transformed_from,last_runtime,deleted_at,canaries(name,namespace,schedule,source)';
 
-export const relationshipSchema = z.object({ component_id: z.string().optional(), config_id: z.string().optional(), selector_id: z.string().nullable() });
+const relatedSchema = z.object({ name: z.string().nullable(), type: z.string().nullable() }).nullable().optional();
+export const relationshipSchema = z.object({
+  component_id: z.string().optional(),
+  config_id: z.string().optional(),
+  selector_id: z.string().nullable(),
+  /** The related component or config item, embedded (null when it was deleted). */
+  components: relatedSchema,
+  config_items: relatedSchema,
+});
 export type Relationship = z.infer<typeof relationshipSchema>;

@@ -13,6 +13,12 @@ export function relationshipCount(relationships: Relationships | undefined): num
   return relationships ? relationships.components.length + relationships.configs.length : 0;
 }
 
+/** 'orders-db (Database)', or 'Config <id>' when the item is gone or unnamed. */
+function described(kind: string, id: string, related: Relationship['components']): string {
+  if (!related?.name) return `${kind} ${id}`;
+  return related.type ? `${related.name} (${related.type})` : related.name;
+}
+
 /** Spec §2: related items link to /topology/{id} or /catalog/{id}. */
 export function RelationshipsTab({ relationships, loading, error }: { relationships: Relationships | undefined; loading: boolean; error: Error | null }) {
   if (loading) return <Loading className="py-8" />;
@@ -30,8 +36,8 @@ export function RelationshipsTab({ relationships, loading, error }: { relationsh
   );
   return (
     <ul className="flex flex-col gap-1.5">
-      {relationships.components.map((row) => (row.component_id ? item(`/topology/${row.component_id}`, `Component ${row.component_id}`, Boxes) : null))}
-      {relationships.configs.map((row) => (row.config_id ? item(`/catalog/${row.config_id}`, `Config ${row.config_id}`, FileCog) : null))}
+      {relationships.components.map((row) => (row.component_id ? item(`/topology/${row.component_id}`, described('Component', row.component_id, row.components), Boxes) : null))}
+      {relationships.configs.map((row) => (row.config_id ? item(`/catalog/${row.config_id}`, described('Config', row.config_id, row.config_items), FileCog) : null))}
     </ul>
   );
 }

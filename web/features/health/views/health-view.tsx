@@ -4,6 +4,7 @@ import { BOUNDARY_FALLBACK_TEXT, Page } from '@web/app/layout/page';
 import { ErrorPage } from '@web/app/pages/error-page';
 import { useDocumentTitle } from '@web/app/layout/document-title';
 import { ErrorBoundary } from '@web/app/error-boundary';
+import { SearchBox } from '@web/ui/search-box';
 import type { TimeRangeValue } from '@web/ui/time-range';
 import type { TriState } from '@web/ui/tri-state-filter';
 import type { CheckSummary } from '../api/schema';
@@ -18,9 +19,11 @@ import { FilterMenu } from '../sidebar/filter-menu';
 import { HealthFilters } from '../sidebar/health-filters';
 import { CheckTabs } from '../toolbar/check-tabs';
 import { RangeControls } from '../toolbar/range-controls';
-import { SearchBox } from '../toolbar/search-box';
 import { ViewControls } from '../toolbar/view-controls';
 import { ListView } from './list-view';
+
+/** Spec §2 search hint, verbatim. */
+const SEARCH_HINT = 'Filter the list using queries e.g: name=grafana type=Kubernetes::Deployment or health=healthy,unhealthy';
 
 // The detail and its tabs load when a check is first opened, not with the list.
 const CheckDrawer = lazy(() => import('../detail/check-drawer'));
@@ -76,7 +79,7 @@ export function HealthView({ variant }: HealthViewProps) {
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div role="search" className="flex flex-wrap items-center gap-3">
           {sidebar ? null : <FilterMenu activeCount={activeFilterCount(state)}>{filters}</FilterMenu>}
-          <SearchBox value={state.query} onCommit={onQuery} />
+          <SearchBox label="Search checks" title={SEARCH_HINT} placeholder={SEARCH_HINT} value={state.query} onCommit={onQuery} />
           <ViewControls pivoting={Boolean(state.pivotBy)} groupBy={state.groupBy} tabBy={state.tabBy} layout={state.layout} groupByOptions={view.groupByOptions} tabByOptions={view.tabByOptions} onChange={update} />
           {variant === 'bare' ? rangeControls : null}
         </div>

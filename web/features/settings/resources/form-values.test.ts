@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_OBJECT_MESSAGE, codeToText, formSchema, initialValues, parseCode, valuesToWrite } from './form-values';
+import { CODE_OBJECT_MESSAGE, codeToText, formSchema, initialValues, pairsToText, parseCode, valuesToWrite } from './form-values';
 import type { ResourceField } from './registry';
 import { linkedSource } from './values';
 
@@ -56,6 +56,27 @@ describe('form values', () => {
     expect(valuesToWrite(fields, { name: 'ops', icon: ' ', spec: 'a: 1' }, false)).toEqual({ name: 'ops', icon: 'group', spec: { a: 1 } });
     expect(valuesToWrite(fields, { name: 'renamed', icon: 'shield', spec: '' }, true)).toEqual({ icon: 'shield', spec: {} });
     expect(() => valuesToWrite(fields, { name: 'ops', icon: '', spec: '- x' }, false)).toThrow(`Spec: ${CODE_OBJECT_MESSAGE}`);
+  });
+});
+
+describe('key-value fields', () => {
+  const pairs: ResourceField[] = [{ name: 'labels', label: 'Labels', kind: 'pairs' }];
+
+  it('show an object as rows, write the rows with a key as an object', () => {
+    expect(JSON.parse(initialValues(pairs, { labels: { team: 'web', tier: 'db' } }).labels ?? '')).toEqual([
+      { name: 'team', value: 'web' },
+      { name: 'tier', value: 'db' },
+    ]);
+    expect(initialValues(pairs, null).labels).toBe('[]');
+    const text = pairsToText([{ name: ' team ', value: 'web' }, { name: '', value: '' }]);
+    expect(valuesToWrite(pairs, { labels: text }, false)).toEqual({ labels: { team: 'web' } });
+  });
+
+  it('need a key for every value and no key twice', () => {
+    const issues = (rows: Array<{ name: string; value: string }>) => formSchema(pairs).safeParse({ labels: pairsToText(rows) }).error?.issues.map((issue) => issue.message);
+    expect(issues([{ name: '', value: 'web' }])).toEqual(['Every value needs a key']);
+    expect(issues([{ name: 'a', value: '1' }, { name: 'a', value: '2' }])).toEqual(['The key "a" is given twice']);
+    expect(issues([{ name: 'a', value: '1' }])).toBeUndefined();
   });
 });
 

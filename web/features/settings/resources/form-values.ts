@@ -45,7 +45,36 @@ export function codeToText(value: unknown): string {
   return stringify(value);
 }
 
+/** A 'pairs' field's form text: the rows as JSON, blank ones included while they are being typed. */
+export function pairsToText(pairs: ReadonlyArray<{ name: string; value: string }>): string {
+  return JSON.stringify(pairs);
+}
+
+export function textToPairs(text: string): Array<{ name: string; value: string }> {
+  try {
+    const parsed: unknown = JSON.parse(text || '[]');
+    return Array.isArray(parsed) ? parsed.filter((pair): pair is { name: string; value: string } => typeof pair?.name === 'string' && typeof pair?.value === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Spec §5: a value needs its key; keys are unique. */
+export function pairsProblem(text: string): string | undefined {
+  const pairs = textToPairs(text);
+  if (pairs.some((pair) => pair.name.trim() === '' && pair.value.trim() !== '')) return 'Every value needs a key';
+  const keys = pairs.map((pair) => pair.name.trim()).filter(Boolean);
+  const repeated = keys.find((key, index) => keys.indexOf(key) !== index);
+  return repeated ? `The key "${repeated}" is given twice` : undefined;
+}
+
 function fieldSchema(field: ResourceField) {
+  if (field.kind === 'pairs') {
+    return z.string().superRefine((text, ctx) => {
+      const problem = pairsProblem(text);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+  }
   const base = field.required ? z.string().trim().min(1, REQUIRED) : z.string();
   if (field.kind !== 'code') return base;
   return base.superRefine((text, ctx) => {
@@ -62,6 +91,11 @@ export function formSchema(fields: readonly ResourceField[]) {
 export function initialValues(fields: readonly ResourceField[], row: ResourceRow | null): ResourceValues {
   return Object.fromEntries(
     fields.map((field) => {
+      if (field.kind === 'pairs') {
+        const value = row?.[field.name];
+        const pairs = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value).map(([name, item]) => ({ name, value: valueToText(item) })) : [];
+        return [field.name, pairsToText(pairs)];
+      }
       if (!row) return [field.name, field.defaultValue ?? ''];
       return [field.name, field.kind === 'code' ? codeToText(row[field.name]) : valueToText(row[field.name])];
     }),
@@ -77,7 +111,9 @@ export function valuesToWrite(fields: readonly ResourceField[], values: Resource
   for (const field of fields) {
     if (existing && field.immutable) continue;
     const text = values[field.name] ?? '';
-    if (field.kind === 'code') {
+    if (field.kind === 'pairs') {
+      out[field.name] = Object.fromEntries(textToPairs(text).filter((pair) => pair.name.trim() !== '').map((pair) => [pair.name.trim(), pair.value]));
+    } else if (field.kind === 'code') {
       const parsed = parseCode(text);
       // The form only submits valid values; a stray invalid one is refused rather than sent as text.
       if (!parsed.ok) throw new Error(`${field.label}: ${parsed.message}`);

@@ -1,23 +1,13 @@
-import { useMemo } from 'react';
-import { DEFAULT_PAGE_SIZE, SHELL_PAGE_SIZES, type DateFormat } from '@common/constants';
-import { formatDate } from '@common/format/date';
-import { formatDuration } from '@common/format/duration';
-import { useDisplayPreferences } from '@web/lib/preferences';
-import { patchSearchParams, readInteger, readSearchParams } from '@web/lib/url-state';
-import { useUrlParams } from '@web/lib/use-url-params';
-import { DataTable, type ColumnDef } from '@web/ui/data-table';
-import { JobDetailsDialog } from '../jobs/details-dialog';
-import { useJobHistory, useResourceJobHistories } from '../jobs/queries';
+import type { DateFormat } from '@common/constants';
+import type { ColumnDef } from '@web/ui/data-table';
+import { ResourceJobHistory, runColumns } from '../jobs/resource-job-history';
 import type { JobHistory } from '../jobs/schema';
-import { JobStatusBadge } from '../jobs/status-badge';
 import type { ResourceTabProps } from './registry';
 
 function columns(dateFormat: DateFormat, timeZone: string): ColumnDef<JobHistory>[] {
   return [
     { accessorKey: 'name', header: 'Job Name', enableSorting: false },
-    { accessorKey: 'status', header: 'Status', enableSorting: false, cell: ({ row }) => <JobStatusBadge status={row.original.status} /> },
-    { accessorKey: 'time_start', header: 'Started', enableSorting: false, cell: ({ row }) => formatDate(row.original.time_start, dateFormat, timeZone) },
-    { accessorKey: 'duration_millis', header: 'Duration', enableSorting: false, cell: ({ row }) => formatDuration(row.original.duration_millis) },
+    ...runColumns(dateFormat, timeZone),
     { accessorKey: 'success_count', header: 'Success', enableSorting: false },
     { accessorKey: 'error_count', header: 'Errors', enableSorting: false },
   ];
@@ -28,44 +18,13 @@ function columns(dateFormat: DateFormat, timeZone: string): ColumnDef<JobHistory
  * first, in server pages; the page and the open details dialog are in the URL.
  */
 export default function JobHistoryTab({ resource, id }: ResourceTabProps) {
-  const [params, setParams] = useUrlParams();
-  const read = readSearchParams(params);
-  const pageIndex = readInteger(read.pageIndex, 0);
-  const pageSize = readInteger(read.pageSize, DEFAULT_PAGE_SIZE, { min: 1, max: 1000 });
-  const details = read.details;
-  const { dateFormat, timeZone } = useDisplayPreferences();
-  const tableColumns = useMemo(() => columns(dateFormat, timeZone), [dateFormat, timeZone]);
-  const resourceType = resource.jobHistory?.resourceType ?? resource.table;
-  const jobs = useResourceJobHistories(resourceType, id, { pageIndex, pageSize });
-  const rows = jobs.data?.rows ?? [];
-  const open = useJobHistory(details, rows.find((row) => row.id === details));
-  const patch = (change: Record<string, string | undefined>) => setParams((current) => patchSearchParams(current, change, { pageIndex: '0', pageSize: String(DEFAULT_PAGE_SIZE) }));
-
   return (
-    <div className="flex flex-col gap-3">
-      {jobs.error ? (
-        <p role="alert" className="text-sm text-red-600">
-          {jobs.error.message}
-        </p>
-      ) : null}
-      <DataTable
-        aria-label="Job history"
-        data={rows}
-        columns={tableColumns}
-        getRowId={(row) => row.id}
-        isLoading={jobs.isLoading}
-        emptyText={resource.jobHistory?.emptyText ?? 'No data available'}
-        onRowClick={(row) => patch({ details: row.id })}
-        pagination={{
-          pageIndex,
-          pageSize,
-          totalRows: jobs.data?.total ?? 0,
-          pageSizeOptions: SHELL_PAGE_SIZES,
-          persistKey: false,
-          onChange: (next) => patch({ pageIndex: String(next.pageIndex), pageSize: String(next.pageSize) }),
-        }}
-      />
-      {details ? <JobDetailsDialog job={open.data} loading={open.isLoading} onClose={() => patch({ details: undefined })} /> : null}
-    </div>
+    <ResourceJobHistory
+      resourceType={resource.jobHistory?.resourceType ?? resource.table}
+      id={id}
+      label="Job history"
+      emptyText={resource.jobHistory?.emptyText ?? 'No data available'}
+      columns={columns}
+    />
   );
 }

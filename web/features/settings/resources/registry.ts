@@ -2,6 +2,7 @@ import type { Resource } from '@common/rbac';
 import type { ComponentType } from 'react';
 import { teamsResource } from '@web/features/teams/resource';
 import { canariesResource } from '@web/features/canaries/resource';
+import { topologiesResource } from '@web/features/topologies/resource';
 import type { ResourceAccess } from './access';
 import type { ResourceWrite } from './form-values';
 import type { ResourceRow } from './values';
@@ -23,8 +24,11 @@ export interface ResourceColumn {
 export interface ResourceField {
   name: string;
   label: string;
-  /** 'code': a YAML or JSON object (shown as YAML, written as JSON), checked on blur and on change. */
-  kind?: 'text' | 'textarea' | 'code';
+  /**
+   * 'code': a YAML or JSON object (shown as YAML, written as JSON), checked on blur and on change.
+   * 'pairs': a key-value list (labels), written as an object of texts.
+   */
+  kind?: 'text' | 'textarea' | 'code' | 'pairs';
   required?: boolean;
   /** Spec §5: name and namespace cannot be edited once the resource exists. */
   immutable?: boolean;
@@ -123,7 +127,7 @@ export interface SettingsResource {
  * The registered tables, one entry per feature that owns one. Scrapers are not generic (spec §2), they
  * live under /catalog/scrapers.
  */
-export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource];
+export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource, topologiesResource];
 
 /** The entry of a table; only registered tables are reachable, so a URL cannot name any other relation. */
 export function findResource(table: string | undefined, registry: readonly SettingsResource[] = settingsResources): SettingsResource | undefined {

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
+import { PairsInput } from '@web/features/canaries/editor/pairs-input';
 import { Field, TextAreaField } from '@web/ui/primitives/field';
 import { FormActions } from './form-actions';
-import { formSchema, initialValues, type ResourceValues } from './form-values';
+import { formSchema, initialValues, pairsToText, textToPairs, type ResourceValues } from './form-values';
 import type { ResourceField } from './registry';
 import type { ResourceRow } from './values';
 
@@ -28,6 +29,32 @@ export function ResourceForm({ fields, row, saving, readOnly = false, onSubmit, 
   return (
     <form onSubmit={(event) => void form.handleSubmit(onSubmit)(event)} noValidate className="flex max-w-2xl flex-col gap-4">
       {fields.map((field) => {
+        if (field.kind === 'pairs') {
+          return (
+            <div key={field.name} className="flex flex-col gap-1">
+              <Controller
+                control={form.control}
+                name={field.name}
+                render={({ field: input }) => (
+                  <PairsInput
+                    label={field.label}
+                    item={field.label.replace(/s$/, '')}
+                    keyLabel="Key"
+                    value={textToPairs(input.value)}
+                    onChange={(pairs) => input.onChange(pairsToText(pairs))}
+                    onBlur={input.onBlur}
+                    disabled={readOnly || (existing && field.immutable)}
+                  />
+                )}
+              />
+              {errors[field.name]?.message ? (
+                <p role="alert" className="text-xs text-red-600">
+                  {errors[field.name]?.message}
+                </p>
+              ) : null}
+            </div>
+          );
+        }
         const props = {
           label: field.label,
           required: field.required,
