@@ -7,6 +7,7 @@ import { docsFeature } from './docs';
 import { healthFeature } from './health';
 import { identityFeature } from './identity';
 import { platformInfoFeature } from './platform-info';
+import { topologyFeature } from './topology';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** A feature area: registers its routes (under `prefix`) and, when the server runs workers, its jobs. */
@@ -23,4 +24,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, catalogFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, catalogFeature, topologyFeature, platformJobsFeature];

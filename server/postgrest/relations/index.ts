@@ -3,8 +3,9 @@ import { catalogFunctions, catalogRelations } from './catalog';
 import { healthFunctions, healthRelations } from './health';
 import { identityRelations } from './identity';
 import { platformRelations } from './platform';
+import { topologyRelations } from './topology';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...catalogRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...catalogRelations, ...topologyRelations];
 
 export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions];
