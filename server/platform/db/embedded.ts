@@ -283,10 +283,12 @@ async function createAppDatabase(creds: Credentials, port: number): Promise<void
 export interface EmbeddedOptions {
   dataDir: string;
   log: Logger;
+  /** Ports the database must not take (the console's own HTTP port, which is not bound yet). */
+  avoidPorts?: readonly number[];
 }
 
 /** Finds or starts the embedded server of a data directory. */
-export async function ensureEmbedded({ dataDir, log }: EmbeddedOptions): Promise<EmbeddedHandle> {
+export async function ensureEmbedded({ dataDir, log, avoidPorts = [] }: EmbeddedOptions): Promise<EmbeddedHandle> {
   const pgDir = path.join(dataDir, 'postgres');
   const credsFile = path.join(dataDir, 'postgres.json');
   const logFile = path.join(dataDir, 'postgres.log');
@@ -325,7 +327,8 @@ export async function ensureEmbedded({ dataDir, log }: EmbeddedOptions): Promise
 
   const logHandle = await fs.open(logFile, 'a');
   if (runAs) await fs.chown(logFile, runAs.uid, runAs.gid).catch(() => undefined);
-  const port = await freePort();
+  let port = await freePort();
+  for (let tries = 0; avoidPorts.includes(port) && tries < 10; tries += 1) port = await freePort();
   const child = spawn(
     bins.postgres,
     [

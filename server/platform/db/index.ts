@@ -33,7 +33,7 @@ export async function openDatabase(config: Config, log: Logger, options: PoolOpt
       },
     };
   }
-  const embedded = await ensureEmbedded({ dataDir: config.dataDir, log });
+  const embedded = await ensureEmbedded({ dataDir: config.dataDir, log, avoidPorts: [config.port] });
   const pool = createPool(embedded.url, log, options);
   return {
     pool,
