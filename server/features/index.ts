@@ -6,6 +6,7 @@ import { catalogFeature } from './catalog';
 import { docsFeature } from './docs';
 import { healthFeature } from './health';
 import { identityFeature } from './identity';
+import { incidentsFeature } from './incidents';
 import { platformInfoFeature } from './platform-info';
 import { topologyFeature } from './topology';
 import { platformJobsFeature } from '../platform/jobs/feature';
@@ -24,4 +25,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, catalogFeature, topologyFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, catalogFeature, topologyFeature, incidentsFeature, platformJobsFeature];

@@ -40,6 +40,8 @@ interface RunOptions {
   readOnly?: boolean;
   /** Roll the transaction back unless the result passes (singular writes: exactly one row). */
   keep?: (row: ResultRow) => boolean;
+  /** Who writes: triggers read it as `watchkeeper.actor` (the incident timeline, migration 0012). */
+  actor?: Actor;
 }
 
 /** The longest a single /api/db statement may run by default (57014 beyond, answered 400 with a hint). */
@@ -60,6 +62,7 @@ export class Operations {
     const client = await this.pool.connect();
     try {
       await client.query(`${options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; SET LOCAL statement_timeout = ${Math.trunc(this.statementTimeoutMs)}`);
+      if (options.actor && !options.readOnly) await client.query("SELECT set_config('watchkeeper.actor', $1, true)", [options.actor.id]);
       const { rows } = await client.query<ResultRow>(statement.text, statement.values);
       const row = firstRow(rows);
       await client.query(options.keep && !options.keep(row) ? 'ROLLBACK' : 'COMMIT');
@@ -153,7 +156,7 @@ export class Operations {
     const statement = mutationStatement(planner, mutation, node, alias, shape, keys);
     const max = req.prefs.maxAffected;
     const fits = (rows: number) => (!req.media.singular || rows === 1) && (max === undefined || rows <= max);
-    const row = await this.run(statement, req.media.singular || max !== undefined ? { keep: (result) => fits(Number(result.page_count)) } : {});
+    const row = await this.run(statement, { actor: req.actor, ...(req.media.singular || max !== undefined ? { keep: (result) => fits(Number(result.page_count)) } : {}) });
     const affected = Number(row.page_count);
     if (req.media.singular && affected !== 1) throw singularityError(affected);
     if (max !== undefined && affected > max) {
@@ -180,7 +183,7 @@ export class Operations {
     const bound = fn.args.filter((arg) => Object.hasOwn(args, arg.name)).map((arg) => `${ident(arg.name)} => ${params.add(cellValue(args[arg.name], arg), arg.type)}`);
     const call = `${ident(fn.def.name)}(${bound.join(', ')})`;
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
-    const options: RunOptions = readOnly ? { readOnly: true } : {};
+    const options: RunOptions = readOnly ? { readOnly: true } : { actor: req.actor };
     if (fn.columns) {
       const planner = new ReadPlanner(this.schema, req.query, params, req.media.stripNulls);
       const source: Source = { name: fn.def.name, from: call, columns: fn.columns };

@@ -2,10 +2,11 @@ import type { FunctionDef, RelationDef } from '../registry';
 import { catalogFunctions, catalogRelations } from './catalog';
 import { healthFunctions, healthRelations } from './health';
 import { identityRelations } from './identity';
+import { incidentRelations } from './incidents';
 import { platformRelations } from './platform';
 import { topologyRelations } from './topology';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...catalogRelations, ...topologyRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations];
 
 export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions];

@@ -5,6 +5,7 @@ import { Page } from '@web/app/layout/page';
 import { useAccess } from '@web/app/session';
 import { ConfigHealthBadge } from '@web/features/catalog/components';
 import { RunNowButton } from '@web/features/health/detail/run-now';
+import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
 import { useShowHiddenComponents } from '@web/lib/preferences';
 import { toast } from '@web/lib/toast';
 import { useUrlParams } from '@web/lib/use-url-params';
@@ -70,6 +71,7 @@ export default function ComponentPage() {
               {component.status_reason && component.health !== 'healthy' ? <p className="mt-1 text-sm text-red-700">{component.status_reason}</p> : null}
             </div>
             <div className="flex items-center gap-2">
+              <AttachEvidenceButton target={{ type: 'topology', component_id: component.id, summary: `the component ${title} with its health now` }} />
               {component.topology_id && access.can('topologies', 'update') ? (
                 <RunNowButton
                   running={run.isPending}

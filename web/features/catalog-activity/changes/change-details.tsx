@@ -1,3 +1,4 @@
+import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
 import { Loading } from '@web/ui/primitives/loading';
 import { useChangeDetail } from './queries';
 import { DiffView } from './diff-view';
@@ -31,9 +32,18 @@ export function ChangeDetails({ id }: { id: string }) {
   }
   const change = detail.data;
   const empty = !change || (!change.diff && !hasContent(change.patches) && !hasContent(change.details));
-  if (empty) return <p className="text-sm text-slate-500">No details found</p>;
+  const attach = <AttachEvidenceButton target={{ type: 'config_change', config_change_id: id, summary: 'this change with its diff' }} />;
+  if (empty) {
+    return (
+      <div className="flex items-center justify-between gap-3">
+        <p className="text-sm text-slate-500">No details found</p>
+        {attach}
+      </div>
+    );
+  }
   return (
     <div className="flex flex-col gap-3">
+      <div className="flex justify-end">{attach}</div>
       {change.diff ? (
         <section aria-label="Diff" className="flex flex-col gap-1">
           <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Diff</h4>

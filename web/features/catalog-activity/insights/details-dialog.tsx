@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ConfigLink } from '@web/features/catalog/components';
+import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
 import { Dialog } from '@web/ui/primitives/dialog';
 import { Loading } from '@web/ui/primitives/loading';
 import { Ago } from '../components/ago';
@@ -20,7 +21,10 @@ export function InsightDetailsDialog({ id, onClose }: { id: string; onClose: () 
   const insight = useInsight(id);
   const row = insight.data;
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={row ? `Insight: ${row.analyzer}` : 'Insight'} size="large">
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={row ? `Insight: ${row.analyzer}` : 'Insight'}
+      size="large"
+      footer={row ? <AttachEvidenceButton target={{ type: 'config_analysis', config_analysis_id: row.id, summary: `the insight ${row.analyzer} on ${row.config_name ?? 'its config'}` }} /> : undefined}
+    >
       {!row ? (
         insight.isLoading ? (
           <Loading />

@@ -2,6 +2,7 @@ import { formatRelative } from '@common/format';
 import { Copy, Trash2 } from 'lucide-react';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
+import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
 import { copyToClipboard } from '@web/lib/clipboard';
 import { Badge } from '@web/ui/primitives/badge';
 import { DateTime } from '@web/ui/primitives/date-time';
@@ -77,6 +78,11 @@ export function ConfigHeader({ config, parents = [] }: { config: ConfigHeaderDat
           {config.id}
           <IconButton label="Copy ID" icon={<Copy className="size-3.5" aria-hidden="true" />} className="size-7" onClick={() => void copyToClipboard(config.id, copiedIdText(config.id))} />
         </span>
+        {deleted ? null : (
+          <span className="ml-auto">
+            <AttachEvidenceButton target={{ type: 'config', config_id: config.id, summary: `the config ${configName(config)} (${config.type}) as it is now` }} />
+          </span>
+        )}
       </div>
       <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
         <div className="flex gap-1.5">

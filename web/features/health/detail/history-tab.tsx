@@ -1,3 +1,4 @@
+import { AttachEvidenceButton, useCanAttachEvidence } from '@web/features/incidents/link/attach-evidence';
 import { CHECK_STATUS_HISTORY_PAGE_SIZE } from '@common/constants';
 import { formatDuration } from '@common/format';
 import { useMemo, useState } from 'react';
@@ -41,6 +42,23 @@ const columns: ColumnDef<CheckStatus>[] = [
   },
 ];
 
+/** Attach as Evidence on a result row: the evidence keeps that result (the snapshot reads up to its time). */
+function attachColumn(checkId: string): ColumnDef<CheckStatus> {
+  return {
+    id: 'attach',
+    header: () => <span className="sr-only">Actions</span>,
+    enableSorting: false,
+    size: 110,
+    cell: ({ row }) => (
+      <AttachEvidenceButton
+        variant="ghost"
+        label="Attach"
+        target={{ type: 'check', check_id: checkId, evidence: { time: row.original.time }, summary: `the check result of ${new Date(row.original.time).toLocaleString()}` }}
+      />
+    ),
+  };
+}
+
 /** History tab (spec §2, §5): results newest first in pages of 50, filtered by a minimum duration. */
 export function HistoryTab({ checkId, timeRange }: { checkId: string; timeRange: TimeRangeValue }) {
   const [minDuration, setMinDuration] = useState(0);
@@ -53,6 +71,8 @@ export function HistoryTab({ checkId, timeRange }: { checkId: string; timeRange:
     setPageIndex(0);
   }
   const history = useCheckHistory(checkId, timeRange, minDuration, pageIndex);
+  const canAttach = useCanAttachEvidence();
+  const withAttach = useMemo(() => (canAttach ? [...columns, attachColumn(checkId)] : columns), [canAttach, checkId]);
   const rows = useMemo(() => history.data?.rows ?? [], [history.data]);
   return (
     <div className="flex min-h-0 flex-col gap-3">
@@ -71,7 +91,7 @@ export function HistoryTab({ checkId, timeRange }: { checkId: string; timeRange:
       <DataTable
         aria-label="Check history"
         data={rows}
-        columns={columns}
+        columns={withAttach}
         getRowId={(row) => row.time}
         isLoading={history.isLoading}
         className="max-h-[28rem]"
