@@ -133,7 +133,8 @@ status:
     expect(await pods.getByRole('article').first().getAttribute('aria-label')).toBe('web-2');
     await page.getByLabel('Sort by').selectOption('name');
     await page.waitForURL(/sortBy=name/);
-    expect(await pods.getByRole('article').first().getAttribute('aria-label')).toBe('web-1');
+    // The list re-sorts once the answer for the new order arrives.
+    await expect.poll(() => pods.getByRole('article').first().getAttribute('aria-label'), { timeout: 10_000 }).toBe('web-1');
 
     // A pod's page lists the config it is, linked to the catalog.
     await pods.getByRole('article', { name: 'web-2' }).getByRole('link', { name: 'web-2' }).click();
