@@ -137,4 +137,31 @@ describe('incidents', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await root.getByRole('listitem', { name: 'Factor: Long transactions from reports' }).waitFor({ state: 'detached' });
   });
+
+  it('opens an incident by itself from a rule made in Settings', async () => {
+    const page = journey.page();
+    await page.goto(url('/settings/incident_rules'));
+    await page.getByRole('link', { name: 'Add Incident Rule' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('legacy-cache');
+    const spec = page.getByRole('textbox', { name: 'Spec' });
+    // Nothing to watch: refused in place, nothing saved.
+    await spec.fill('template: {severity: high}\n');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('a rule watches checks, components or configs', { exact: false }).first().waitFor();
+    await spec.fill(['checks:', '  - name: legacy*', 'failures: 1', 'template:', '  title: "{{name}} refuses connections"', '  severity: critical', ''].join('\n'));
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(url('/settings/incident_rules'));
+    await page.getByRole('table', { name: 'Incident Rules' }).getByRole('row', { name: /legacy-cache/ }).waitFor();
+    // The rules run every 30 s.
+    await page.goto(url('/incidents?search=refuses'));
+    const row = page.getByRole('table', { name: 'Incidents' }).getByRole('row', { name: /legacy cache refuses connections/ });
+    for (let attempt = 0; attempt < 20 && (await row.count()) === 0; attempt += 1) {
+      await page.waitForTimeout(3000);
+      await page.getByRole('button', { name: 'Refresh' }).click();
+    }
+    await row.getByText('Critical').waitFor();
+    await row.click();
+    await page.getByRole('listitem', { name: 'Check evidence' }).getByRole('link', { name: 'legacy cache' }).waitFor();
+    await page.getByRole('list', { name: 'Timeline' }).getByText('the system', { exact: false }).first().waitFor();
+  }, 120_000);
 });

@@ -1,5 +1,11 @@
 import type { Feature } from '../index';
+import { backgroundWork } from '../../platform/jobs';
 import { incidentApi } from './api';
+import { evaluateIncidentRules } from './rules/engine';
+import { incidentRuleKind } from './rules/kind';
+
+/** job_history name of the rule evaluation. */
+export const INCIDENT_RULES_JOB = 'Incident rules';
 
 /**
  * Incidents (spec §1, §2 /incidents, §3 Incident, Hypothesis, Evidence, Comment): the tables are read and
@@ -8,7 +14,19 @@ import { incidentApi } from './api';
  */
 export const incidentsFeature: Feature = {
   name: 'incidents',
+  kinds: [incidentRuleKind],
   register(app, ctx) {
     incidentApi(app, ctx);
+    backgroundWork.job({
+      name: INCIDENT_RULES_JOB,
+      schedule: '@every 30s',
+      description: 'Opens an incident for each failing check, component or config an incident rule matches (one open incident per rule and resource)',
+      run: async (run) => {
+        const summary = await evaluateIncidentRules(run.pool, run.log, run.signal);
+        for (const name of summary.skipped) run.warn(`incident rule ${name}: its spec no longer parses; fix it`);
+        run.success(summary.opened);
+        run.summary({ rules: summary.rules, opened: summary.opened });
+      },
+    });
   },
 };

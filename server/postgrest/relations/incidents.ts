@@ -116,6 +116,14 @@ export const incidentRelations: RelationDef[] = [
       people('incident_histories', 'created_by'),
     ],
   },
+  {
+    // Written through /api/incident/rules (the whole spec checked) and `watchkeeper apply`.
+    name: 'incident_rules',
+    rbac: 'incident',
+    readable: ['id', 'name', 'namespace', 'labels', 'spec', 'source', 'created_by', 'created_at', 'updated_at', 'deleted_at'],
+    primaryKey: ['id'],
+    softDelete: true,
+  },
   { name: 'incidents_by_component', rbac: 'incident', readable: ['component_id', 'component_name', 'id', 'incident_id', 'title', 'type', 'status', 'severity', 'created_at'] },
   { name: 'incidents_by_config', rbac: 'incident', readable: ['config_id', 'config_name', 'id', 'incident_id', 'title', 'type', 'status', 'severity', 'created_at'] },
 ];

@@ -1,9 +1,10 @@
 import { RESOURCE_SEARCH_DEBOUNCE_MS } from '@common/constants';
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { usePeopleSearch } from '@web/lib/people';
 import { useDebouncedValue } from '@web/lib/use-debounced-value';
 import { Button } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
+import { useComboboxKeys } from '@web/ui/use-combobox-keys';
 import { usePerson } from './queries';
 import type { PersonOption } from './schema';
 
@@ -32,8 +33,6 @@ export function PersonPicker({ label, value, onChange, onBlur, error, known }: P
   const errorId = `${id}-error`;
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
   const [chosen, setChosen] = useState<PersonOption | null>(known ?? null);
   // Spec §9: the search waits 300 ms after the last keystroke; older answers are not shown meanwhile.
   const term = useDebouncedValue(text.trim(), RESOURCE_SEARCH_DEBOUNCE_MS);
@@ -50,21 +49,7 @@ export function PersonPicker({ label, value, onChange, onBlur, error, known }: P
     onChange(person.id);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      setOpen(true);
-      if (people.length > 0) setActive((index) => (index + (event.key === 'ArrowDown' ? 1 : people.length - 1)) % people.length);
-    } else if (event.key === 'Enter') {
-      // Enter picks the highlighted match and never submits the surrounding form half-filled.
-      event.preventDefault();
-      const person = people[active];
-      if (open && person) pick(person);
-    } else if (event.key === 'Escape' && open) {
-      event.stopPropagation();
-      setOpen(false);
-    }
-  };
+  const { open, setOpen, active, setActive, onKeyDown } = useComboboxKeys(people, pick);
 
   if (value !== '') {
     return (

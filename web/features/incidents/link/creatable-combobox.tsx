@@ -1,6 +1,7 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Button } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
+import { useComboboxKeys } from '@web/ui/use-combobox-keys';
 
 export interface ComboOption {
   id: string;
@@ -39,8 +40,6 @@ export function CreatableCombobox({ label, value, onChange, onSearch, options, l
   const errorId = `${id}-error`;
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
   const typed = text.trim();
   // The matches, then "Create '<text>'" when something is typed.
   const entries: Array<{ kind: 'option'; option: ComboOption } | { kind: 'create' }> = [...options.map((option) => ({ kind: 'option' as const, option })), ...(typed ? [{ kind: 'create' as const }] : [])];
@@ -51,20 +50,7 @@ export function CreatableCombobox({ label, value, onChange, onSearch, options, l
     setOpen(false);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      setOpen(true);
-      if (entries.length > 0) setActive((index) => (index + (event.key === 'ArrowDown' ? 1 : entries.length - 1)) % entries.length);
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      const entry = entries[active];
-      if (open && entry) choose(entry);
-    } else if (event.key === 'Escape' && open) {
-      event.stopPropagation();
-      setOpen(false);
-    }
-  };
+  const { open, setOpen, active, setActive, onKeyDown } = useComboboxKeys(entries, choose);
 
   const labelRow = (
     <div className="flex items-baseline gap-0.5">
