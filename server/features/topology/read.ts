@@ -41,27 +41,11 @@ interface GraphRow {
   own_from_config: boolean;
 }
 
-interface ComponentRow {
-  id: string;
-  topology_id: string | null;
-  parent_id: string | null;
-  name: string;
-  text: string | null;
-  type: string | null;
-  icon: string | null;
-  owner: string | null;
-  tooltip: string | null;
-  description: string | null;
-  labels: Record<string, string>;
-  properties: ComponentProperty[];
-  own_health: string | null;
-  status: string | null;
-  status_reason: string | null;
-  hidden: boolean;
-  config_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A components row as read: the answer's own columns, with its stored (not rolled-up) health and dates. */
+type ComponentRow = Pick<
+  TopologyComponent,
+  'id' | 'topology_id' | 'parent_id' | 'name' | 'text' | 'type' | 'icon' | 'owner' | 'tooltip' | 'description' | 'labels' | 'properties' | 'status' | 'status_reason' | 'hidden' | 'config_id'
+> & { own_health: string | null; created_at: Date; updated_at: Date };
 
 export class ComponentNotFound extends Error {}
 
