@@ -325,6 +325,11 @@ RETURNS void LANGUAGE sql AS $$
   VALUES (incident, event, description, hypothesis, evidence, comment, responder, current_actor())
 $$;
 
+-- A person as the timeline names them: the name, else the email.
+CREATE FUNCTION person_label(person uuid) RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT coalesce(nullif(name, ''), email) FROM people WHERE id = person
+$$;
+
 CREATE FUNCTION incidents_after() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -342,11 +347,11 @@ BEGIN
   END IF;
   IF NEW.commander_id IS DISTINCT FROM OLD.commander_id THEN
     PERFORM incident_history_add(NEW.id, 'incident_status.updated',
-      format('Commander: %s', coalesce((SELECT nullif(name, '') FROM people WHERE id = NEW.commander_id), (SELECT email FROM people WHERE id = NEW.commander_id), 'none')));
+      format('Commander: %s', coalesce(person_label(NEW.commander_id), 'none')));
   END IF;
   IF NEW.communicator_id IS DISTINCT FROM OLD.communicator_id THEN
     PERFORM incident_history_add(NEW.id, 'incident_status.updated',
-      format('Communicator: %s', coalesce((SELECT nullif(name, '') FROM people WHERE id = NEW.communicator_id), (SELECT email FROM people WHERE id = NEW.communicator_id), 'none')));
+      format('Communicator: %s', coalesce(person_label(NEW.communicator_id), 'none')));
   END IF;
   IF NEW.title IS DISTINCT FROM OLD.title THEN
     PERFORM incident_history_add(NEW.id, 'incident_status.updated', format('Title: %s', NEW.title));
@@ -390,7 +395,7 @@ CREATE FUNCTION responders_after() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM incident_history_add(NEW.incident_id, 'responder.created',
     format('Responder added: %s', coalesce(
-      (SELECT coalesce(nullif(name, ''), email) FROM people WHERE id = NEW.person_id),
+      person_label(NEW.person_id),
       (SELECT name FROM teams WHERE id = NEW.team_id), NEW.type)),
     NULL, NULL, NULL, NEW.id);
   RETURN NULL;
