@@ -7,6 +7,7 @@ import { docsFeature } from './docs';
 import { healthFeature } from './health';
 import { identityFeature } from './identity';
 import { incidentsFeature } from './incidents';
+import { logsFeature } from './logs';
 import { platformInfoFeature } from './platform-info';
 import { topologyFeature } from './topology';
 import { platformJobsFeature } from '../platform/jobs/feature';
@@ -25,4 +26,4 @@ export interface Feature {
 }
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, catalogFeature, topologyFeature, incidentsFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, platformJobsFeature];

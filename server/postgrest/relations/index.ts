@@ -3,10 +3,11 @@ import { catalogFunctions, catalogRelations } from './catalog';
 import { healthFunctions, healthRelations } from './health';
 import { identityRelations } from './identity';
 import { incidentRelations } from './incidents';
+import { logRelations } from './logs';
 import { platformRelations } from './platform';
 import { topologyRelations } from './topology';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations];
 
 export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions];

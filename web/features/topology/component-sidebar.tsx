@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { ConfigHealthDot, ConfigIcon, KeyValueList } from '@web/features/catalog/components';
+import { RelatedIncidents } from '@web/features/incidents/related-incidents';
 import { db } from '@web/lib/db';
 import { DateTime } from '@web/ui/primitives/date-time';
 import { PropertyValue } from './component-card';
@@ -109,6 +110,7 @@ export function ComponentSidebar({ component }: { component: TopologyComponent }
           <p className="text-sm text-slate-700">{insights.map((severity) => `${component.summary.insights[severity]} ${severity}`).join(', ')}</p>
         )}
       </Section>
+      <RelatedIncidents by="component" id={component.id} />
       <Section title="Changes">
         {changes.isPending ? <p className="text-sm text-slate-500">Loading…</p> : null}
         {changes.error ? <p className="text-sm text-red-700">{changes.error.message}</p> : null}

@@ -16,10 +16,12 @@ export interface SelectProps<V extends string> {
   options: readonly SelectOption<V>[];
   onValueChange: (value: V) => void;
   className?: string;
+  /** Shown while no option is chosen. */
+  placeholder?: string;
 }
 
 /** Keyboard and typeahead from Radix; long lists scroll inside a bounded popover. */
-export function Select<V extends string>({ label, hideLabel, value, options, onValueChange, className }: SelectProps<V>) {
+export function Select<V extends string>({ label, hideLabel, value, options, onValueChange, className, placeholder }: SelectProps<V>) {
   const labelId = useId();
   return (
     <div className={className}>
@@ -38,7 +40,7 @@ export function Select<V extends string>({ label, hideLabel, value, options, onV
           className="flex h-9 w-full items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-3 text-left text-sm text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
           <span className="truncate">
-            <RadixSelect.Value />
+            <RadixSelect.Value placeholder={placeholder} />
           </span>
           <RadixSelect.Icon>
             <ChevronDown className="size-4 text-slate-500" aria-hidden="true" />

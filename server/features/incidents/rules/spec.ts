@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INCIDENT_SEVERITIES, INCIDENT_TYPES } from '../../../../common/incidents';
 import type { Issue } from '../../../platform/http/errors';
+import { specProblems } from '../../../platform/spec-rows';
 
 const text = z.string().trim().min(1, 'must not be empty');
 const labels = z.record(z.string(), z.string(), { message: 'must be a mapping of label to value' });
@@ -48,7 +49,7 @@ function watchesSomething(spec: unknown): boolean {
 
 export function parseRuleSpec(spec: unknown): { spec?: RuleSpec; errors: Issue[] } {
   const parsed = ruleSpecSchema.safeParse(spec);
-  const errors = parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: ['spec', ...issue.path.map(String)].join('.'), message: issue.message }));
+  const errors = parsed.success ? [] : specProblems(parsed.error.issues);
   if (!watchesSomething(spec)) errors.push({ path: 'spec.checks', message: 'a rule watches checks, components or configs: give at least one selector' });
   return parsed.success && errors.length === 0 ? { spec: parsed.data, errors } : { errors };
 }

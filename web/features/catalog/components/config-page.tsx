@@ -3,6 +3,7 @@ import { FileQuestion } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Page } from '@web/app/layout/page';
+import { RelatedIncidents } from '@web/features/incidents/related-incidents';
 import { buttonBase } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
 import { EmptyState } from '@web/ui/primitives/empty-state';
@@ -61,6 +62,7 @@ export function ConfigPage({ tab, children }: ConfigPageProps) {
     return (
       <div className="flex flex-col gap-4">
         <ConfigHeader config={config} parents={parents.data ?? []} />
+        <RelatedIncidents by="config" id={config.id} compact />
         <ConfigTabs config={config} active={tab} />
         <div>{children(config)}</div>
       </div>

@@ -1,10 +1,12 @@
-import { X } from 'lucide-react';
+import { Users, X } from 'lucide-react';
 import { useState } from 'react';
 import { useAccess } from '@web/app/session';
 import { PersonPicker } from '@web/features/permissions/person-picker';
+import { useTeams } from '@web/features/permissions/queries';
 import { toast } from '@web/lib/toast';
 import { PersonCell } from '@web/ui/person-cell';
 import { IconButton } from '@web/ui/primitives/icon-button';
+import { Select } from '@web/ui/primitives/select';
 import { useIncidentWrite, type IncidentRow } from '../api';
 
 /** Commander, communicator and responders: who works this incident. */
@@ -36,7 +38,15 @@ export function PeoplePanel({ incident }: { incident: IncidentRow }) {
           <ul aria-label="Responders" className="flex flex-col gap-1">
             {incident.responders.map((responder) => (
               <li key={responder.id} className="flex items-center justify-between gap-2 text-sm">
-                <PersonCell name={responder.name ?? ''} />
+                {responder.type === 'team' ? (
+                  <span className="flex min-w-0 items-center gap-2">
+                    <Users className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
+                    <span className="truncate">{responder.name}</span>
+                    <span className="text-xs text-slate-500">team</span>
+                  </span>
+                ) : (
+                  <PersonCell name={responder.name ?? ''} />
+                )}
                 {canRespond ? (
                   <IconButton
                     label={`Remove ${responder.name ?? 'responder'}`}
@@ -77,7 +87,32 @@ export function PeoplePanel({ incident }: { incident: IncidentRow }) {
             }}
           />
         ) : null}
+        {canRespond ? <AddTeam incident={incident} /> : null}
       </div>
     </section>
+  );
+}
+
+/** Adds a team as a responder: the teams not yet responding, by name. */
+function AddTeam({ incident }: { incident: IncidentRow }) {
+  const teams = useTeams();
+  const write = useIncidentWrite(incident.id);
+  const taken = new Set(incident.responders.map((responder) => responder.team_id).filter(Boolean));
+  const options = (teams.data ?? []).filter((team) => !taken.has(team.id)).map((team) => ({ value: team.id, label: team.name }));
+  if (teams.error) return <p className="text-xs text-red-700">{teams.error.message}</p>;
+  if (!teams.data || teams.data.length === 0) return null;
+  return (
+    <Select
+      label="Add team"
+      value=""
+      placeholder={options.length === 0 ? 'Every team responds' : 'Choose a team'}
+      options={options}
+      onValueChange={(teamId) =>
+        write.mutate(
+          { table: 'responders', method: 'insert', values: { incident_id: incident.id, type: 'team', team_id: teamId } },
+          { onSuccess: () => toast.success('Responder added'), onError: (error) => toast.error(error) },
+        )
+      }
+    />
   );
 }

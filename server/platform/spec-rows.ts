@@ -1,0 +1,142 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { z } from 'zod';
+import type { Resource } from '../../common/rbac';
+import { AppError, ValidationError } from './http/errors';
+import { route } from './http/route';
+import { inTransaction, type Queryable } from './jobs/db';
+import type { ResourceSource, SavedSpecResource } from './resources';
+
+/**
+ * A table of plain spec resources (name, namespace, labels, spec, source, created_by, soft delete), such as
+ * incident_rules and logging_backends: saved by namespace and name from files and `apply`, by id from the
+ * console. A resource made in the console is never taken over by a file, nor changed by one.
+ */
+export interface SpecRowTable {
+  table: string;
+  /** What one row is called in messages ('incident rule', 'log backend'). */
+  noun: string;
+  /** Every problem of a spec, by path from the document (`spec.files[0].paths`); none means it may be saved. */
+  problems(spec: Record<string, unknown>): Array<{ path: string; message: string }>;
+}
+
+export interface SpecRowInput {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  spec: Record<string, unknown>;
+  source: ResourceSource | string;
+  createdBy?: string;
+}
+
+/** A spec schema's issues as problems with their path from the document (`spec.files.0.paths`). */
+export function specProblems(issues: readonly z.core.$ZodIssue[]): Array<{ path: string; message: string }> {
+  return issues.map((issue) => ({ path: ['spec', ...issue.path.map(String)].join('.'), message: issue.message }));
+}
+
+export class SpecInvalid extends Error {
+  constructor(readonly problems: Array<{ path: string; message: string }>) {
+    super(problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '));
+  }
+}
+
+/** Creates or updates one row (by id from the console, else by namespace and name); the spec is checked first. */
+export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, input: SpecRowInput, options: { id?: string; createOnly?: boolean } = {}): Promise<SavedSpecResource> {
+  const problems = table.problems(input.spec);
+  if (problems.length > 0) throw new SpecInvalid(problems);
+  const found = options.id
+    ? await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [options.id])
+    : await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE`, [input.namespace, input.name]);
+  const existing = found.rows[0];
+  if (options.id && !existing) throw new AppError('not_found', `${table.noun} ${options.id} not found`);
+  if (options.createOnly && existing) throw new AppError('conflict', `metadata.name: a ${table.noun} "${input.name}" already exists in the namespace "${input.namespace}"; choose another name or edit that one`);
+  if (existing && !options.id && existing.source === 'UI' && input.source !== 'UI') {
+    throw new AppError('conflict', `metadata.name: the ${table.noun} "${input.namespace}/${input.name}" was created in the console; rename one of them`);
+  }
+  if (existing && options.id && existing.source !== 'UI' && input.source === 'UI') throw new AppError('conflict', `this ${table.noun} comes from ${existing.source}: change it there`);
+  if (existing) {
+    await client.query(`UPDATE ${table.table} SET name = $2, namespace = $3, labels = $4, spec = $5, source = $6 WHERE id = $1`, [
+      existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), input.source,
+    ]);
+    return { id: existing.id, action: 'updated', warnings: [] };
+  }
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO ${table.table} (name, namespace, labels, spec, source, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), input.source, input.createdBy || null],
+  );
+  const id = rows[0]?.id;
+  if (!id) throw new Error(`${table.noun} insert returned no row`);
+  return { id, action: 'created', warnings: [] };
+}
+
+export async function deleteSpecRow(db: Queryable, table: Pick<SpecRowTable, 'table'>, id: string): Promise<boolean> {
+  const result = await db.query(`UPDATE ${table.table} SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL`, [id]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+const uuid = z.string().uuid('must be a UUID');
+const body = z.object({
+  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
+  namespace: z.string().trim().min(1).max(255).default('default'),
+  labels: z.record(z.string(), z.string()).default({}),
+  spec: z.record(z.string(), z.unknown(), { message: 'must be a mapping' }),
+});
+
+/**
+ * POST {url}, PUT {url}/:id and DELETE {url}/:id for a spec row table, as the settings editor calls them:
+ * the whole spec checked (every problem by path, 400), rows from files left to their files (409).
+ */
+export function specRowRoutes(app: FastifyInstance, pool: pg.Pool, options: { url: string; table: SpecRowTable; access: Resource; tag: string; summary: string }): void {
+  const { table } = options;
+  const save = async (input: z.infer<typeof body>, createdBy: string, saveOptions: { id?: string; createOnly?: boolean }) => {
+    try {
+      return await inTransaction(pool, (client) => saveSpecRow(client, table, { ...input, source: 'UI', createdBy }, saveOptions));
+    } catch (error) {
+      if (error instanceof SpecInvalid) throw new ValidationError(error.problems.map((problem) => ({ path: `body.${problem.path}`, message: problem.message })));
+      throw error;
+    }
+  };
+
+  route(app, {
+    method: 'POST',
+    url: options.url,
+    summary: `Creates a ${table.noun}: ${options.summary}`,
+    tags: [options.tag],
+    access: { resource: options.access, action: 'create' },
+    body,
+    handler: async ({ body: input, req, reply }) => reply.status(201).send(await save(input, req.actor?.id ?? '', { createOnly: true })),
+  });
+
+  route(app, {
+    method: 'PUT',
+    url: `${options.url}/:id`,
+    summary: `Updates a ${table.noun} made in the console (name and namespace stay)`,
+    tags: [options.tag],
+    access: { resource: options.access, action: 'update' },
+    params: z.object({ id: uuid }),
+    body: body.extend({ name: body.shape.name.optional(), namespace: z.string().trim().min(1).max(255).optional() }),
+    handler: async ({ params, body: input, req }) => {
+      const { rows } = await pool.query<{ name: string; namespace: string }>(`SELECT name, namespace FROM ${table.table} WHERE id = $1 AND deleted_at IS NULL`, [params.id]);
+      const current = rows[0];
+      if (!current) throw new AppError('not_found', `${table.noun} ${params.id} not found`);
+      return save({ ...input, name: current.name, namespace: current.namespace }, req.actor?.id ?? '', { id: params.id });
+    },
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: `${options.url}/:id`,
+    summary: `Deletes a ${table.noun} made in the console`,
+    tags: [options.tag],
+    access: { resource: options.access, action: 'delete' },
+    params: z.object({ id: uuid }),
+    handler: async ({ params }) => {
+      const { rows } = await pool.query<{ source: string }>(`SELECT source FROM ${table.table} WHERE id = $1 AND deleted_at IS NULL`, [params.id]);
+      const source = rows[0]?.source;
+      if (!source) throw new AppError('not_found', `${table.noun} ${params.id} not found`);
+      if (source !== 'UI') throw new AppError('conflict', `this ${table.noun} comes from ${source}: delete it there`);
+      await deleteSpecRow(pool, table, params.id);
+      return { message: 'success' };
+    },
+  });
+}
