@@ -111,8 +111,9 @@ describe('incidents', () => {
     }
   });
 
-  it('creates an incident from the list and works it: a responder, a factor deleted after confirming', async () => {
+  it('creates an incident from the list and works it: a responder and a team, a factor deleted after confirming', async () => {
     const page = journey.page();
+    expect((await page.request.post(url('/api/db/teams'), { data: { name: 'Payments On-call' } })).status()).toBe(201);
     await page.goto(url('/incidents'));
     await page.getByRole('button', { name: 'New incident' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New incident' });
@@ -132,6 +133,11 @@ describe('incidents', () => {
     await page.getByRole('option', { name: /Rita Responder/ }).click();
     await page.getByRole('list', { name: 'Responders' }).getByText('Rita Responder').waitFor();
     await page.getByRole('list', { name: 'Timeline' }).getByText('Responder added: Rita Responder').waitFor();
+    // A whole team responds too.
+    await page.getByRole('combobox', { name: 'Add team' }).click();
+    await page.getByRole('option', { name: 'Payments On-call' }).click();
+    await page.getByRole('list', { name: 'Responders' }).getByText('Payments On-call').waitFor();
+    await page.getByRole('list', { name: 'Timeline' }).getByText('Responder added: Payments On-call').waitFor();
     // Delete after confirming.
     await root.getByRole('button', { name: 'Delete hypothesis Long transactions from reports' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();

@@ -13,6 +13,7 @@ export const FEATURE_PARENTS: Readonly<Record<string, string>> = {
   'settings.topology': 'topology',
   'settings.health': 'health',
   'settings.job_history': 'health',
+  'settings.logging_backends': 'logs',
 };
 
 const SUFFIX = '.disable';

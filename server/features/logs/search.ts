@@ -44,13 +44,18 @@ const PINO_LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'inf
 const LEVEL_WORD = /\b(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b/;
 
 function leadingTime(line: string): Date | undefined {
+  return leadingStamp(line)?.time;
+}
+
+/** The leading timestamp of a text line and how many characters it takes. */
+function leadingStamp(line: string): { time: Date; length: number } | undefined {
   const match = LEADING_TIME.exec(line);
   if (!match) return undefined;
   const [, date, time, fraction, zone] = match;
   const millis = fraction ? `.${fraction.slice(0, 3).padEnd(3, '0')}` : '';
   const offset = zone ? (zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`) : '';
   const parsed = new Date(`${date}T${time}${millis}${offset}`);
-  return Number.isNaN(parsed.getTime()) ? undefined : parsed;
+  return Number.isNaN(parsed.getTime()) ? undefined : { time: parsed, length: match[0].length };
 }
 
 function timeValue(value: unknown): Date | undefined {
@@ -62,7 +67,7 @@ function timeValue(value: unknown): Date | undefined {
   return undefined;
 }
 
-/** A line's time, message and level: JSON lines (pino, logfmt-like JSON) by their fields, text by its leading timestamp. */
+/** A line's time, message and level: JSON lines (pino and the like) by their fields, text by its leading timestamp. */
 export function parseLine(line: string): { time?: Date; message: string; level?: string } {
   if (line.startsWith('{')) {
     try {
@@ -78,8 +83,11 @@ export function parseLine(line: string): { time?: Date; message: string; level?:
       // Not JSON after all: read it as text.
     }
   }
-  const level = LEVEL_WORD.exec(line.slice(0, 80))?.[1]?.toLowerCase();
-  return { time: leadingTime(line), message: line, ...(level ? { level: level === 'warning' ? 'warn' : level } : {}) };
+  // The time has its own column: the message is the rest of the line.
+  const stamp = leadingStamp(line);
+  const message = stamp ? line.slice(stamp.length).trimStart() || line : line;
+  const level = LEVEL_WORD.exec(message.slice(0, 80))?.[1]?.toLowerCase();
+  return { time: stamp?.time, message, ...(level ? { level: level === 'warning' ? 'warn' : level } : {}) };
 }
 
 /** Keeps the newest `limit` matches of one file as they stream by (lines arrive oldest first). */

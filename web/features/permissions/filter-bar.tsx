@@ -1,36 +1,13 @@
 import { SEARCH_DEBOUNCE_MS } from '@common/constants';
 import { PERMISSION_ACTIONS } from '@common/rbac';
 import { Search } from 'lucide-react';
-import { useEffect, useEffectEvent, useId, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { EFFECTS, type FilterPatch, type PermissionFilters } from './filters';
 import { SUBJECT_KINDS } from './form';
 import { useDebouncedValue } from '@web/lib/use-debounced-value';
+import { FilterSelect } from '@web/ui/filter-select';
 
-interface FilterSelectProps {
-  label: string;
-  value: string;
-  options: readonly { value: string; label: string }[];
-  onChange: (value: string) => void;
-}
-
-function FilterSelect({ label, value, options, onChange }: FilterSelectProps) {
-  const id = useId();
-  return (
-    <div className="flex items-center gap-1.5">
-      <label htmlFor={id} className="text-xs font-medium text-slate-600">
-        {label}
-      </label>
-      <select id={id} value={value} onChange={(event) => onChange(event.target.value)} className="h-9 max-w-56 rounded-md border border-slate-300 bg-white px-2 text-sm">
-        <option value="">All</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
+const ALL = { value: '', label: 'All' };
 
 /** The search box writes the URL once typing pauses (spec §9: 400 ms), and follows the URL back. */
 function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
@@ -70,14 +47,15 @@ export function PermissionFilterBar({ filters, onChange }: PermissionFilterBarPr
   return (
     <div role="search" aria-label="Permission filters" className="flex flex-wrap items-center gap-3">
       <SearchBox value={filters.search} onChange={(q) => onChange({ q })} />
-      <FilterSelect label="Subject" value={filters.subjectType} options={SUBJECT_KINDS} onChange={(subjectType) => onChange({ subjectType })} />
+      <FilterSelect className="max-w-56" label="Subject" value={filters.subjectType} options={[ALL, ...SUBJECT_KINDS]} onChange={(subjectType) => onChange({ subjectType })} />
       <FilterSelect
+        className="max-w-56"
         label="Effect"
         value={filters.effect}
-        options={EFFECTS.map((value) => ({ value, label: value === 'deny' ? 'Deny' : 'Allow' }))}
+        options={[ALL, ...EFFECTS.map((value) => ({ value, label: value === 'deny' ? 'Deny' : 'Allow' }))]}
         onChange={(effect) => onChange({ effect })}
       />
-      <FilterSelect label="Action" value={filters.action} options={PERMISSION_ACTIONS.map((value) => ({ value, label: value }))} onChange={(action) => onChange({ action })} />
+      <FilterSelect className="max-w-56" label="Action" value={filters.action} options={[ALL, ...PERMISSION_ACTIONS.map((value) => ({ value, label: value }))]} onChange={(action) => onChange({ action })} />
     </div>
   );
 }

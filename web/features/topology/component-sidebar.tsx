@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { ConfigHealthDot, ConfigIcon, KeyValueList } from '@web/features/catalog/components';
 import { RelatedIncidents } from '@web/features/incidents/related-incidents';
+import { ComponentLogsLink } from '@web/features/logs/component-logs-link';
 import { db } from '@web/lib/db';
 import { DateTime } from '@web/ui/primitives/date-time';
 import { PropertyValue } from './component-card';
@@ -110,6 +111,7 @@ export function ComponentSidebar({ component }: { component: TopologyComponent }
           <p className="text-sm text-slate-700">{insights.map((severity) => `${component.summary.insights[severity]} ${severity}`).join(', ')}</p>
         )}
       </Section>
+      <ComponentLogsLink componentId={component.id} />
       <RelatedIncidents by="component" id={component.id} />
       <Section title="Changes">
         {changes.isPending ? <p className="text-sm text-slate-500">Loading…</p> : null}

@@ -152,7 +152,15 @@ function ComponentEvidence({ snapshot, componentId }: { snapshot: Snapshot; comp
 function LogEvidence({ evidence }: { evidence: Snapshot }) {
   const lines = Array.isArray(evidence.lines) ? evidence.lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))) : str(evidence.message) ? [str(evidence.message) ?? ''] : [];
   if (lines.length === 0) return null;
-  return <pre aria-label="Log excerpt" className="max-h-60 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">{lines.join('\n')}</pre>;
+  const where = [str(evidence.source), str(evidence.query) ? `search "${str(evidence.query)}"` : undefined].filter(Boolean).join(' · ');
+  return (
+    <div className="flex flex-col gap-1">
+      {where ? <span className="text-xs text-slate-500">Log excerpt from {where}</span> : null}
+      <pre aria-label="Log excerpt" className="max-h-60 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">
+        {lines.join('\n')}
+      </pre>
+    </div>
+  );
 }
 
 /** One evidence, rendered by its type from the snapshot the server kept when it was attached. */

@@ -1,32 +1,9 @@
-import { useId } from 'react';
+import { FilterSelect as Select } from '@web/ui/filter-select';
 import { TimeRangePicker, type TimeRangeValue } from '@web/ui/time-range';
 import { DURATION_OPTIONS, REFRESH_RATES, RESOURCE_TYPES, STATUS_ALL, STATUS_OPTIONS, type FilterPatch, type JobsFilters } from './filters';
 
-export interface SelectProps {
-  label: string;
-  value: string;
-  options: readonly { value: string; label: string }[];
-  onChange: (value: string) => void;
-}
-
-/** A labelled native select of a filter bar (also the catalog's change and insight filters). */
-export function Select({ label, value, options, onChange }: SelectProps) {
-  const id = useId();
-  return (
-    <div className="flex items-center gap-1.5">
-      <label htmlFor={id} className="text-xs font-medium text-slate-600">
-        {label}
-      </label>
-      <select id={id} value={value} onChange={(event) => onChange(event.target.value)} className="h-9 max-w-48 rounded-md border border-slate-300 bg-white px-2 text-sm">
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
+/** The filter bars' labelled native select (also the catalog's change and insight filters, incidents). */
+export { FilterSelect as Select, type FilterSelectProps as SelectProps } from '@web/ui/filter-select';
 
 const same = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 const ALL = { value: '', label: 'All' };

@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { teamsResource } from '@web/features/teams/resource';
 import { canariesResource } from '@web/features/canaries/resource';
 import { incidentRulesResource } from '@web/features/incident-rules/resource';
+import { logBackendsResource } from '@web/features/log-backends/resource';
 import { topologiesResource } from '@web/features/topologies/resource';
 import type { ResourceAccess } from './access';
 import type { ResourceWrite } from './form-values';
@@ -128,7 +129,7 @@ export interface SettingsResource {
  * The registered tables, one entry per feature that owns one. Scrapers are not generic (spec §2), they
  * live under /catalog/scrapers.
  */
-export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource, topologiesResource, incidentRulesResource];
+export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource, topologiesResource, incidentRulesResource, logBackendsResource];
 
 /** The entry of a table; only registered tables are reachable, so a URL cannot name any other relation. */
 export function findResource(table: string | undefined, registry: readonly SettingsResource[] = settingsResources): SettingsResource | undefined {
