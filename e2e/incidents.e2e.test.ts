@@ -144,6 +144,33 @@ describe('incidents', () => {
     await root.getByRole('listitem', { name: 'Factor: Long transactions from reports' }).waitFor({ state: 'detached' });
   });
 
+  it("attaches a catalog item to an existing incident's hypothesis; the item's pages list the incident", async () => {
+    const page = journey.page();
+    let configId = '';
+    for (let attempt = 0; attempt < 60 && !configId; attempt += 1) {
+      const res = await page.request.get(url('/api/db/config_items?select=id&type=eq.Kubernetes::Deployment&deleted_at=is.null&order=name&limit=1'));
+      configId = ((await res.json()) as { id: string }[])[0]?.id ?? '';
+      if (!configId) await page.waitForTimeout(500);
+    }
+    expect(configId).not.toBe('');
+    await page.goto(url(`/catalog/${configId}`));
+    await page.getByRole('button', { name: 'Attach as Evidence' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Link to Incident' });
+    await dialog.getByRole('combobox', { name: 'Incident' }).fill('Checkout');
+    await dialog.getByRole('option', { name: /INC-\d+ Checkout latency/ }).click();
+    // Spec §5: an existing incident needs a hypothesis.
+    await dialog.getByRole('button', { name: 'Link', exact: true }).click();
+    await dialog.getByText('Must select or create a hypothesis').waitFor();
+    await dialog.getByRole('combobox', { name: 'Hypothesis' }).fill('pool');
+    await dialog.getByRole('option', { name: /Database pool exhausted/ }).click();
+    await dialog.getByRole('button', { name: 'Link', exact: true }).click();
+    await page.waitForURL(/\/incidents\/[0-9a-f-]{36}$/);
+    await page.getByRole('listitem', { name: 'Root: Database pool exhausted' }).getByRole('listitem', { name: 'Config evidence' }).waitFor();
+
+    await page.goto(url(`/catalog/${configId}`));
+    await page.getByRole('region', { name: 'Incidents' }).getByRole('link', { name: /Checkout latency/ }).waitFor();
+  });
+
   it('opens an incident by itself from a rule made in Settings', async () => {
     const page = journey.page();
     await page.goto(url('/settings/incident_rules'));
