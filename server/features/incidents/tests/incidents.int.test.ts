@@ -82,6 +82,16 @@ describe('incidents through /api/db', () => {
     expect((await t.db.pool.query('SELECT count(*)::int AS n FROM incidents')).rows[0].n).toBe(before);
   });
 
+  it("numbers incidents without gaps left by refused writes; clients may not send the number", async () => {
+    const number = (row: { incident_id: string }) => Number(row.incident_id.slice('INC-'.length));
+    const first = (await db('POST', 'incidents?select=incident_id', commander.headers, { title: 'First' })).json()[0];
+    expect((await db('POST', 'incidents', commander.headers, { title: '' })).status).toBe(400);
+    expect((await db('POST', 'incidents', commander.headers, { title: 'y', type: 'weather' })).status).toBe(400);
+    expect((await db('POST', 'incidents', commander.headers, { title: 'Mine', incident_id: 'INC-1' })).status).toBe(403);
+    const next = (await db('POST', 'incidents?select=incident_id', commander.headers, { title: 'Next' })).json()[0];
+    expect(number(next)).toBe(number(first) + 1);
+  });
+
   it('keeps the hypothesis tree root → factor → solution, new roots possible', async () => {
     const [incident] = (await db('POST', 'incidents?select=id', commander.headers, { title: 'Tree' })).json();
     const [root] = (await db('POST', 'hypotheses?select=id,status,type', responder.headers, { incident_id: incident.id, title: 'Database' })).json();
