@@ -5,7 +5,7 @@ import type { Resource } from '../../common/rbac';
 import { AppError, ValidationError } from './http/errors';
 import { route } from './http/route';
 import { inTransaction, type Queryable } from './jobs/db';
-import type { ResourceSource, SavedSpecResource } from './resources';
+import { specResourceKind, type ResourceSource, type SavedSpecResource } from './resources';
 
 /**
  * A table of plain spec resources (name, namespace, labels, spec, source, created_by, soft delete), such as
@@ -67,6 +67,11 @@ export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, in
   const id = rows[0]?.id;
   if (!id) throw new Error(`${table.noun} insert returned no row`);
   return { id, action: 'created', warnings: [] };
+}
+
+/** The resource kind (`apply -f`, the watched folder) whose documents are rows of this table. */
+export function specRowKind(table: SpecRowTable, options: { kind: string; apiVersions: string[] }) {
+  return specResourceKind({ ...options, problems: table.problems, save: (client, input) => saveSpecRow(client, table, input) });
 }
 
 export async function deleteSpecRow(db: Queryable, table: Pick<SpecRowTable, 'table'>, id: string): Promise<boolean> {

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import type pg from 'pg';
 import { AppError, ValidationError } from '../../platform/http/errors';
-import { specResourceKind } from '../../platform/resources';
-import { saveSpecRow, type SpecRowTable } from '../../platform/spec-rows';
+import { specRowKind, type SpecRowTable } from '../../platform/spec-rows';
 import { expandPaths } from '../catalog/sources/files';
 import type { LogFile } from './search';
 import { parseLogBackendSpec, type LogBackendSpec } from './spec';
@@ -11,11 +10,9 @@ import { parseLogBackendSpec, type LogBackendSpec } from './spec';
 export const LOG_BACKENDS: SpecRowTable = { table: 'logging_backends', noun: 'log backend', problems: (spec) => parseLogBackendSpec(spec).errors };
 
 /** `kind: LogBackend`. */
-export const logBackendKind = specResourceKind({
+export const logBackendKind = specRowKind(LOG_BACKENDS, {
   kind: 'LogBackend',
   apiVersions: ['watchkeeper.dev/v1', 'mission-control.flanksource.com/v1'],
-  problems: LOG_BACKENDS.problems,
-  save: (client, input) => saveSpecRow(client, LOG_BACKENDS, input),
 });
 
 export interface Backend {

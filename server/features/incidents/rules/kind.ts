@@ -1,11 +1,8 @@
-import { specResourceKind } from '../../../platform/resources';
-import { saveIncidentRule } from './rules';
-import { parseRuleSpec } from './spec';
+import { specRowKind } from '../../../platform/spec-rows';
+import { INCIDENT_RULES } from './rules';
 
 /** `kind: IncidentRule` (mission-control.flanksource.com/v1): `watchkeeper apply -f`, the watched folder and the API. */
-export const incidentRuleKind = specResourceKind({
+export const incidentRuleKind = specRowKind(INCIDENT_RULES, {
   kind: 'IncidentRule',
   apiVersions: ['mission-control.flanksource.com/v1', 'watchkeeper.dev/v1'],
-  problems: (spec) => parseRuleSpec(spec).errors,
-  save: saveIncidentRule,
 });

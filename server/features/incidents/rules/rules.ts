@@ -1,16 +1,9 @@
-import type pg from 'pg';
 import type { Queryable } from '../../../platform/jobs/db';
-import { saveSpecRow, type SpecRowInput, type SpecRowTable } from '../../../platform/spec-rows';
+import type { SpecRowTable } from '../../../platform/spec-rows';
 import { parseRuleSpec, type RuleSpec } from './spec';
 
-/** incident_rules as a spec row table: name, namespace, labels and the rule spec. */
+/** incident_rules as a spec row table: name, namespace, labels and the rule spec (saved by server/platform/spec-rows). */
 export const INCIDENT_RULES: SpecRowTable = { table: 'incident_rules', noun: 'incident rule', problems: (spec) => parseRuleSpec(spec).errors };
-
-/**
- * Creates or updates an incident rule by namespace and name (or by id from the console). The whole spec is
- * checked first; a rule made in the console is never taken over by a file of the same name.
- */
-export const saveIncidentRule = (client: pg.PoolClient, input: SpecRowInput, options: { id?: string; createOnly?: boolean } = {}) => saveSpecRow(client, INCIDENT_RULES, input, options);
 
 export interface StoredRule {
   id: string;
