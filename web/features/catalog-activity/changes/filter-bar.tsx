@@ -1,5 +1,5 @@
 import { RELATED_CONFIGS_MAX_DEPTH } from '@common/constants';
-import { Select } from '@web/features/settings/jobs/filter-bar';
+import { FilterSelect } from '@web/ui/filter-select';
 import { TimeRangePicker, type TimeRangeValue } from '@web/ui/time-range';
 import { SEVERITIES } from '../components/badges';
 import { TextFilter } from '../components/text-filter';
@@ -38,14 +38,14 @@ export function ChangesFilterBar({ filters, scoped, onFilterChange, onTimeRangeC
   const tags = useConfigTags();
   return (
     <div role="search" aria-label="Change filters" className="flex flex-wrap items-center gap-3">
-      <Select label="Change type" value={filters.changeType ?? ''} options={[ALL, ...same(withCurrent(changeTypes.data ?? [], filters.changeType))]} onChange={(changeType) => onFilterChange({ changeType })} />
-      <Select label="Severity" value={filters.severity ?? ''} options={[ALL, ...same(SEVERITIES)]} onChange={(severity) => onFilterChange({ severity })} />
+      <FilterSelect label="Change type" value={filters.changeType ?? ''} options={[ALL, ...same(withCurrent(changeTypes.data ?? [], filters.changeType))]} onChange={(changeType) => onFilterChange({ changeType })} />
+      <FilterSelect label="Severity" value={filters.severity ?? ''} options={[ALL, ...same(SEVERITIES)]} onChange={(severity) => onFilterChange({ severity })} />
       <TextFilter label="Source" value={filters.source ?? ''} placeholder="e.g. kubernetes*" title="The change's source; * matches anything, a leading ! leaves it out" onCommit={(source) => onFilterChange({ source })} />
       {scoped ? (
         <>
-          <Select label="Related" value={filters.recursive} options={RECURSIVE_OPTIONS.map((value) => ({ value, label: RECURSIVE_LABELS[value] }))} onChange={(recursive) => onFilterChange({ recursive })} />
+          <FilterSelect label="Related" value={filters.recursive} options={RECURSIVE_OPTIONS.map((value) => ({ value, label: RECURSIVE_LABELS[value] }))} onChange={(recursive) => onFilterChange({ recursive })} />
           {filters.recursive === 'none' ? null : (
-            <Select
+            <FilterSelect
               label="Depth"
               value={String(filters.depth)}
               options={Array.from({ length: RELATED_CONFIGS_MAX_DEPTH }, (_, index) => ({ value: String(index + 1), label: String(index + 1) }))}
@@ -54,7 +54,7 @@ export function ChangesFilterBar({ filters, scoped, onFilterChange, onTimeRangeC
           )}
         </>
       ) : (
-        <Select label="Config type" value={filters.configType ?? ''} options={[ALL, ...same(withCurrent(configTypes.data ?? [], filters.configType))]} onChange={(configType) => onFilterChange({ configType })} />
+        <FilterSelect label="Config type" value={filters.configType ?? ''} options={[ALL, ...same(withCurrent(configTypes.data ?? [], filters.configType))]} onChange={(configType) => onFilterChange({ configType })} />
       )}
       <TimeRangePicker value={filters.timeRange} onChange={onTimeRangeChange} />
       <TagFilter

@@ -1,4 +1,4 @@
-import { Select } from '@web/features/settings/jobs/filter-bar';
+import { FilterSelect } from '@web/ui/filter-select';
 import { SEVERITIES } from '../components/badges';
 import { useAnalyzers, useConfigTypes } from '../queries';
 import { INSIGHT_STATUSES, STATUS_ALL, type InsightsFilterPatch, type InsightsFilters } from './filters';
@@ -15,21 +15,21 @@ export function InsightsFilterBar({ filters, onFilterChange }: { filters: Insigh
   const rows = analyzers.data ?? [];
   return (
     <div role="search" aria-label="Insight filters" className="flex flex-wrap items-center gap-3">
-      <Select label="Analyzer" value={filters.analyzer ?? ''} options={[ALL, ...same(withCurrent(distinct(rows.map((row) => row.analyzer)), filters.analyzer))]} onChange={(analyzer) => onFilterChange({ analyzer })} />
-      <Select
+      <FilterSelect label="Analyzer" value={filters.analyzer ?? ''} options={[ALL, ...same(withCurrent(distinct(rows.map((row) => row.analyzer)), filters.analyzer))]} onChange={(analyzer) => onFilterChange({ analyzer })} />
+      <FilterSelect
         label="Type"
         value={filters.analysisType ?? ''}
         options={[ALL, ...same(withCurrent(distinct(rows.map((row) => row.analysis_type)), filters.analysisType))]}
         onChange={(analysisType) => onFilterChange({ analysisType })}
       />
-      <Select label="Severity" value={filters.severity ?? ''} options={[ALL, ...same(SEVERITIES)]} onChange={(severity) => onFilterChange({ severity })} />
-      <Select
+      <FilterSelect label="Severity" value={filters.severity ?? ''} options={[ALL, ...same(SEVERITIES)]} onChange={(severity) => onFilterChange({ severity })} />
+      <FilterSelect
         label="Status"
         value={filters.status}
         options={[...INSIGHT_STATUSES.map((status) => ({ value: status, label: status })), { value: STATUS_ALL, label: 'All' }]}
         onChange={(status) => onFilterChange({ status })}
       />
-      <Select label="Config type" value={filters.configType ?? ''} options={[ALL, ...same(withCurrent(configTypes.data ?? [], filters.configType))]} onChange={(configType) => onFilterChange({ configType })} />
+      <FilterSelect label="Config type" value={filters.configType ?? ''} options={[ALL, ...same(withCurrent(configTypes.data ?? [], filters.configType))]} onChange={(configType) => onFilterChange({ configType })} />
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { childHypothesisType, HYPOTHESIS_STATUSES, incidentLabel, type Hypothesi
 import { Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useAccess } from '@web/app/session';
-import { Select } from '@web/features/settings/jobs/filter-bar';
+import { FilterSelect } from '@web/ui/filter-select';
 import { toast } from '@web/lib/toast';
 import { Button } from '@web/ui/primitives/button';
 import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
@@ -120,7 +120,7 @@ function HypothesisNode({ hypothesis, all, incidentId }: NodeProps) {
         <span className="text-xs text-slate-500">by {who(hypothesis.created_by)}</span>
         <span className="ml-auto flex items-center gap-2">
           {canWrite ? (
-            <Select
+            <FilterSelect
               label="Status"
               value={hypothesis.status}
               options={HYPOTHESIS_STATUSES.map((value) => ({ value, label: incidentLabel(value) }))}

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Page } from '@web/app/layout/page';
 import { useAccess } from '@web/app/session';
-import { Select } from '@web/features/settings/jobs/filter-bar';
+import { FilterSelect } from '@web/ui/filter-select';
 import { toast } from '@web/lib/toast';
 import { Button } from '@web/ui/primitives/button';
 import { DateTime } from '@web/ui/primitives/date-time';
@@ -83,9 +83,9 @@ function Controls({ incident, canWrite }: { incident: IncidentRow; canWrite: boo
   }
   return (
     <div role="group" aria-label="Incident status" className="flex flex-wrap items-center gap-3">
-      <Select label="Status" value={incident.status} options={options(INCIDENT_STATUSES)} onChange={(value) => set('status', value)} />
-      <Select label="Severity" value={incident.severity} options={options(INCIDENT_SEVERITIES)} onChange={(value) => set('severity', value)} />
-      <Select label="Type" value={incident.type} options={options(INCIDENT_TYPES)} onChange={(value) => set('type', value)} />
+      <FilterSelect label="Status" value={incident.status} options={options(INCIDENT_STATUSES)} onChange={(value) => set('status', value)} />
+      <FilterSelect label="Severity" value={incident.severity} options={options(INCIDENT_SEVERITIES)} onChange={(value) => set('severity', value)} />
+      <FilterSelect label="Type" value={incident.type} options={options(INCIDENT_TYPES)} onChange={(value) => set('type', value)} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Page } from '@web/app/layout/page';
 import { useAccess } from '@web/app/session';
-import { Select } from '@web/features/settings/jobs/filter-bar';
+import { FilterSelect } from '@web/ui/filter-select';
 import { useUrlParams } from '@web/lib/use-url-params';
 import { DataTable, readStoredPageSize, sortingToParams, type ColumnDef, type SortingState } from '@web/ui/data-table';
 import { PersonCell } from '@web/ui/person-cell';
@@ -90,16 +90,16 @@ export default function IncidentsPage() {
       <div className="flex flex-col gap-3">
         <div role="search" aria-label="Incident filters" className="flex flex-wrap items-center gap-3">
           <SearchBox label="Search incidents" value={filters.search} onCommit={(search) => change({ search })} placeholder="Search by title or ID" />
-          <Select label="Status" value={filters.status ?? ''} options={[ALL, { value: STATUS_ACTIVE, label: 'Active' }, ...options(INCIDENT_STATUSES)]} onChange={(status) => change({ status })} />
-          <Select label="Severity" value={filters.severity ?? ''} options={[ALL, ...options(INCIDENT_SEVERITIES)]} onChange={(severity) => change({ severity })} />
-          <Select label="Type" value={filters.type ?? ''} options={[ALL, ...options(INCIDENT_TYPES)]} onChange={(type) => change({ type })} />
-          <Select
+          <FilterSelect label="Status" value={filters.status ?? ''} options={[ALL, { value: STATUS_ACTIVE, label: 'Active' }, ...options(INCIDENT_STATUSES)]} onChange={(status) => change({ status })} />
+          <FilterSelect label="Severity" value={filters.severity ?? ''} options={[ALL, ...options(INCIDENT_SEVERITIES)]} onChange={(severity) => change({ severity })} />
+          <FilterSelect label="Type" value={filters.type ?? ''} options={[ALL, ...options(INCIDENT_TYPES)]} onChange={(type) => change({ type })} />
+          <FilterSelect
             label="Owner"
             value={filters.owner ?? ''}
             options={[{ value: '', label: 'Anyone' }, ...withCurrent(commanders.data, filters.owner).map((person) => ({ value: person.id, label: person.name }))]}
             onChange={(owner) => change({ owner })}
           />
-          <Select
+          <FilterSelect
             label="Component"
             value={filters.component ?? ''}
             options={[ALL, ...withCurrent(components.data, filters.component).map((component) => ({ value: component.id, label: component.name }))]}

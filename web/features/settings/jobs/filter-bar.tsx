@@ -1,9 +1,6 @@
-import { FilterSelect as Select } from '@web/ui/filter-select';
+import { FilterSelect } from '@web/ui/filter-select';
 import { TimeRangePicker, type TimeRangeValue } from '@web/ui/time-range';
 import { DURATION_OPTIONS, REFRESH_RATES, RESOURCE_TYPES, STATUS_ALL, STATUS_OPTIONS, type FilterPatch, type JobsFilters } from './filters';
-
-/** The filter bars' labelled native select (also the catalog's change and insight filters, incidents). */
-export { FilterSelect as Select, type FilterSelectProps as SelectProps } from '@web/ui/filter-select';
 
 const same = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 const ALL = { value: '', label: 'All' };
@@ -21,21 +18,21 @@ export function JobsFilterBar({ filters, names, onFilterChange, onTimeRangeChang
   const nameOptions = filters.name && !names.includes(filters.name) ? [...names, filters.name] : names;
   return (
     <div role="search" aria-label="Job filters" className="flex flex-wrap items-center gap-3">
-      <Select label="Job" value={filters.name ?? ''} options={[ALL, ...same(nameOptions)]} onChange={(name) => onFilterChange({ name })} />
-      <Select label="Resource type" value={filters.resourceType ?? ''} options={[ALL, ...same(RESOURCE_TYPES)]} onChange={(resourceType) => onFilterChange({ resourceType })} />
-      <Select
+      <FilterSelect label="Job" value={filters.name ?? ''} options={[ALL, ...same(nameOptions)]} onChange={(name) => onFilterChange({ name })} />
+      <FilterSelect label="Resource type" value={filters.resourceType ?? ''} options={[ALL, ...same(RESOURCE_TYPES)]} onChange={(resourceType) => onFilterChange({ resourceType })} />
+      <FilterSelect
         label="Status"
         value={filters.status}
         options={STATUS_OPTIONS.map((status) => ({ value: status, label: status === STATUS_ALL ? 'All' : status }))}
         onChange={(status) => onFilterChange({ status })}
       />
-      <Select
+      <FilterSelect
         label="Duration"
         value={filters.duration}
         options={DURATION_OPTIONS.map((duration) => ({ value: duration, label: duration === 'none' ? 'None' : `≥ ${duration}` }))}
         onChange={(duration) => onFilterChange({ duration })}
       />
-      <Select label="Refresh" value={filters.refresh} options={same(Object.keys(REFRESH_RATES))} onChange={(refresh) => onFilterChange({ refresh })} />
+      <FilterSelect label="Refresh" value={filters.refresh} options={same(Object.keys(REFRESH_RATES))} onChange={(refresh) => onFilterChange({ refresh })} />
       <TimeRangePicker value={filters.timeRange} onChange={onTimeRangeChange} />
     </div>
   );
