@@ -4,22 +4,19 @@ import { LOGS_DEFAULT_RANGE, LOGS_LIMIT_DEFAULT, LOGS_LIMIT_MAX } from '../../..
 import type { AppContext } from '../../app';
 import { ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
-import { parseDuration } from '../../platform/jobs';
 import { specRowRoutes } from '../../platform/spec-rows';
+import { parseInstant } from '../health/time';
 import { LOG_BACKENDS, resolveTarget, targetFiles } from './backends';
 import { searchLogFiles } from './search';
 
-/** A time: an ISO 8601 instant, or a duration before now (`15m`, `1h`, `7d`). */
+/** A time: an ISO 8601 instant, or a duration before now (`15m`, `1h`, `7d`, `now-1h`), as the health and catalog APIs read it. */
 const when = z
   .string()
   .trim()
   .min(1)
-  .refine((value) => parseDuration(value) !== undefined || !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 time or a duration before now such as 15m, 1h or 7d');
+  .refine((value) => parseInstant(value, new Date()) !== undefined, 'must be an ISO 8601 time or a duration before now such as 15m, 1h or 7d');
 
-const at = (value: string, now: number) => {
-  const ago = parseDuration(value);
-  return new Date(ago !== undefined ? now - ago : Date.parse(value));
-};
+const at = (value: string, now: Date) => parseInstant(value, now) ?? now;
 
 export const logSearchBody = z.object({
   name: z.string().trim().min(1).max(255).optional(),
@@ -42,9 +39,9 @@ export function logsApi(app: FastifyInstance, ctx: AppContext): void {
     access: { resource: 'logging_backends', action: 'read' },
     body: logSearchBody,
     handler: async ({ body, req }) => {
-      const now = Date.now();
+      const now = new Date();
       const start = at(body.start, now);
-      const end = body.end ? at(body.end, now) : new Date(now);
+      const end = body.end ? at(body.end, now) : now;
       if (start > end) throw new ValidationError([{ path: 'body.start', message: 'must be before end' }]);
       const target = await resolveTarget(pool, body);
       const controller = new AbortController();

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import readline from 'node:readline';
 import type { LogLineResult } from '../../../common/logs';
@@ -91,9 +91,7 @@ export function parseLine(line: string): { time?: Date; message: string; level?:
 }
 
 /** Keeps the newest `limit` matches of one file as they stream by (lines arrive oldest first). */
-async function searchFile(file: LogFile, search: LogSearch, needle: string, truncated: string[]): Promise<{ lines: LogLine[]; total: number }> {
-  const stat = await fs.stat(file.path).catch(() => undefined);
-  if (!stat?.isFile()) return { lines: [], total: 0 };
+async function searchFile(file: LogFile, stat: Stats, search: LogSearch, needle: string, truncated: string[]): Promise<{ lines: LogLine[]; total: number }> {
   // Nothing written after the start can hold a line inside the range.
   if (stat.mtime < search.start) return { lines: [], total: 0 };
   const from = Math.max(0, stat.size - MAX_BYTES_PER_FILE);
@@ -142,16 +140,17 @@ async function searchFile(file: LogFile, search: LogSearch, needle: string, trun
 /** Searches the files (newest first, at most MAX_FILES_PER_SEARCH) and merges their lines, newest first. */
 export async function searchLogFiles(files: readonly LogFile[], search: LogSearch): Promise<LogSearchResult> {
   const truncated: string[] = [];
-  const dated = await Promise.all(files.map(async (file) => ({ file, mtime: (await fs.stat(file.path).catch(() => undefined))?.mtimeMs ?? 0 })));
-  dated.sort((a, b) => b.mtime - a.mtime);
+  const stated = await Promise.all(files.map(async (file) => ({ file, stat: await fs.stat(file.path).catch(() => undefined) })));
+  const dated = stated.flatMap(({ file, stat }) => (stat?.isFile() ? [{ file, stat }] : []));
+  dated.sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs);
   if (dated.length > MAX_FILES_PER_SEARCH) truncated.push(`${dated.length - MAX_FILES_PER_SEARCH} older files not read (at most ${MAX_FILES_PER_SEARCH} per search)`);
   const chosen = dated.slice(0, MAX_FILES_PER_SEARCH);
   const needle = search.query.trim().toLowerCase();
   const results: LogLine[] = [];
   let total = 0;
-  for (const { file } of chosen) {
+  for (const { file, stat } of chosen) {
     if (search.signal?.aborted) break;
-    const found = await searchFile(file, search, needle, truncated);
+    const found = await searchFile(file, stat, search, needle, truncated);
     total += found.total;
     results.push(...found.lines);
   }

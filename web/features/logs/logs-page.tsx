@@ -16,16 +16,9 @@ import { EmptyState } from '@web/ui/primitives/empty-state';
 import { Loading } from '@web/ui/primitives/loading';
 import { FilterSelect } from '@web/ui/filter-select';
 import { SearchBox } from '@web/ui/search-box';
+import { relativeDisplay } from '@web/ui/time-range';
 import { logKeys, useLogSearch, useLogSources, type LogAnswer, type LogLine, type LogSearchRequest } from './api';
 
-const RANGE_LABELS: Record<(typeof LOGS_RANGES)[number], string> = {
-  '15m': 'Last 15 minutes',
-  '1h': 'Last hour',
-  '6h': 'Last 6 hours',
-  '24h': 'Last 24 hours',
-  '7d': 'Last 7 days',
-  '30d': 'Last 30 days',
-};
 const LIMITS = ['100', '500', '1000', '5000'] as const;
 const URL_DEFAULTS = { range: LOGS_DEFAULT_RANGE, limit: String(LOGS_LIMIT_DEFAULT) };
 
@@ -127,7 +120,7 @@ export default function LogsPage() {
       );
     }
     if (lines.length === 0) {
-      return <EmptyState title="No log lines found" description={query ? `No line in ${RANGE_LABELS[range].toLowerCase()} contains "${query}".` : `Nothing was written in ${RANGE_LABELS[range].toLowerCase()}.`} />;
+      return <EmptyState title="No log lines found" description={query ? `No line in ${relativeDisplay(range).toLowerCase()} contains "${query}".` : `Nothing was written in ${relativeDisplay(range).toLowerCase()}.`} />;
     }
     return (
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
@@ -191,7 +184,7 @@ export default function LogsPage() {
               ]}
             />
             <SearchBox label="Search log lines" value={query} onCommit={(text) => change({ query: text || undefined })} placeholder="Text the line contains" />
-            <FilterSelect label="Range" value={range} onChange={(value) => change({ range: value })} options={LOGS_RANGES.map((value) => ({ value, label: RANGE_LABELS[value] }))} />
+            <FilterSelect label="Range" value={range} onChange={(value) => change({ range: value })} options={LOGS_RANGES.map((value) => ({ value, label: relativeDisplay(value) }))} />
             <FilterSelect label="Lines" value={String(limit)} onChange={(value) => change({ limit: value })} options={LIMITS.map((value) => ({ value, label: value }))} />
           </div>
         ) : null}
