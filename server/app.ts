@@ -8,10 +8,11 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { features } from './features';
-import { IdentityAuthenticator } from './features/identity/authenticate';
+import { identityAuthenticator } from './features/identity/authenticate';
 import { installAccessGuard } from './platform/auth/guard';
-import type { RouteAccess } from './platform/auth/types';
 import type { Config } from './platform/config';
+import type { AppContext } from './platform/context';
+import { installJsonBodyParser } from './platform/http/body';
 import { AppError, type ErrorBody } from './platform/http/errors';
 import { buildOpenApi } from './platform/http/openapi';
 import type { RouteDoc } from './platform/http/route';
@@ -20,20 +21,6 @@ import type { Logger } from './platform/logger';
 import { Metrics } from './platform/metrics';
 import { VERSION, WEB_DIST } from './platform/paths';
 import { codeOf } from './platform/errors';
-
-/** What every feature gets when it registers its routes and workers. */
-export interface AppContext {
-  config: Config;
-  pool: pg.Pool;
-  log: Logger;
-  metrics: Metrics;
-  /** Extra OpenAPI paths for routes not declared through `route()` (for example /api/db). */
-  openApiPaths: Record<string, unknown>;
-  /** Who is calling: sessions and API tokens (server/features/identity). */
-  auth: IdentityAuthenticator;
-  /** Every route of the app with the access it declares (tests check that none is left undeclared). */
-  routes: Array<{ method: string; url: string; access: RouteAccess | undefined }>;
-}
 
 export interface BuildOptions {
   config: Config;
@@ -53,8 +40,6 @@ function errorBody(error: FastifyError | AppError | Error): { status: number; bo
       return { status: 413, body: { error: 'payload_too_large', message: `request body is larger than the limit of ${BODY_LIMIT} bytes` } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, body: { error: 'unsupported_media_type', message: 'unsupported Content-Type; send application/json' } };
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, body: { error: 'invalid_request', message: 'body: the JSON body is empty' } };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { status: 400, body: { error: 'invalid_request', message: 'body: the JSON body is not valid JSON' } };
     default:
@@ -102,7 +87,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
 
   const routeDocs: RouteDoc[] = [];
-  const auth = new IdentityAuthenticator(pool);
+  const auth = identityAuthenticator(pool);
   const context: AppContext = { config, pool, log, metrics, openApiPaths: {}, auth, routes: [] };
 
   app.addHook('onRoute', (routeOptions) => {
@@ -126,6 +111,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   });
 
   installErrorHandler(app);
+  installJsonBodyParser(app);
   await app.register(cookie);
   installAccessGuard(app, auth);
 

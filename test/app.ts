@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Role } from '../common/rbac';
-import { buildApp, type AppContext } from '../server/app';
+import { buildApp } from '../server/app';
+import type { AppContext } from '../server/platform/context';
 import { createIdentity } from '../server/features/identity/identities';
 import { createSession } from '../server/features/identity/sessions';
 import { loadConfig } from '../server/platform/config';

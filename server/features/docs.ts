@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../platform/http/errors';
 import { route } from '../platform/http/route';
 import { ROOT } from '../platform/paths';
-import type { Feature } from './index';
+import type { Feature } from '../platform/context';
 
 /** The documentation pages shipped with this version (docs/*.md), for the console's Docs menu. */
 export const DOC_PAGES = ['OPERATIONS.md', 'ARCHITECTURE.md', 'API.md', 'RESOURCES.md', 'AUTH.md'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route } from '../platform/http/route';
 import { VERSION } from '../platform/paths';
-import type { Feature } from './index';
+import type { Feature } from '../platform/context';
 
 const versionAnswer = z.object({ backend: z.string() });
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../test/app';
 import Fastify from 'fastify';
 import { installErrorHandler } from '../app';
+import { installJsonBodyParser } from './http/body';
 import { route } from './http/route';
 
 let t: TestApp;
@@ -104,6 +105,7 @@ describe('route() validation and errors', () => {
   it('reports every issue of params, query and body at once', async () => {
     const app = Fastify({ bodyLimit: 1024 });
     installErrorHandler(app);
+    installJsonBodyParser(app);
     route(app, {
       method: 'POST',
       url: '/things/:id',
@@ -134,6 +136,11 @@ describe('route() validation and errors', () => {
     const broken = await app.inject({ method: 'POST', url: '/things/6f1f2b9e-8a57-4a41-9f3a-3d2a0f6b6c11', headers: { 'content-type': 'application/json' }, payload: '{"name": ' });
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toEqual({ error: 'invalid_request', message: 'body: the JSON body is not valid JSON' });
+
+    // An empty JSON body is no body: a route that needs one names its required fields.
+    const empty = await app.inject({ method: 'POST', url: '/things/6f1f2b9e-8a57-4a41-9f3a-3d2a0f6b6c11', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().details.map((issue: { path: string }) => issue.path)).toEqual(['body']);
 
     const boom = await app.inject({ method: 'GET', url: '/boom' });
     expect(boom.statusCode).toBe(500);

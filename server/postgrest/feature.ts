@@ -1,4 +1,4 @@
-import type { Feature } from '../features';
+import type { Feature } from '../platform/context';
 import { decide } from '../platform/auth/decide';
 import { UNAUTHORIZED_MESSAGE } from '../platform/auth/guard';
 import { PgrstError } from './errors';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../platform/context';
 import { decide } from '../../platform/auth/decide';
 import { AppError, ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';

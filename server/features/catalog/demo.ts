@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../platform/context';
 import { messageOf } from '../../platform/errors';
 import { inTransaction } from '../../platform/jobs/db';
 import { ROOT } from '../../platform/paths';

@@ -1,4 +1,4 @@
-import type { Feature } from '../index';
+import type { Feature } from '../../platform/context';
 import { backgroundWork, resourceScheduledTable } from '../../platform/jobs';
 import { SCRAPER_JOB, scraperApi } from './api';
 import { applyCatalogDemo } from './demo';

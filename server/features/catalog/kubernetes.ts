@@ -125,14 +125,14 @@ export function kubernetesDefaults(config: unknown): KubernetesDefaults | undefi
     const ownerKind = str(owner.kind);
     const ownerName = str(owner.name);
     if (!ownerKind || !ownerName) continue;
-    parents.push({ type: `Kubernetes::${ownerKind}`, externalId: str(owner.uid) ?? kubernetesKey(ownerKind, namespace, ownerName) });
+    parents.push({ type: `Kubernetes::${ownerKind}`, externalId: str(owner.uid) ?? kubernetesKey(ownerKind, namespace, ownerName), anyType: true });
   }
-  if (namespace && kind !== 'Namespace') parents.push({ type: 'Kubernetes::Namespace', externalId: kubernetesKey('Namespace', null, namespace) });
+  if (namespace && kind !== 'Namespace') parents.push({ type: 'Kubernetes::Namespace', externalId: kubernetesKey('Namespace', null, namespace), anyType: true });
   const relationships: ScrapedItem['relationships'] = [];
   // A Pod relates to the Node it runs on; a Service… is matched by rules, not guessed here.
   const spec = record(config.spec);
   const nodeName = kind === 'Pod' ? str(spec.nodeName) : undefined;
-  if (nodeName) relationships.push({ type: 'Kubernetes::Node', externalId: kubernetesKey('Node', null, nodeName), relation: 'runs on', direction: 'incoming', selector: 'node' });
+  if (nodeName) relationships.push({ type: 'Kubernetes::Node', externalId: kubernetesKey('Node', null, nodeName), anyType: true, relation: 'runs on', direction: 'incoming', selector: 'node' });
   const state = healthOf(kind, spec, record(config.status));
   const created = str(metadata.creationTimestamp);
   const deleted = str(metadata.deletionTimestamp);

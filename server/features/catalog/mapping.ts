@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isRecord, messageOf } from '../../platform/errors';
-import { evaluateCel } from '../health/expressions';
+import { evaluateCel } from '../../platform/expressions';
 import { fingerprint, normalize } from './changes';
 import { looksLikeJsonPath, queryAll, queryOne, removePath, replacePath } from './jsonpath';
 import { kubernetesDefaults } from './kubernetes';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { canRunChecks } from '../../../common/rbac';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../platform/context';
 import { decide } from '../../platform/auth/decide';
 import { AppError, ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
@@ -11,6 +11,7 @@ import { accessMap } from '../identity/api';
 import { CanaryInvalid, deleteCanary, saveCanary } from './canaries';
 import { checkGraph } from './graph';
 import { CHECK_TYPES } from './registry';
+import { checkMetricsOf } from './check-metrics';
 import { runCanary } from './run-canary';
 import { canarySpecJsonSchema } from './schema';
 import { parseCanarySpec } from './spec';
@@ -122,7 +123,8 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
       if (!check) throw new AppError('not_found', `check ${params.id} not found`);
       if (check.transformed_from) throw new AppError('conflict', 'this check is made by a transform of another check: run that one');
       if (CHECK_TYPES.find((type) => type.type === check.type)?.push) throw new AppError('conflict', 'this check receives its results (webhook); it cannot be run');
-      const [ran] = await runCanary({ pool, log }, check.canary_id, AbortSignal.timeout(11 * 60_000), { onlyCheck: params.id });
+      const runs = await runCanary({ pool, log, metrics: checkMetricsOf(ctx.metrics.registry) }, check.canary_id, AbortSignal.timeout(11 * 60_000), { onlyCheck: params.id });
+      const ran = runs.find((run) => run.check.id === params.id);
       if (!ran) throw new AppError('not_found', `check ${params.id} not found`);
       const result = ran.outcome.result;
       return {

@@ -1,9 +1,10 @@
-import type { Feature } from '../index';
+import type { Feature } from '../../platform/context';
 import { backgroundWork, resourceScheduledTable } from '../../platform/jobs';
 import { healthApi } from './api';
 import { canaryKind } from './canary-kind';
 import { applyDemo } from './demo';
 import { checkRollupRetentionJob, checkStatusRetentionJob } from './retention';
+import { checkMetricsOf } from './check-metrics';
 import { runCanary } from './run-canary';
 import { webhookRoutes } from './webhook';
 
@@ -30,7 +31,7 @@ export const healthFeature: Feature = {
         concurrency: 20,
         history: 'problems',
         run: async (row, run) => {
-          await runCanary({ pool: run.pool, log: run.log }, row.id, run.signal, { job: run });
+          await runCanary({ pool: run.pool, log: run.log, metrics: checkMetricsOf(ctx.metrics.registry) }, row.id, run.signal, { job: run });
         },
       })
       .job(checkStatusRetentionJob())

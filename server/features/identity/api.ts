@@ -81,6 +81,11 @@ const checkBody = z.object({
       id: uuid,
       tags: z.record(z.string(), z.string()).optional(),
       agent: z.string().optional(),
+      // What permissions with object selectors (kind Permission) match on.
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      type: z.string().optional(),
+      labels: z.record(z.string(), z.string()).optional(),
     })
     .optional(),
 });

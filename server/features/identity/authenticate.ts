@@ -47,6 +47,7 @@ interface PrincipalRow {
   email: string | null;
   roles: string[];
   team_ids: string[];
+  groups: string[];
   second_factor: boolean;
   rbac_version: number;
   session_id: string | null;
@@ -87,7 +88,7 @@ const FROM: Record<PrincipalFrom, { columns: string; from: string; where: string
  * RuleCache). Always fresh, so a revoked session or a new deny applies to the very next request.
  */
 const PRINCIPAL = (kind: PrincipalFrom) => `
-  SELECT p.id, p.name, p.email, r.roles, tm.team_ids, sf.second_factor, (SELECT version::int FROM rbac_version) AS rbac_version, ${FROM[kind].columns}
+  SELECT p.id, p.name, p.email, r.roles, tm.team_ids, pg.groups, sf.second_factor, (SELECT version::int FROM rbac_version) AS rbac_version, ${FROM[kind].columns}
   FROM ${FROM[kind].from}
   JOIN identities i ON i.id = p.id AND i.state = 'active'
   CROSS JOIN LATERAL (SELECT coalesce(array_agg(role), '{}') AS roles FROM person_roles WHERE person_id = p.id) r
@@ -95,6 +96,15 @@ const PRINCIPAL = (kind: PrincipalFrom) => `
     SELECT coalesce(array_agg(m.team_id), '{}') AS team_ids
     FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL WHERE m.person_id = p.id
   ) tm
+  CROSS JOIN LATERAL (
+    -- Permission groups (kind PermissionGroup) naming the person by id or email, everyone ('*'), or a team of theirs.
+    SELECT coalesce(array_agg(g.name), '{}') AS groups
+    FROM permission_groups g
+    WHERE g.deleted_at IS NULL AND (
+      g.people && ARRAY['*', p.id::text, lower(coalesce(p.email, ''))]
+      OR EXISTS (SELECT 1 FROM teams t WHERE t.id = ANY(tm.team_ids) AND (lower(t.name) = ANY(g.teams) OR t.id::text = ANY(g.teams)))
+    )
+  ) pg
   CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM identity_credentials c WHERE c.identity_id = p.id AND c.type = ANY($2)) AS second_factor) sf
   WHERE p.deleted_at IS NULL AND ${FROM[kind].where}`;
 const SESSION_PRINCIPAL = PRINCIPAL('session');
@@ -113,7 +123,8 @@ async function toActor(row: PrincipalRow, rules: RuleCache): Promise<Actor> {
     email: row.email,
     roles,
     teamIds: row.team_ids,
-    permissions: await rules.rulesFor(row.rbac_version, { personId: row.id, teamIds: row.team_ids, roles }),
+    groups: row.groups,
+    permissions: await rules.rulesFor(row.rbac_version, { personId: row.id, teamIds: row.team_ids, roles, groups: row.groups }),
     ...(row.session_id && row.aal && row.authenticated_at ? { session: { id: row.session_id, aal: row.aal, authenticatedAt: row.authenticated_at } } : {}),
     ...(row.token_id ? { token: { id: row.token_id, scopes: parseScopes(row.scopes) } } : {}),
   };
@@ -193,4 +204,19 @@ export class IdentityAuthenticator implements Authenticator {
       .query("UPDATE access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')", [id])
       .catch(() => undefined);
   }
+}
+
+const authenticators = new WeakMap<pg.Pool, IdentityAuthenticator>();
+
+/**
+ * The one authenticator of a database pool: the access guard (built with the app) and identity's own
+ * routes share it, so its per-request memo and rule cache are one.
+ */
+export function identityAuthenticator(pool: pg.Pool): IdentityAuthenticator {
+  let auth = authenticators.get(pool);
+  if (!auth) {
+    auth = new IdentityAuthenticator(pool);
+    authenticators.set(pool, auth);
+  }
+  return auth;
 }

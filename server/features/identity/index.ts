@@ -1,11 +1,14 @@
-import type { Feature } from '../index';
+import type { Feature } from '../../platform/context';
 import { backgroundWork } from '../../platform/jobs/registry';
 import { identityApi } from './api';
+import { identityAuthenticator } from './authenticate';
 import { identityCleanupJob } from './cleanup';
 import { ORY_PREFIX, type IdentityDeps } from './kratos/context';
 import { kratosRoutes } from './kratos/routes';
 import { createMailer } from './mailer';
 import { RateLimiter } from './rate-limit';
+import { permissionGroupKind } from './permission-group-kind';
+import { permissionKind } from './permission-kind';
 import { teamKind } from './team-kind';
 
 /**
@@ -15,13 +18,13 @@ import { teamKind } from './team-kind';
  */
 export const identityFeature: Feature = {
   name: 'identity',
-  kinds: [teamKind],
+  kinds: [teamKind, permissionGroupKind, permissionKind],
   async register(app, ctx) {
     const deps: IdentityDeps = {
       pool: ctx.pool,
       config: ctx.config,
       log: ctx.log,
-      auth: ctx.auth,
+      auth: identityAuthenticator(ctx.pool),
       mailer: createMailer(ctx.config, ctx.log),
       limiter: new RateLimiter(ctx.pool),
     };

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { parseObjectSelector } from '../../platform/auth/object-selector';
 import type { PermissionRule } from '../../platform/auth/types';
 import { isRecord } from '../../platform/errors';
 
@@ -27,6 +28,7 @@ export function parseRule(row: unknown): StoredRule | undefined {
     connection_id: stringOrNull(row.connection_id),
     tags: isRecord(row.tags) ? Object.fromEntries(Object.entries(row.tags).map(([key, value]) => [key, String(value)])) : null,
     agents: Array.isArray(row.agents) ? row.agents.map(String) : null,
+    object_selector: parseObjectSelector(row.object_selector),
     until: row.until instanceof Date ? row.until.getTime() : null,
   };
 }
@@ -49,9 +51,15 @@ export class RuleCache {
 
   constructor(private readonly pool: pg.Pool) {}
 
-  async rulesFor(version: number, subject: { personId: string; teamIds: readonly string[]; roles: readonly string[] }, now = Date.now()): Promise<PermissionRule[]> {
+  /** The rows whose subject is the person, one of their teams, or a group: one of their roles or permission groups. */
+  async rulesFor(
+    version: number,
+    subject: { personId: string; teamIds: readonly string[]; roles: readonly string[]; groups?: readonly string[] },
+    now = Date.now(),
+  ): Promise<PermissionRule[]> {
     if (version !== this.version) await this.reload(version);
-    const keys = [subjectKey('person', subject.personId), ...subject.teamIds.map((id) => subjectKey('team', id)), ...subject.roles.map((role) => subjectKey('group', role))];
+    const groups = new Set([...subject.roles, ...(subject.groups ?? [])]);
+    const keys = [subjectKey('person', subject.personId), ...subject.teamIds.map((id) => subjectKey('team', id)), ...[...groups].map((group) => subjectKey('group', group))];
     const lists: StoredRule[][] = [];
     for (const key of keys) {
       const list = this.bySubject.get(key);
@@ -81,7 +89,7 @@ export class RuleCache {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const versionRow = await client.query<{ version: number }>('SELECT version::int AS version FROM rbac_version');
       const { rows } = await client.query(
-        `SELECT id, action, deny, subject_type, subject, object, config_id, component_id, canary_id, playbook_id, connection_id, tags, agents, until
+        `SELECT id, action, deny, subject_type, subject, object, object_selector, config_id, component_id, canary_id, playbook_id, connection_id, tags, agents, until
            FROM permissions WHERE deleted_at IS NULL AND (until IS NULL OR until > now())`,
       );
       await client.query('COMMIT');

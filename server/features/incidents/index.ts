@@ -1,4 +1,4 @@
-import type { Feature } from '../index';
+import type { Feature } from '../../platform/context';
 import { backgroundWork } from '../../platform/jobs';
 import { incidentApi } from './api';
 import { evaluateIncidentRules } from './rules/engine';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { LOGS_DEFAULT_RANGE, LOGS_LIMIT_DEFAULT, LOGS_LIMIT_MAX } from '../../../common/logs';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../platform/context';
 import { ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { specRowRoutes } from '../../platform/spec-rows';

@@ -1,4 +1,4 @@
-import type { Feature } from '../index';
+import type { Feature } from '../../platform/context';
 import { logsApi } from './api';
 import { logBackendKind } from './backends';
 

@@ -3,7 +3,7 @@ import { isRecord, messageOf } from '../../platform/errors';
 import type { Queryable } from '../../platform/jobs/db';
 import type { Logger } from '../../platform/logger';
 import { queryOne } from '../catalog/jsonpath';
-import { evaluateCel, renderTemplate } from '../health/expressions';
+import { evaluateCel, renderTemplate } from '../../platform/expressions';
 import { asHealth } from './rollup';
 import { selectChecks, selectComponents, selectConfigs, type SelectedCheck, type SelectedConfig } from './selectors';
 import { parseForEach, type ComponentSpec, type ConfigSelector, type ForEachSpec, type PropertySpec } from './spec';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../platform/context';
 import { isRecord } from '../../platform/errors';
 import { inTransaction } from '../../platform/jobs/db';
 import { ROOT } from '../../platform/paths';

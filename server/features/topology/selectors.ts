@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/jobs/db';
-import { evaluateCel } from '../health/expressions';
+import { evaluateCel } from '../../platform/expressions';
 import type { CheckSelector, ComponentSelector, ConfigSelector } from './spec';
 
 /** A config item as selectors and lookups see it. */

@@ -1,5 +1,4 @@
-import type { AppContext } from '../../app';
-import type { Feature } from '../../features';
+import type { AppContext, Feature } from '../context';
 import { backgroundWork } from './registry';
 import { failedEventRetentionJob, jobHistoryRetentionJob } from './retention';
 import { startBackgroundWork } from './runtime';

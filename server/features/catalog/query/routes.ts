@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Resource } from '../../../../common/rbac';
-import type { AppContext } from '../../../app';
+import type { AppContext } from '../../../platform/context';
 import { allows } from '../../../platform/auth/decide';
 import { AppError, ValidationError, type Issue } from '../../../platform/http/errors';
 import { route } from '../../../platform/http/route';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { celDuration, evaluateCel, evaluateTest, ExpressionError, renderTemplate } from '../expressions';
+import { celDuration, evaluateCel, evaluateTest, ExpressionError, renderTemplate } from '.';
 
 describe('check expressions', () => {
   it('treats whole-number variables as ints, so arithmetic with integer literals works', () => {

@@ -1,0 +1,8 @@
+// The expression language every feature speaks (DESIGN §3): CEL with the Flanksource functions, Go
+// templates and `$(.var)` interpolation. Features import from here, never from an engine directly.
+export { ExpressionError } from './errors';
+export { celDuration, evaluateCel, evaluateTest } from './cel';
+export { renderTemplate } from './template';
+export { interpolate } from './interpolate';
+export { checkJavascript, evaluateJavascript } from './javascript';
+export { evaluateTemplateSpec, goText, readTemplateSpec, templateSpecText, type TemplateSpec } from './template-spec';
