@@ -4,6 +4,8 @@ import tls from 'node:tls';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { VERSION } from '../paths';
+import type { SignableRequest } from './aws-sigv4';
+import { digestAuthorization, parseDigestChallenge } from './http-digest';
 
 /** Bodies are read up to this size: enough for any health answer, bounded against a runaway download. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -14,6 +16,14 @@ export interface HttpRequest {
   headers: Array<{ name: string; value: string }>;
   body?: string;
   basicAuth?: { username: string; password: string };
+  /** HTTP Digest: the first 401 with a Digest challenge is answered once (per URL followed). */
+  digestAuth?: { username: string; password: string };
+  /** Sent as `Authorization: Bearer …` (an OAuth2 access token). */
+  bearerToken?: string;
+  /** Headers computed over the request as it will be sent (AWS SigV4), for each request made. */
+  sign?: (request: SignableRequest) => Record<string, string>;
+  /** Instead of watchkeeper's own; a `User-Agent` in `headers` wins over both. */
+  userAgent?: string;
   tls: {
     rejectUnauthorized: boolean;
     ca?: string;
@@ -80,19 +90,26 @@ function readBody(stream: Readable, signal: AbortSignal): Promise<{ body: Buffer
   });
 }
 
+/** The headers of one request: defaults, the caller's, then credentials for the request's own origin. */
+function headersFor(request: HttpRequest, url: URL, method: string, body: string | undefined, sameOrigin: boolean, digest: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { host: url.host, 'user-agent': request.userAgent ?? USER_AGENT, accept: '*/*' };
+  for (const header of request.headers) {
+    // Credentials written for one host are not sent to another one a redirect points at (as Go does).
+    if (!sameOrigin && ['authorization', 'cookie', 'proxy-authorization'].includes(header.name.toLowerCase())) continue;
+    headers[header.name.toLowerCase()] = header.value;
+  }
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  if (!sameOrigin) return headers;
+  if (digest) headers.authorization = digest;
+  else if (request.basicAuth) headers.authorization = `Basic ${Buffer.from(`${request.basicAuth.username}:${request.basicAuth.password}`).toString('base64')}`;
+  else if (request.bearerToken) headers.authorization = `Bearer ${request.bearerToken}`;
+  if (request.sign) Object.assign(headers, request.sign({ method, url, headers, body: body ?? '' }));
+  return headers;
+}
+
 /** One request/response exchange, without redirects. */
-function exchange(request: HttpRequest, url: URL, method: string, body: string | undefined, sameOrigin: boolean): Promise<{ response: http.IncomingMessage; certificate?: tls.PeerCertificate }> {
+function exchange(request: HttpRequest, url: URL, method: string, body: string | undefined, headers: Record<string, string>): Promise<{ response: http.IncomingMessage; certificate?: tls.PeerCertificate }> {
   return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = { 'user-agent': USER_AGENT, accept: '*/*' };
-    for (const header of request.headers) {
-      // Credentials written for one host are not sent to another one a redirect points at (as Go does).
-      if (!sameOrigin && ['authorization', 'cookie', 'proxy-authorization'].includes(header.name.toLowerCase())) continue;
-      headers[header.name.toLowerCase()] = header.value;
-    }
-    if (request.basicAuth && sameOrigin) {
-      headers.authorization = `Basic ${Buffer.from(`${request.basicAuth.username}:${request.basicAuth.password}`).toString('base64')}`;
-    }
-    if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
     const secure = url.protocol === 'https:';
     const options: https.RequestOptions = {
       method,
@@ -134,10 +151,19 @@ export async function send(request: HttpRequest): Promise<HttpResponse> {
   let method = request.method;
   let body = request.body;
   const redirects: string[] = [];
+  let digest: string | undefined;
   for (;;) {
     const sameOrigin = url.origin === request.url.origin;
-    const { response, certificate } = await exchange(request, url, method, body, sameOrigin);
+    const { response, certificate } = await exchange(request, url, method, body, headersFor(request, url, method, body, sameOrigin, digest));
     const status = response.statusCode ?? 0;
+    // As canary-checker's client: a Digest challenge is answered once; a second 401 is the answer.
+    const challenge = status === 401 && request.digestAuth && sameOrigin && !digest ? parseDigestChallenge(response.headers['www-authenticate']) : undefined;
+    if (challenge && request.digestAuth) {
+      response.resume();
+      digest = digestAuthorization(challenge, request.digestAuth, { method, uri: `${url.pathname}${url.search}`, body: body ?? '' });
+      continue;
+    }
+    digest = undefined;
     const location = response.headers.location;
     if ([301, 302, 303, 307, 308].includes(status) && location && redirects.length < request.maxRedirects) {
       response.resume();

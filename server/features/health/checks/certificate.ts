@@ -1,5 +1,5 @@
 import type tls from 'node:tls';
-import { formatDuration } from '../units';
+import { formatDuration } from '../../../platform/units';
 
 const DAY_MS = 86_400_000;
 

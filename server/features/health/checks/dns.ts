@@ -59,7 +59,13 @@ async function ask(resolver: Resolver, type: QueryType, query: string): Promise<
       return { records: answers.map((item) => item.address), results: answers };
     }
     case 'CNAME': {
-      const answers = await resolver.resolveCname(query);
+      // As Go's LookupCNAME (canary-checker): a name without a CNAME record is its own canonical name.
+      const answers = await resolver.resolveCname(query).catch(async (error: unknown) => {
+        if (codeOf(error) !== 'ENODATA') throw error;
+        const addresses = await resolver.resolve4(query).catch(() => resolver.resolve6(query));
+        if (addresses.length === 0) throw error;
+        return [`${query.replace(/\.$/, '')}.`];
+      });
       return { records: answers, results: answers };
     }
     case 'MX': {

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDuration } from '../units';
+import { parseDuration } from '../../../platform/units';
 
 /** A file as canary-checker's folder check describes it (with our relative `path` added). */
 export interface FolderFile {

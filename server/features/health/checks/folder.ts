@@ -2,7 +2,7 @@ import { stat, statfs } from 'node:fs/promises';
 import { z } from 'zod';
 import { codeOf, messageOf } from '../../../platform/errors';
 import { defineCheckType } from '../define';
-import { durationSchema, formatDuration, formatSize, sizeSchema } from '../units';
+import { durationSchema, formatDuration, formatSize, sizeSchema } from '../../../platform/units';
 import { parseSince, scanFolder, type FolderFile, type FolderFilter } from './folder-scan';
 
 /** Files kept with each result for people to read; the variables have them all. */

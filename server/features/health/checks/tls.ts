@@ -3,7 +3,7 @@ import tls from 'node:tls';
 import { z } from 'zod';
 import { messageOf } from '../../../platform/errors';
 import { defineCheckType } from '../define';
-import { celDuration } from '../expressions';
+import { celDuration } from '../../../platform/expressions';
 import { describeCertificate, expiryProblem } from './certificate';
 import { envVarSchema } from './env-var';
 

@@ -47,8 +47,8 @@ export async function outcome(type: string, item: Item, env: Record<string, stri
 /** The result the engine stores: the type's outcome, then test, display and transform. */
 export async function result(type: string, item: Item, env: Record<string, string> = {}) {
   const ran = await runCheck(
-    { id: randomUUID(), key: `${type}/${String(item.name)}`, type, name: String(item.name), namespace: 'default', description: null, icon: null, labels: {}, spec: item },
-    { id: randomUUID(), name: 'test', namespace: 'default', env },
+    { id: randomUUID(), key: `${type}/${String(item.name)}`, type, name: String(item.name), namespace: 'default', description: null, icon: null, endpoint: null, labels: {}, spec: item },
+    { id: randomUUID(), name: 'test', namespace: 'default', labels: {}, env },
     { pool: idlePool, log },
     new AbortController().signal,
   );

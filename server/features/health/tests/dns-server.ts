@@ -37,7 +37,8 @@ export interface DnsServer {
   close(): Promise<void>;
 }
 
-export async function startDnsServer(): Promise<DnsServer> {
+/** Serves `zone` (default: the example.test zone above). */
+export async function startDnsServer(zone: Record<string, dnsPacket.Answer[]> = ZONE): Promise<DnsServer> {
   const socket = dgram.createSocket('udp4');
   const queries: string[] = [];
   socket.on('message', (message, remote) => {
@@ -47,8 +48,8 @@ export async function startDnsServer(): Promise<DnsServer> {
     const key = `${question.name.toLowerCase()}/${question.type}`;
     queries.push(key);
     if (question.name === 'slow.example.test') return;
-    const answers = ZONE[key];
-    const knownName = Object.keys(ZONE).some((entry) => entry.startsWith(`${question.name.toLowerCase()}/`));
+    const answers = zone[key];
+    const knownName = Object.keys(zone).some((entry) => entry.startsWith(`${question.name.toLowerCase()}/`));
     const response = dnsPacket.encode({
       type: 'response',
       id: query.id ?? 0,

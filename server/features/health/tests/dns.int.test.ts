@@ -45,6 +45,8 @@ describe('dns: every query type against a local server', () => {
 
   it('CNAME, comparing names without case or the final dot', async () => {
     expect(await outcome('dns', { name: 'cname', query: 'www.example.test', querytype: 'CNAME', server, exactreply: ['Example.Test.'] })).toMatchObject({ pass: true, data: { records: ['example.test'] } });
+    // As Go's LookupCNAME: a name with addresses but no CNAME record is its own canonical name.
+    expect(await outcome('dns', { name: 'canonical', query: 'example.test', querytype: 'CNAME', server, exactreply: ['example.test.'] })).toMatchObject({ pass: true, data: { records: ['example.test.'] } });
   });
 
   it('MX as "host preference", like canary-checker', async () => {

@@ -114,7 +114,8 @@ describe('http: answers', () => {
       display: { template: 'code={{.code}} in {{.elapsed}}' },
     });
     expect(tested).toMatchObject({ pass: true, message: expect.stringMatching(/^code=200 in \d+ms$/) });
-    expect(seen.at(-1)?.headers['user-agent']).toMatch(/^watchkeeper\//);
+    // canary-checker's fixtures test for its name: json.headers["User-Agent"].startsWith("canary-checker/").
+    expect(seen.at(-1)?.headers['user-agent']).toMatch(/^canary-checker\/watchkeeper-\d/);
   });
 
   it('fails a code outside 200–299 unless responseCodes or a test says otherwise', async () => {
@@ -131,8 +132,9 @@ describe('http: answers', () => {
       expect(ran.pass).toBe(true);
       expect(ran.data.json).toMatchObject({ method, body: '{"a":1}', headers: { 'x-token': 'abc', 'content-type': 'application/json' } });
     }
-    const get = await outcome('http', { name: 'm', url: `${base}/echo`, body: 'ignored for GET' });
-    expect(get.data.json).toMatchObject({ method: 'GET', body: '' });
+    // Go's client sends a body with GET too (canary-checker's http_auth_url_pass fixture does).
+    const get = await outcome('http', { name: 'm', url: `${base}/echo`, body: 'sent with GET too' });
+    expect(get.data.json).toMatchObject({ method: 'GET', body: 'sent with GET too' });
     const head = await outcome('http', { name: 'm', url: `${base}/ok`, method: 'HEAD' });
     expect(head).toMatchObject({ pass: true, data: { code: 200, content: '' } });
   });
@@ -140,6 +142,13 @@ describe('http: answers', () => {
   it('checks responseContent', async () => {
     expect(await outcome('http', { name: 'c', url: `${base}/ok`, responseContent: 'hello' })).toMatchObject({ pass: true });
     expect(await outcome('http', { name: 'c', url: `${base}/ok`, responseContent: 'goodbye' })).toMatchObject({ pass: false, message: 'the answer does not contain "goodbye"' });
+  });
+
+  it('exposes json for application/json answers, for tests such as canary-checker writes them', async () => {
+    const url = `${base}/json`;
+    expect(await outcome('http', { name: 'j', url })).toMatchObject({ pass: true, data: { json: { status: 'ok', nested: { ok: true } } } });
+    expect(await result('http', { name: 'j', url, test: { expr: "json.items.map(i, i.name) == ['a', 'b'] && json.nested.count == 2" } })).toMatchObject({ pass: true });
+    expect(await result('http', { name: 'j', url, test: { expr: "json.status == 'down'" } })).toMatchObject({ pass: false });
   });
 
   it('checks responseJSONContent with a simple JSONPath and exposes json', async () => {
