@@ -9,7 +9,9 @@ import { useCheckHistory } from '../api/check';
 import type { CheckStatus } from '../api/schema';
 import { timeRangeToParam } from '../state/time-range';
 import { HealthDot } from '../table/cells';
+import { ArtifactLinks } from './artifact-links';
 import { DurationFilterField } from './duration-filter-field';
+import { useRunArtifacts, type RunArtifact } from './run-artifacts';
 
 const columns: ColumnDef<CheckStatus>[] = [
   { id: 'time', header: 'Time', enableSorting: false, size: 190, cell: ({ row }) => <DateTime value={row.original.time} /> },
@@ -59,6 +61,17 @@ function attachColumn(checkId: string): ColumnDef<CheckStatus> {
   };
 }
 
+/** The files a run left (exec `artifacts`): a column only when a result on the page has some. */
+function artifactsColumn(byRun: ReadonlyMap<number, RunArtifact[]>): ColumnDef<CheckStatus> {
+  return {
+    id: 'artifacts',
+    header: 'Artifacts',
+    enableSorting: false,
+    size: 220,
+    cell: ({ row }) => <ArtifactLinks artifacts={byRun.get(Date.parse(row.original.time)) ?? []} />,
+  };
+}
+
 /** History tab (spec §2, §5): results newest first in pages of 50, filtered by a minimum duration. */
 export function HistoryTab({ checkId, timeRange }: { checkId: string; timeRange: TimeRangeValue }) {
   const [minDuration, setMinDuration] = useState(0);
@@ -72,8 +85,12 @@ export function HistoryTab({ checkId, timeRange }: { checkId: string; timeRange:
   }
   const history = useCheckHistory(checkId, timeRange, minDuration, pageIndex);
   const canAttach = useCanAttachEvidence();
-  const withAttach = useMemo(() => (canAttach ? [...columns, attachColumn(checkId)] : columns), [canAttach, checkId]);
   const rows = useMemo(() => history.data?.rows ?? [], [history.data]);
+  const artifacts = useRunArtifacts(checkId, rows.map((row) => row.time)).data;
+  const shown = useMemo(() => {
+    const withArtifacts = artifacts && artifacts.size > 0 ? [...columns, artifactsColumn(artifacts)] : columns;
+    return canAttach ? [...withArtifacts, attachColumn(checkId)] : withArtifacts;
+  }, [artifacts, canAttach, checkId]);
   return (
     <div className="flex min-h-0 flex-col gap-3">
       <DurationFilterField
@@ -91,7 +108,7 @@ export function HistoryTab({ checkId, timeRange }: { checkId: string; timeRange:
       <DataTable
         aria-label="Check history"
         data={rows}
-        columns={withAttach}
+        columns={shown}
         getRowId={(row) => row.time}
         isLoading={history.isLoading}
         className="max-h-[28rem]"
