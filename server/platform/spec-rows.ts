@@ -18,6 +18,10 @@ export interface SpecRowTable {
   noun: string;
   /** Every problem of a spec, by path from the document (`spec.files[0].paths`); none means it may be saved. */
   problems(spec: Record<string, unknown>): Array<{ path: string; message: string }>;
+  /** Fields of the upstream format that are read but not run, each named (docs/RESOURCES.md: warnings, never silence). */
+  warnings?(spec: Record<string, unknown>): string[];
+  /** The spec as stored, when an upstream shape is rewritten into ours; called only on a spec without problems. */
+  normalize?(spec: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface SpecRowInput {
@@ -44,6 +48,8 @@ export class SpecInvalid extends Error {
 export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, input: SpecRowInput, options: { id?: string; createOnly?: boolean } = {}): Promise<SavedSpecResource> {
   const problems = table.problems(input.spec);
   if (problems.length > 0) throw new SpecInvalid(problems);
+  const warnings = table.warnings?.(input.spec) ?? [];
+  const spec = table.normalize?.(input.spec) ?? input.spec;
   const found = options.id
     ? await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [options.id])
     : await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE`, [input.namespace, input.name]);
@@ -56,17 +62,17 @@ export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, in
   if (existing && options.id && existing.source !== 'UI' && input.source === 'UI') throw new AppError('conflict', `this ${table.noun} comes from ${existing.source}: change it there`);
   if (existing) {
     await client.query(`UPDATE ${table.table} SET name = $2, namespace = $3, labels = $4, spec = $5, source = $6 WHERE id = $1`, [
-      existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), input.source,
+      existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source,
     ]);
-    return { id: existing.id, action: 'updated', warnings: [] };
+    return { id: existing.id, action: 'updated', warnings };
   }
   const { rows } = await client.query<{ id: string }>(
     `INSERT INTO ${table.table} (name, namespace, labels, spec, source, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), input.source, input.createdBy || null],
+    [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source, input.createdBy || null],
   );
   const id = rows[0]?.id;
   if (!id) throw new Error(`${table.noun} insert returned no row`);
-  return { id, action: 'created', warnings: [] };
+  return { id, action: 'created', warnings };
 }
 
 /** The resource kind (`apply -f`, the watched folder) whose documents are rows of this table. */

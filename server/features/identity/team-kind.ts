@@ -11,7 +11,7 @@ const teamSchema = z.object({
   }),
   spec: z
     .object({
-      icon: z.string().trim().min(1).max(100).optional(),
+      icon: z.string().trim().max(100).optional(),
       /** People by email (or id); the team's membership becomes exactly this list. */
       members: z.array(z.string().trim().min(1)).max(10_000).optional(),
     })
@@ -21,6 +21,17 @@ const teamSchema = z.object({
 export type TeamDocument = z.infer<typeof teamSchema>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Team fields of Mission Control (its Team CRD and the older team spec) that are kept in the team's spec
+ * but not run here: each is reported by name.
+ */
+const KEPT: Record<string, string> = {
+  displayName: 'the console shows the team by metadata.name',
+  components: 'teams do not own components here; use a component\'s owner',
+  responder_clients: 'external responders (Jira, AWS, MS Planner) are not supported',
+  notifications: 'team notifications are not part of this console yet',
+};
 
 /**
  * `kind: Team` (mission-control.flanksource.com/v1): a team and, when `spec.members` is given, exactly
@@ -41,15 +52,19 @@ export const teamKind: ResourceKind<TeamDocument> = {
     }
     let id: string;
     if (found) {
-      await client.query('UPDATE teams SET name = $2, icon = $3, spec = $4, source = $5 WHERE id = $1', [found.id, name, icon ?? 'group', JSON.stringify(rest), source]);
+      await client.query('UPDATE teams SET name = $2, icon = $3, spec = $4, source = $5 WHERE id = $1', [found.id, name, icon || 'group', JSON.stringify(rest), source]);
       id = found.id;
     } else {
-      const inserted = await client.query<{ id: string }>('INSERT INTO teams (name, icon, spec, source) VALUES ($1, $2, $3, $4) RETURNING id', [name, icon ?? 'group', JSON.stringify(rest), source]);
+      const inserted = await client.query<{ id: string }>('INSERT INTO teams (name, icon, spec, source) VALUES ($1, $2, $3, $4) RETURNING id', [name, icon || 'group', JSON.stringify(rest), source]);
       const row = inserted.rows[0];
       if (!row) throw new Error('team insert returned no row');
       id = row.id;
     }
     const warnings: string[] = [];
+    for (const key of Object.keys(rest)) {
+      const reason = Object.hasOwn(KEPT, key) ? KEPT[key] : undefined;
+      if (reason) warnings.push(`spec.${key}: ${reason}; kept in the team's spec`);
+    }
     if (members) {
       // Membership of an applied team changes only here (migration 0004, team_members_source).
       await client.query("SELECT set_config('watchkeeper.applying', 'on', true)");

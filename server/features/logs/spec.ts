@@ -1,19 +1,33 @@
 import { z } from 'zod';
+import { isRecord } from '../../platform/errors';
 import type { Issue } from '../../platform/http/errors';
 import { specProblems } from '../../platform/spec-rows';
 
 const text = z.string().trim().min(1, 'must not be empty');
 const labels = z.record(z.string(), z.string(), { message: 'must be a mapping of label to value' });
 
-/** Files on this server: paths or globs (`*`, `**`, `?`, `{a,b}`); `{{name}}` and `{{type}}` take the component's. */
-const fileSource = z
-  .object({
-    paths: z.array(text, { message: 'must be a list of paths or globs' }).min(1, 'give at least one path or glob'),
-    labels: labels.optional(),
-  })
-  .strict();
+/**
+ * Files on this server: paths or globs (`*`, `**`, `?`, `{a,b}`); `{{name}}` and `{{type}}` take the
+ * component's. apm-hub's file backend names the list `path`; it is read as `paths`.
+ */
+const fileSource = z.preprocess(
+  (raw) => {
+    if (!isRecord(raw) || raw.path === undefined || raw.paths !== undefined) return raw;
+    const { path, ...rest } = raw;
+    return { ...rest, paths: path };
+  },
+  z
+    .object({
+      paths: z.array(text, { message: 'must be a list of paths or globs' }).min(1, 'give at least one path or glob'),
+      labels: labels.optional(),
+    })
+    .strict(),
+);
 
-/** Which topology components the backend holds the logs of: every field given must match (`*` in a name is a wildcard). */
+/**
+ * Which topology components the backend holds the logs of (duty's LogSelector: name, type, labels): every
+ * field given must match (`*` in a name is a wildcard).
+ */
 const componentSelector = z
   .object({ name: text.optional(), type: text.optional(), labels: labels.optional() })
   .strict()

@@ -4,6 +4,7 @@ import { scheduleOf, zodProblems, type SpecProblem } from '../catalog/spec';
 import { sourceOf } from '../catalog/sources';
 import type { AnySource } from '../catalog/types';
 import { COMPONENT_HEALTHS } from '../../../common/topology';
+import { CANARY_CHECK_TYPES, checkEntries, componentSelectors, configSelectors, properties } from './upstream';
 
 /** Topologies run every 5 minutes unless their spec says otherwise; never more often than every 30 s. */
 export const DEFAULT_TOPOLOGY_SCHEDULE = '@every 5m';
@@ -172,6 +173,10 @@ const IGNORED_COMPONENT_FIELDS: Record<string, string> = {
   logs: 'log backends are not supported yet',
   parentLookup: 'not supported; use selectors on the parent',
   relationships: 'use selectors',
+  externalID: 'use id',
+  namespace: 'components have no namespace here',
+  groupBy: 'grouping a topology by a catalog tag is not supported',
+  push: 'topologies are not pushed to another instance',
 };
 const TOPOLOGY_FIELDS = new Set(['schedule', 'type', 'icon', 'owner', 'text', 'tooltip', 'id', 'label', 'labels', 'properties', 'components', 'configs', 'checks', 'selectors', 'health', 'healthExpr', 'status', 'statusExpr', 'description', 'hidden']);
 const LOOKUP_FIELDS = new Set(['configs', 'checks', 'components', 'display', ...LOOKUP_SOURCES]);
@@ -219,11 +224,13 @@ function parseLookup(raw: unknown, where: string, errors: SpecProblem[], warning
   }
   const lookup: LookupSpec = { sources: [] };
   for (const key of Object.keys(raw)) {
-    if (!LOOKUP_FIELDS.has(key)) errors.push({ path: `${where}.${key}`, message: `unknown lookup; use one of ${[...LOOKUP_FIELDS].join(', ')}` });
+    if (LOOKUP_FIELDS.has(key)) continue;
+    if (CANARY_CHECK_TYPES.has(key)) warnings.push(`${where}.${key}: lookups of canary-checker's ${key} checks are not supported; left out`);
+    else errors.push({ path: `${where}.${key}`, message: `unknown lookup; use one of ${[...LOOKUP_FIELDS].join(', ')}` });
   }
-  if (raw.configs !== undefined) lookup.configs = list(raw.configs, `${where}.configs`, configSelectorSchema, errors);
-  if (raw.checks !== undefined) lookup.checks = checkList(raw.checks, `${where}.checks`, errors, warnings);
-  if (raw.components !== undefined) lookup.components = list(raw.components, `${where}.components`, componentSelectorSchema, errors);
+  if (raw.configs !== undefined) lookup.configs = list(configSelectors(raw.configs, `${where}.configs`, warnings), `${where}.configs`, configSelectorSchema, errors);
+  if (raw.checks !== undefined) lookup.checks = checkList(checkEntries(raw.checks, `${where}.checks`, warnings), `${where}.checks`, errors, warnings);
+  if (raw.components !== undefined) lookup.components = list(componentSelectors(raw.components, `${where}.components`, warnings), `${where}.components`, componentSelectorSchema, errors);
   if (raw.display !== undefined) {
     const display = z.object({ expr: z.string().min(1, 'is required') }).strict().safeParse(raw.display);
     if (display.success) lookup.display = display.data;
@@ -255,16 +262,19 @@ export function parseForEach(raw: unknown, where: string, errors: SpecProblem[],
     return undefined;
   }
   const known = new Set(['properties', 'configs', 'checks', 'selectors', 'components', 'labels', 'health', 'healthExpr', 'status']);
-  for (const key of Object.keys(raw)) if (!known.has(key)) errors.push({ path: `${where}.${key}`, message: `unknown field; use one of ${[...known].join(', ')}` });
+  for (const key of Object.keys(raw)) {
+    if (key === 'relationships') warnings.push(`${where}.relationships: use selectors; ignored`);
+    else if (!known.has(key)) errors.push({ path: `${where}.${key}`, message: `unknown field; use one of ${[...known].join(', ')}` });
+  }
   const labels = raw.labels === undefined ? undefined : labelMap.safeParse(raw.labels);
   if (labels && !labels.success) errors.push(...zodProblems(labels.error, `${where}.labels`));
   const health = raw.health === undefined ? undefined : z.enum(COMPONENT_HEALTHS).safeParse(raw.health);
   if (health && !health.success) errors.push({ path: `${where}.health`, message: `must be one of ${COMPONENT_HEALTHS.join(', ')}` });
   return {
-    properties: list(raw.properties, `${where}.properties`, propertySchema, errors),
-    configs: list(raw.configs, `${where}.configs`, configSelectorSchema, errors),
-    checks: checkList(raw.checks, `${where}.checks`, errors, warnings),
-    selectors: list(raw.selectors, `${where}.selectors`, componentSelectorSchema, errors),
+    properties: list(properties(raw.properties, `${where}.properties`, warnings), `${where}.properties`, propertySchema, errors),
+    configs: list(configSelectors(raw.configs, `${where}.configs`, warnings), `${where}.configs`, configSelectorSchema, errors),
+    checks: checkList(checkEntries(raw.checks, `${where}.checks`, warnings), `${where}.checks`, errors, warnings),
+    selectors: list(componentSelectors(raw.selectors, `${where}.selectors`, warnings), `${where}.selectors`, componentSelectorSchema, errors),
     components: Array.isArray(raw.components) ? raw.components.map((child, index) => parseComponent(child, `${where}.components[${index}]`, errors, warnings, true)) : [],
     labels: labels?.success ? labels.data : {},
     ...(health?.success ? { health: health.data } : {}),
@@ -274,8 +284,13 @@ export function parseForEach(raw: unknown, where: string, errors: SpecProblem[],
 }
 
 function parseComponent(raw: unknown, where: string, errors: SpecProblem[], warnings: string[], nameRequired: boolean, fields = COMPONENT_FIELDS): ComponentSpec {
-  const spec = isRecord(raw) ? raw : {};
+  const spec = isRecord(raw) ? { ...raw } : {};
   if (!isRecord(raw)) errors.push({ path: where, message: 'must be a mapping with at least a name' });
+  // canary-checker's id may be a template ({template, jsonPath, expr}); here it is a fixed text.
+  if (isRecord(spec.id)) {
+    warnings.push(`${where}.id: templated ids are not supported; the component is known by its name`);
+    delete spec.id;
+  }
   for (const key of Object.keys(spec)) {
     if (fields.has(key)) continue;
     const ignored = IGNORED_COMPONENT_FIELDS[key];
@@ -297,11 +312,11 @@ function parseComponent(raw: unknown, where: string, errors: SpecProblem[], warn
     name,
     labels: labels?.success ? labels.data : {},
     hidden: spec.hidden === true,
-    properties: list(spec.properties, `${where}.properties`, propertySchema, errors),
+    properties: list(properties(spec.properties, `${where}.properties`, warnings), `${where}.properties`, propertySchema, errors),
     components: Array.isArray(children) ? children.map((child, index) => parseComponent(child, `${where}.components[${index}]`, errors, warnings, true)) : [],
-    selectors: list(spec.selectors, `${where}.selectors`, componentSelectorSchema, errors),
-    checks: checkList(spec.checks, `${where}.checks`, errors, warnings),
-    configs: list(spec.configs, `${where}.configs`, configSelectorSchema, errors),
+    selectors: list(componentSelectors(spec.selectors, `${where}.selectors`, warnings), `${where}.selectors`, componentSelectorSchema, errors),
+    checks: checkList(checkEntries(spec.checks, `${where}.checks`, warnings), `${where}.checks`, errors, warnings),
+    configs: list(configSelectors(spec.configs, `${where}.configs`, warnings), `${where}.configs`, configSelectorSchema, errors),
   };
   for (const key of ['text', 'type', 'icon', 'owner', 'tooltip', 'description', 'id', 'healthExpr', 'status', 'statusExpr'] as const) {
     const value = optionalText(spec, key, where, errors);

@@ -1,4 +1,5 @@
 import { actionsOfPermission, resourcesOfObject, rolesAllow, ROLES, tokenAllows, type Action, type Resource } from '../../../common/rbac';
+import { objectSelectorApplies } from './object-selector';
 import type { AccessTarget, Actor, Decision, PermissionRule } from './types';
 
 const TARGET_COLUMN = {
@@ -68,6 +69,10 @@ export function ruleApplies(rule: PermissionRule, resource: Resource, action: Ac
     if (!target) return false;
     const value = rule[TARGET_COLUMN[target.kind]];
     return value !== null && value === target.id;
+  }
+  if (rule.object_selector) {
+    if (!objectSelectorApplies(rule.object_selector, rule.deny, resource, target)) return false;
+    return !hasSelector(rule) || (target !== undefined && selectorMatches(rule, target));
   }
   if (rule.object === null || !resourcesOf(rule.object).has(resource)) return false;
   if (hasSelector(rule)) {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Action, Resource, Role, TokenScope } from '../../../common/rbac';
+import type { ObjectSelector } from './object-selector';
 
 /** A permission row as the evaluator needs it (spec §3 Permission). */
 export interface PermissionRule {
@@ -16,6 +17,11 @@ export interface PermissionRule {
   connection_id: string | null;
   tags: Record<string, string> | null;
   agents: string[] | null;
+  /**
+   * Mission Control's object selectors ({configs: [{name, namespace, types, labelSelector, …}], playbooks,
+   * components, connections, …}) as stored in object_selector; see object-selector.ts.
+   */
+  object_selector?: ObjectSelector | null;
 }
 
 /** Who is making a request: a person, through a session or an API token. */
@@ -26,6 +32,8 @@ export interface Actor {
   email: string | null;
   roles: Role[];
   teamIds: string[];
+  /** Names of the permission groups (kind PermissionGroup) the person belongs to, directly or by a team. */
+  groups?: string[];
   /** Permission rows whose subject is this person, one of their teams, or one of their roles. */
   permissions: PermissionRule[];
   session?: { id: string; aal: 'aal1' | 'aal2'; authenticatedAt: Date };
@@ -38,6 +46,11 @@ export interface AccessTarget {
   id: string;
   tags?: Record<string, string>;
   agent?: string;
+  /** What object selectors match on besides the id; a selector field the target does not carry cannot allow. */
+  name?: string;
+  namespace?: string;
+  type?: string;
+  labels?: Record<string, string>;
 }
 
 /**

@@ -1,136 +1,120 @@
 import type pg from 'pg';
 import type { Logger } from '../../../platform/logger';
+import { autoCloseIncidents } from './auto-close';
+import { openIncident, type Failing } from './open';
 import { loadRules, type StoredRule } from './rules';
-import { fillTemplate, type RuleSelector } from './spec';
+import { selectorSql, SqlValues, type Kind } from './selector';
 
-type Kind = 'check' | 'component' | 'config';
+const KINDS: readonly Kind[] = ['check', 'component', 'config'];
 
-/** One resource a rule found failing. */
-interface Failing {
-  id: string;
-  name: string;
-  type: string | null;
-  health: string;
-}
-
-const TABLE: Record<Kind, { table: string; alias: string; health: string }> = {
-  check: { table: 'checks', alias: 'r', health: "CASE r.status WHEN 'unhealthy' THEN 'unhealthy' WHEN 'healthy' THEN 'healthy' ELSE 'unknown' END" },
-  component: { table: 'components', alias: 'r', health: 'r.health' },
-  config: { table: 'config_items', alias: 'r', health: "coalesce(r.health, 'unknown')" },
+/** How each kind of resource is read: its table, health, owner and (checks) since when it fails. */
+export const RESOURCE_SQL: Record<Kind, { table: string; health: string; owner: string; namespace: string; since: string }> = {
+  check: {
+    table: 'checks',
+    health: "CASE r.status WHEN 'unhealthy' THEN 'unhealthy' WHEN 'healthy' THEN 'healthy' ELSE 'unknown' END",
+    owner: 'r.owner',
+    namespace: 'r.namespace',
+    since: "CASE WHEN r.status = 'unhealthy' THEN r.last_transition_time END",
+  },
+  component: { table: 'components', health: 'r.health', owner: 'r.owner', namespace: 'NULL::text', since: 'NULL::timestamptz' },
+  config: { table: 'config_items', health: "coalesce(r.health, 'unknown')", owner: 'NULL::text', namespace: 'r.namespace', since: 'NULL::timestamptz' },
 };
 
-/** A selector as SQL over alias r: every field given must match; `*` in a name is a wildcard. */
-function selectorSql(kind: Kind, selector: RuleSelector, values: unknown[]): string {
-  const parts: string[] = [];
-  const add = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  if (selector.name) parts.push(`r.name LIKE ${add(selector.name.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%'))}`);
-  if (selector.type) parts.push(`r.type = ${add(selector.type)}`);
-  if (selector.namespace && kind !== 'component') parts.push(`r.namespace = ${add(selector.namespace)}`);
-  if (selector.labels && Object.keys(selector.labels).length > 0) parts.push(`r.labels @> ${add(JSON.stringify(selector.labels))}::jsonb`);
-  return parts.length > 0 ? `(${parts.join(' AND ')})` : 'true';
-}
-
-/** The resources a rule's selectors of one kind match that are failing now. */
-async function failing(pool: pg.Pool, kind: Kind, rule: StoredRule, selectors: readonly RuleSelector[]): Promise<Failing[]> {
-  const values: unknown[] = [];
-  const match = selectors.map((selector) => selectorSql(kind, selector, values)).join(' OR ');
-  const { table, health } = TABLE[kind];
+/** The resources a rule's selectors of one kind match that are failing now (by its filter). */
+async function candidates(pool: pg.Pool, kind: Kind, rule: StoredRule): Promise<Failing[]> {
+  const { spec } = rule;
+  // Only checks have a severity: a severity filter leaves components and configs out.
+  if (kind !== 'check' && spec.severities) return [];
+  const sql = new SqlValues();
+  const { table, health, owner, namespace, since } = RESOURCE_SQL[kind];
+  const where = ['r.deleted_at IS NULL', `(${spec.selectors[kind].map((selector) => selectorSql(kind, selector, health, sql)).join(' OR ')})`];
+  if (spec.healths) where.push(`${health} = ANY(${sql.add(spec.healths)}::text[])`);
+  let latest = '';
   if (kind === 'check') {
-    values.push(rule.spec.failures);
-    const n = `$${values.length}`;
-    // The latest N results all failed (and there are N of them).
-    const { rows } = await pool.query<Failing>(
-      `SELECT r.id, r.name, r.type, ${health} AS health FROM ${table} r
-       CROSS JOIN LATERAL (SELECT count(*) AS runs, bool_and(NOT s.status) AS all_failed
-                           FROM (SELECT status FROM check_statuses WHERE check_id = r.id ORDER BY time DESC LIMIT ${n}) s) latest
-       WHERE r.deleted_at IS NULL AND r.status = 'unhealthy' AND (${match}) AND latest.runs = ${n} AND latest.all_failed`,
-      values,
-    );
-    return rows;
+    if (spec.severities) where.push(`lower(r.severity) = ANY(${sql.add(spec.severities)}::text[])`);
+    const n = sql.add(spec.failures);
+    // A failing check counts once its latest N results all failed (and there are N of them).
+    latest = `CROSS JOIN LATERAL (SELECT count(*) AS runs, bool_and(NOT s.status) AS all_failed
+                                  FROM (SELECT status FROM check_statuses WHERE check_id = r.id ORDER BY time DESC LIMIT ${n}) s) latest`;
+    where.push(`(${health} <> 'unhealthy' OR (latest.runs = ${n} AND latest.all_failed))`);
   }
-  values.push(rule.spec.health);
   const { rows } = await pool.query<Failing>(
-    `SELECT r.id, coalesce(r.name, r.id::text) AS name, r.type, ${health} AS health FROM ${table} r
-     WHERE r.deleted_at IS NULL AND ${health} = ANY($${values.length}::text[]) AND (${match})`,
-    values,
+    `SELECT r.id, coalesce(r.name, r.id::text) AS name, r.type, ${health} AS health, r.status, ${owner} AS owner, ${namespace} AS namespace,
+            ${kind === 'check' ? 'r.severity' : 'NULL::text'} AS severity, ${since} AS since
+     FROM ${table} r ${latest}
+     WHERE ${where.join(' AND ')}
+     ORDER BY r.name, r.id`,
+    sql.values,
   );
   return rows;
 }
 
-const EVIDENCE: Record<Kind, { type: string; column: string; what: string }> = {
-  check: { type: 'check', column: 'check_id', what: 'failing' },
-  component: { type: 'topology', column: 'component_id', what: 'unhealthy' },
-  config: { type: 'config', column: 'config_id', what: 'unhealthy' },
-};
-
 /**
- * Opens one incident per failing resource and rule, with a root hypothesis and the resource as evidence
- * (its snapshot kept), unless one from the same rule and resource is still open (the partial unique index
- * incidents_rule_open_key makes this hold across instances). Answers how many were opened.
+ * filter.age: a resource opens an incident only once the rule has seen it failing for that long. When it
+ * first failed is kept per rule and resource (incident_rule_resources), so every instance agrees.
  */
-async function openIncident(pool: pg.Pool, rule: StoredRule, kind: Kind, resource: Failing): Promise<boolean> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const values = { name: resource.name, type: resource.type, health: resource.health, status: resource.health, rule: rule.name, kind };
-    const title = fillTemplate(rule.spec.template.title ?? `{{name}} is ${EVIDENCE[kind].what}`, values).slice(0, 500) || `${resource.name} is ${EVIDENCE[kind].what}`;
-    const description = rule.spec.template.description ? fillTemplate(rule.spec.template.description, values) : `Opened by the incident rule ${rule.name}.`;
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO incidents (title, description, type, severity, incident_rule_id, source_kind, source_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (incident_rule_id, source_kind, source_id) WHERE incident_rule_id IS NOT NULL AND status NOT IN ('resolved', 'closed') DO NOTHING
-       RETURNING id`,
-      [title, description, rule.spec.template.type, rule.spec.template.severity, rule.id, kind, resource.id],
-    );
-    const incident = rows[0]?.id;
-    if (!incident) {
-      await client.query('ROLLBACK');
-      return false;
-    }
-    const hypothesis = await client.query<{ id: string }>(`INSERT INTO hypotheses (incident_id, type, title) VALUES ($1, 'root', $2) RETURNING id`, [incident, title]);
-    const evidence = EVIDENCE[kind];
-    await client.query(`INSERT INTO evidences (hypothesis_id, type, description, ${evidence.column}) VALUES ($1, $2, $3, $4)`, [
-      hypothesis.rows[0]?.id,
-      evidence.type,
-      `${resource.name} was ${resource.health} when the rule ${rule.name} opened this incident`,
-      resource.id,
-    ]);
-    await client.query('COMMIT');
-    return true;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+async function oldEnough(pool: pg.Pool, rule: StoredRule, kind: Kind, found: Failing[]): Promise<Failing[]> {
+  const ids = found.map((resource) => resource.id);
+  const { rows } = await pool.query<{ source_id: string; old_enough: boolean }>(
+    `INSERT INTO incident_rule_resources (incident_rule_id, source_kind, source_id, failing_since)
+     SELECT $1, $2, u.id, coalesce(u.since, now()) FROM unnest($3::uuid[], $4::timestamptz[]) AS u(id, since)
+     ON CONFLICT (incident_rule_id, source_kind, source_id)
+       DO UPDATE SET failing_since = coalesce(incident_rule_resources.failing_since, excluded.failing_since)
+     RETURNING source_id, failing_since <= now() - make_interval(secs => $5::double precision / 1000) AS old_enough`,
+    [rule.id, kind, ids, found.map((resource) => resource.since), rule.spec.ageMillis],
+  );
+  // What no longer fails starts again from zero next time.
+  await pool.query(
+    `UPDATE incident_rule_resources SET failing_since = NULL
+     WHERE incident_rule_id = $1 AND source_kind = $2 AND failing_since IS NOT NULL AND NOT (source_id = ANY($3::uuid[]))`,
+    [rule.id, kind, ids],
+  );
+  await pool.query('DELETE FROM incident_rule_resources WHERE incident_rule_id = $1 AND failing_since IS NULL AND healthy_since IS NULL', [rule.id]);
+  const ready = new Set(rows.filter((row) => row.old_enough).map((row) => row.source_id));
+  return found.filter((resource) => ready.has(resource.id));
 }
 
 export interface RulesSummary {
   rules: number;
   opened: number;
+  /** Incidents closed or resolved by autoClose / autoResolve. */
+  closed: number;
   /** Rules whose stored spec no longer parses. */
   skipped: string[];
 }
 
-/** Evaluates every rule once (the 'Incident rules' system job). */
+/**
+ * Evaluates every rule once (the 'Incident rules' system job), lowest priority first. A resource a rule
+ * with breakOnMatch matched is not offered to the rules after it. Then open incidents of rules with
+ * autoClose / autoResolve whose resource has been healthy long enough are closed or resolved.
+ */
 export async function evaluateIncidentRules(pool: pg.Pool, log: Logger, signal?: AbortSignal): Promise<RulesSummary> {
   const { rules, broken } = await loadRules(pool);
+  const claimed = new Set<string>();
   let opened = 0;
   for (const rule of rules) {
-    for (const kind of ['check', 'component', 'config'] as const) {
-      const selectors = kind === 'check' ? rule.spec.checks : kind === 'component' ? rule.spec.components : rule.spec.configs;
-      if (!selectors || selectors.length === 0) continue;
-      for (const resource of await failing(pool, kind, rule, selectors)) {
-        if (signal?.aborted) return { rules: rules.length, opened, skipped: broken };
+    const { spec } = rule;
+    // filter.category: the rule opens incidents of its template's type only if the filter lets it.
+    if (spec.categories && !spec.categories.includes(spec.template.type)) continue;
+    for (const kind of KINDS) {
+      if (spec.selectors[kind].length === 0) continue;
+      let found = await candidates(pool, kind, rule);
+      if (spec.ageMillis > 0) found = await oldEnough(pool, rule, kind, found);
+      for (const resource of found) {
+        if (signal?.aborted) return { rules: rules.length, opened, closed: 0, skipped: broken };
+        const key = `${kind}:${resource.id}`;
+        if (claimed.has(key)) continue;
         if (await openIncident(pool, rule, kind, resource)) {
           opened += 1;
           log.info({ rule: rule.name, kind, resource: resource.id }, 'incident rule opened an incident');
         }
+        if (spec.breakOnMatch) claimed.add(key);
       }
     }
+    if (spec.ageMillis === 0) {
+      await pool.query('DELETE FROM incident_rule_resources WHERE incident_rule_id = $1 AND healthy_since IS NULL', [rule.id]);
+    }
   }
-  return { rules: rules.length, opened, skipped: broken };
+  const closed = signal?.aborted ? 0 : await autoCloseIncidents(pool, rules, log);
+  return { rules: rules.length, opened, closed, skipped: broken };
 }

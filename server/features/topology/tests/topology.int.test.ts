@@ -152,7 +152,7 @@ describe('saving topologies', () => {
   it('refuses a bad spec with every problem by path and writes nothing', async () => {
     const response = await create({
       name: 'bad',
-      spec: { schedule: '@every 5s', components: [{ type: 'Service' }, { name: 'x', health: 'great', properties: [{ label: 'no name' }], lookup: { ftp: [] } }] },
+      spec: { schedule: '@every 5s', components: [{ type: 'Service' }, { name: 'x', health: 'great', properties: [{ text: 'no name or label' }], lookup: { ftp: [] } }] },
     });
     expect(response.statusCode).toBe(400);
     const body = response.json<{ details: Array<{ path: string; message: string }> }>();
