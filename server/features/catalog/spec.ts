@@ -3,6 +3,7 @@ import { isRecord } from '../../platform/errors';
 import { parseDuration, parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
 import { mappingShape, type Mapping } from './mapping';
 import { SOURCES } from './sources';
+import { upstreamEntry } from './upstream';
 import type { AnySource } from './types';
 
 /** Spec §1 defaults: scrapers run hourly; a schedule more often than every 30 s is refused. */
@@ -14,9 +15,15 @@ export const DEFAULT_STALE_MILLIS = 24 * 3_600_000;
 /** config-db scraper types this console does not read (yet): reported by name, never silently ignored. */
 const UNSUPPORTED_TYPES = [
   'kubernetes', 'aws', 'azure', 'azureDevops', 'gcp', 'githubActions', 'slack', 'terraform', 'trivy', 'clickhouse', 'logs', 'pubsub',
-  'http2', 'openSearch', 'kubernetesProxy', 'system',
+  'http2', 'openSearch', 'kubernetesProxy', 'system', 'github', 'githubSecurity', 'openssf', 'playwright', 'postgres', 'ical', 'azureAD',
 ];
-const SPEC_FIELDS = ['schedule', 'full', 'retention', 'logLevel'];
+const SPEC_FIELDS = ['schedule', 'retention'];
+/** ScraperSpec fields other than scraper types that are read but not run. */
+const IGNORED_SPEC_FIELDS: Record<string, string> = {
+  full: 'results are always read as the configuration itself (the full form with changes inside is not read)',
+  logLevel: 'the scraper reports to the job history at its own level',
+  crdSync: 'scrapers are not written back as Kubernetes resources',
+};
 
 export interface SpecProblem {
   path: string;
@@ -110,6 +117,11 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
   const entries: ScraperEntry[] = [];
   for (const [key, value] of Object.entries(spec)) {
     if (SPEC_FIELDS.includes(key)) continue;
+    const ignored = IGNORED_SPEC_FIELDS[key];
+    if (ignored !== undefined) {
+      if (value !== undefined && value !== null && value !== false && value !== '') warnings.push(`spec.${key}: ${ignored}; ignored`);
+      continue;
+    }
     const source = SOURCES.find((candidate) => candidate.key === key);
     if (!source) {
       if (UNSUPPORTED_TYPES.includes(key)) warnings.push(`spec.${key}: the ${key} scraper is not supported by this console; its entries are ignored`);
@@ -120,12 +132,14 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
       errors.push({ path: `spec.${key}`, message: 'must be a list of entries' });
       continue;
     }
-    value.forEach((item, index) => {
+    value.forEach((raw, index) => {
       const where = `spec.${key}[${index}]`;
-      if (!isRecord(item)) {
+      if (!isRecord(raw)) {
         errors.push({ path: where, message: 'must be a mapping' });
         return;
       }
+      const item = upstreamEntry(key, raw, where, warnings);
+      if (!item) return;
       // One schema per entry: the type's own fields plus the shared mapping fields, nothing else.
       const own = source.schema instanceof z.ZodObject ? (source.schema as z.ZodObject<z.ZodRawShape>).shape : {};
       const parsed = z.object({ ...mappingShape, ...own }).strict().safeParse(item);

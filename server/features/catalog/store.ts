@@ -101,13 +101,22 @@ function itemRecord(plan: Planned, includeConfig: boolean): Record<string, unkno
   };
 }
 
-/** Finds items by type and external id: this run's first, then the catalog (not deleted). */
+/** Finds items by type and external id (or by id alone for refs with `anyType`): this run's first, then the catalog (not deleted). */
 class Resolver {
   private readonly known = new Map<string, { id: string; path: string | undefined }>();
   private readonly looked = new Map<string, { id: string; path: string } | null>();
+  /** By external id alone, the first item seen with it (this run's, then the catalog's). */
+  private readonly knownById = new Map<string, { id: string; path: string | undefined }>();
+  private readonly lookedById = new Map<string, { id: string; path: string }>();
 
   constructor(plans: Planned[]) {
-    for (const plan of plans) for (const externalId of plan.item.externalIds) this.known.set(keyOf(plan.item.type, externalId), { id: plan.id, path: undefined });
+    for (const plan of plans) {
+      for (const externalId of plan.item.externalIds) {
+        const found = { id: plan.id, path: undefined };
+        this.known.set(keyOf(plan.item.type, externalId), found);
+        if (!this.knownById.has(externalId)) this.knownById.set(externalId, found);
+      }
+    }
   }
 
   /** Loads every reference not found in this run with one query. */
@@ -124,6 +133,7 @@ class Resolver {
         for (const externalId of row.external_id) {
           const key = keyOf(row.type, externalId);
           if (this.looked.get(key) === null) this.looked.set(key, { id: row.id, path: row.path });
+          if (!this.lookedById.has(externalId)) this.lookedById.set(externalId, { id: row.id, path: row.path });
         }
       }
     }
@@ -131,7 +141,9 @@ class Resolver {
 
   find(ref: ItemRef): { id: string; path: string | undefined } | undefined {
     const key = keyOf(ref.type, ref.externalId);
-    return this.known.get(key) ?? this.looked.get(key) ?? undefined;
+    // This run's items first: the same object may also be in the catalog from another scraper.
+    const thisRun = this.known.get(key) ?? (ref.anyType ? this.knownById.get(ref.externalId) : undefined);
+    return thisRun ?? this.looked.get(key) ?? (ref.anyType ? this.lookedById.get(ref.externalId) : undefined) ?? undefined;
   }
 }
 

@@ -47,6 +47,12 @@ export interface RawResult {
 export interface ItemRef {
   type: string;
   externalId: string;
+  /**
+   * The id is unique on its own (a Kubernetes uid, or Kind/namespace/name): when no item has this type
+   * and id, any item with the id is the one. A scraper that maps `type: $.kind` stores a ReplicaSet as
+   * `ReplicaSet`, not `Kubernetes::ReplicaSet`, and its Pods must still find it.
+   */
+  anyType?: boolean;
 }
 
 /** A config item as mapped, before it is stored. */

@@ -207,4 +207,21 @@ describe('Kubernetes manifests', () => {
     const parents = await t.db.pool.query('SELECT name FROM get_parents_by_location($1)', [pod?.id]);
     expect(parents.rows.map((row) => row.name)).toEqual(['shop', 'web', 'web-7d9']);
   });
+
+  it('gives owner parents to Kubernetes objects of a file scraper that maps its own type ($.kind)', async () => {
+    const created = await call('POST', '/api/catalog/scrapers', {
+      name: 'k8s-typed',
+      spec: { file: [{ type: '$.kind', id: '$.metadata.uid', name: '$.metadata.name', paths: [path.join(root, 'k8s', 'shop.yaml')] }] },
+    });
+    expect(created.status).toBe(201);
+    // Run Now as curl and client libraries send it: Content-Type JSON and no body at all.
+    const base = await t.listen();
+    const run = await fetch(`${base}/api/config/run/${String(created.body.id)}`, { method: 'POST', headers: { ...t.adminHeaders, 'content-type': 'application/json' } });
+    expect(run.status).toBe(200);
+    expect(await run.json()).toMatchObject({ errors: [] });
+    const { rows } = await t.db.pool.query<{ id: string; type: string; parent_id: string | null }>('SELECT id, type, parent_id FROM config_items WHERE scraper_id = $1', [created.body.id]);
+    const by = (type: string) => rows.find((row) => row.type === type);
+    expect(by('ReplicaSet')?.parent_id).toBe(by('Deployment')?.id);
+    expect(by('Pod')?.parent_id).toBe(by('ReplicaSet')?.id);
+  });
 });
