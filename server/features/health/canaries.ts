@@ -4,7 +4,8 @@ import { isRecord } from '../../platform/errors';
 import type { Queryable } from '../../platform/jobs/db';
 import { firstRunAt } from '../../platform/jobs/schedule';
 import { restoreSecrets } from '../../platform/peers/credentials';
-import { parseCanarySpec, type ParsedCanary } from './spec';
+import { COMBINED_CHECK, JUNIT_RESULT_MODE } from './result-mode';
+import { parseCanarySpec, type CheckDefinition, type ParsedCanary } from './spec';
 
 export interface CanaryInput {
   name: string;
@@ -91,7 +92,9 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
     action = 'created';
   }
   const keys: string[] = [];
-  for (const check of parsed.checks) {
+  // resultMode junit (canary-checker): the checks run from the spec and only their combined report is a check.
+  const rows = parsed.resultMode === JUNIT_RESULT_MODE ? [combinedCheck(input, parsed)] : parsed.checks;
+  for (const check of rows) {
     keys.push(check.key);
     await client.query(
       `INSERT INTO checks (canary_id, key, type, name, namespace, description, icon, endpoint, labels, owner, severity, spec, next_runtime)
@@ -113,6 +116,27 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
   return { id, action, warnings: parsed.warnings, checks: parsed.checks.length };
 }
 
+/** The one check of a junit-mode canary: named after the canary, of type junit. */
+function combinedCheck(input: CanaryInput, parsed: ParsedCanary): CheckDefinition {
+  return {
+    type: COMBINED_CHECK.type,
+    key: `${COMBINED_CHECK.type}/${input.name}`,
+    path: 'spec',
+    name: input.name,
+    namespace: input.namespace,
+    description: COMBINED_CHECK.description,
+    icon: parsed.icon,
+    endpoint: `${parsed.checks.length} check${parsed.checks.length === 1 ? '' : 's'}`,
+    labels: {},
+    test: undefined,
+    display: undefined,
+    transform: undefined,
+    transformDeleteStrategy: undefined,
+    dependsOn: [],
+    spec: { ...COMBINED_CHECK.spec },
+  };
+}
+
 function withStoredSecrets(spec: Record<string, unknown>, stored: unknown): Record<string, unknown> {
   const restored = restoreSecrets(spec, stored);
   return isRecord(restored) ? restored : spec;
@@ -129,11 +153,14 @@ export interface CanaryForRun {
   id: string;
   name: string;
   namespace: string;
+  labels: Record<string, string>;
   spec: Record<string, unknown>;
 }
 
 export async function loadCanary(db: Queryable, id: string): Promise<CanaryForRun | undefined> {
-  const { rows } = await db.query<{ id: string; name: string; namespace: string; spec: unknown }>('SELECT id, name, namespace, spec FROM canaries WHERE id = $1 AND deleted_at IS NULL', [id]);
+  const { rows } = await db.query<{ id: string; name: string; namespace: string; labels: unknown; spec: unknown }>('SELECT id, name, namespace, labels, spec FROM canaries WHERE id = $1 AND deleted_at IS NULL', [id]);
   const row = rows[0];
-  return row ? { ...row, spec: isRecord(row.spec) ? row.spec : {} } : undefined;
+  if (!row) return undefined;
+  const labels = isRecord(row.labels) ? Object.fromEntries(Object.entries(row.labels).map(([key, value]) => [key, String(value)])) : {};
+  return { id: row.id, name: row.name, namespace: row.namespace, labels, spec: isRecord(row.spec) ? row.spec : {} };
 }

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../platform/context';
 import { inTransaction } from '../../platform/jobs/db';
 import { saveCanary } from './canaries';
 

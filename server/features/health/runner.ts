@@ -1,10 +1,12 @@
 import type pg from 'pg';
 import { isRecord, messageOf } from '../../platform/errors';
+import { ExpressionError, readTemplateSpec, templateSpecText, evaluateTemplateSpec, type TemplateSpec } from '../../platform/expressions';
 import type { Logger } from '../../platform/logger';
-import { evaluateCel, evaluateTest, ExpressionError, renderTemplate } from './expressions';
+import type { CheckMetrics } from './check-metrics';
+import { metricSamples } from './check-metrics';
 import { recordResult, type CheckResult } from './results';
 import { checkTypeOf } from './registry';
-import type { Expression } from './spec';
+import { readTransform, type MetricSample, type TransformedResult } from './transform';
 import type { CheckOutcome } from './types';
 
 /** A stored check as the runner needs it. */
@@ -16,6 +18,7 @@ export interface RunnableCheck {
   namespace: string;
   description: string | null;
   icon: string | null;
+  endpoint: string | null;
   labels: Record<string, string>;
   spec: Record<string, unknown>;
 }
@@ -23,34 +26,32 @@ export interface RunnableCheck {
 export interface RunDeps {
   pool: pg.Pool;
   log: Logger;
+  /** Where the checks' own `metrics` are exported (/metrics); none in tools that only run checks. */
+  metrics?: CheckMetrics | undefined;
 }
 
 export interface CanaryInfo {
   id: string;
   name: string;
   namespace: string;
-  env: Record<string, string>;
-}
-
-/** One result of a transform: a check of its own, under the check that produced it. */
-export interface TransformedResult {
-  name: string;
-  description: string | null;
-  icon: string | null;
   labels: Record<string, string>;
-  result: CheckResult;
+  env: Record<string, string>;
 }
 
 export interface CheckRunOutcome {
   result: CheckResult;
+  /** The checks a transform made of this result, when it made any. */
   transformed: TransformedResult[] | undefined;
+  /** The check's metrics (its `metrics` and those of an in-line transform), for /metrics. */
+  metrics: MetricSample[];
+  /** What the check's expressions saw: checks that depend on it read it as `outputs.<name>`. */
+  variables: Record<string, unknown>;
 }
 
-function readExpression(value: unknown): Expression | undefined {
-  if (!isRecord(value)) return undefined;
-  const expr = typeof value.expr === 'string' && value.expr.trim() !== '' ? value.expr : undefined;
-  const template = typeof value.template === 'string' && value.template !== '' ? value.template : undefined;
-  return expr || template ? { ...(expr ? { expr } : {}), ...(template ? { template } : {}) } : undefined;
+/** A check with the outcome of its run. */
+export interface CheckRun {
+  check: RunnableCheck;
+  outcome: CheckRunOutcome;
 }
 
 /** Runs a type's check under a timeout; an exception becomes a failed result, never a crash. */
@@ -79,124 +80,166 @@ async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, 
   }
 }
 
-/** Reads the items a transform produced: a list (or one map) of results, each with a name. */
-function transformedResults(value: unknown, time: Date, where: string, expression: string): TransformedResult[] {
-  const list = Array.isArray(value) ? value : isRecord(value) ? [value] : undefined;
-  if (!list) throw new ExpressionError(where, expression, 'must return a list of results (maps with name and pass)');
-  return list.map((item, index) => {
-    if (!isRecord(item) || typeof item.name !== 'string' || item.name.trim() === '') {
-      throw new ExpressionError(where, expression, `result ${index + 1} has no name`);
-    }
-    const pass = typeof item.pass === 'boolean' ? item.pass : item.status === 'healthy' || item.status === true;
-    const labels = isRecord(item.labels) ? Object.fromEntries(Object.entries(item.labels).map(([key, label]) => [key, String(label)])) : {};
-    return {
-      name: item.name.trim(),
-      description: typeof item.description === 'string' ? item.description : null,
-      icon: typeof item.icon === 'string' ? item.icon : null,
-      labels,
-      result: {
-        pass,
-        invalid: false,
-        time,
-        duration: typeof item.duration === 'number' ? item.duration : 0,
-        message: typeof item.message === 'string' ? item.message : '',
-        error: typeof item.error === 'string' ? item.error : null,
-        details: isRecord(item.details) ? item.details : null,
-      },
-    };
-  });
-}
-
 /**
- * One run of one check: the type runs (with its timeout), then `test.expr` decides pass or fail,
- * `display.expr` / `display.template` the message, and `transform.expr` may turn the result into several
- * checks. A bad expression fails the check with a message naming the expression.
+ * One run of one check: the type runs (with its timeout), then the check's `transform`, `display` and
+ * `test` apply as canary-checker applies them. `outputs` are the variables of the checks it depends on.
  */
-export async function runCheck(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, signal: AbortSignal): Promise<CheckRunOutcome> {
+export async function runCheck(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, signal: AbortSignal, outputs?: Record<string, unknown>): Promise<CheckRunOutcome> {
   const time = new Date();
   const { outcome, duration } = await runType(check, canary, deps, signal);
-  return applyExpressions(check, canary, outcome, duration, time);
+  return applyExpressions(check, canary, outcome, duration, time, outputs);
 }
 
 /**
- * A type's outcome through the check's `test`, `display` and `transform`: shared by scheduled runs and by
- * results that arrive from outside (webhook).
+ * The variables every expression of a check sees (canary-checker's check context): the type's own
+ * (code, json, results…), `duration`, `check`, `canary`, the canary's `env`, and `outputs` of the checks it
+ * depends on.
  */
-export function applyExpressions(check: RunnableCheck, canary: CanaryInfo, outcome: CheckOutcome, duration: number, time: Date): CheckRunOutcome {
-  const variables: Record<string, unknown> = {
-    ...outcome.data,
+export function checkVariables(check: RunnableCheck, canary: CanaryInfo, data: Record<string, unknown>, duration: number, outputs?: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...data,
     duration,
-    check: { name: check.name, namespace: check.namespace, description: check.description, labels: check.labels },
-    canary: { name: canary.name, namespace: canary.namespace },
+    check: { id: check.id, name: check.name, namespace: check.namespace, description: check.description ?? '', labels: check.labels, endpoint: check.endpoint ?? '' },
+    canary: { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels },
     env: canary.env,
+    ...(outputs ? { outputs } : {}),
   };
-  let pass = outcome.pass;
-  let message = outcome.message ?? '';
-  let error = outcome.error ?? null;
+}
+
+/** A test: canary-checker passes on the text "true", fails on "false", and calls anything else a mistake. */
+function runTest(where: string, test: TemplateSpec, variables: Record<string, unknown>): string | undefined {
+  const answer = templateSpecText(where, test, variables).trim();
+  if (answer === 'true') return undefined;
+  const [field, shown] = test.javascript !== undefined ? ['javascript', test.javascript] : test.template !== undefined ? ['template', test.template] : ['expr', test.expr ?? ''];
+  if (answer === 'false') return `Test expression failed. Expecting true from: ${shown}`;
+  throw new ExpressionError(`${where}.${field}`, shown, `expecting either 'true' or 'false' but got '${answer}'`);
+}
+
+/**
+ * A type's outcome through the check's `transform`, `display` and `test` (in canary-checker's order), and
+ * its `metrics`: shared by scheduled runs and by results that arrive from outside (webhook). A transform
+ * that names checks of its own makes them; one without a name changes this result in place.
+ */
+export function applyExpressions(check: RunnableCheck, canary: CanaryInfo, outcome: CheckOutcome, duration: number, time: Date, outputs?: Record<string, unknown>): CheckRunOutcome {
+  let variables = checkVariables(check, canary, outcome.data, duration, outputs);
+  const result: CheckResult = {
+    pass: outcome.pass,
+    invalid: outcome.invalid ?? false,
+    time,
+    duration,
+    message: outcome.message ?? '',
+    error: outcome.error ?? null,
+    details: outcome.details ?? null,
+    ...(outcome.artifacts ? { artifacts: outcome.artifacts } : {}),
+  };
   let transformed: TransformedResult[] | undefined;
+  const metrics: MetricSample[] = [];
   try {
-    const test = readExpression(check.spec.test);
-    if (test?.expr && !outcome.invalid) {
-      // The type's own verdict stands too: a test can fail a check, never make a failed one pass.
-      if (!evaluateTest('test.expr', test.expr, variables)) {
-        pass = false;
-        message = `test failed: ${test.expr}${message ? ` (${message})` : ''}`;
+    const transform = readTemplateSpec(check.spec.transform);
+    if (transform && !outcome.invalid) {
+      const answer = readTransform(evaluateTemplateSpec('transform', transform, variables), check, time, 'transform', transform.expr ?? transform.template ?? transform.javascript ?? '');
+      if (answer.kind === 'checks') transformed = answer.results;
+      else {
+        const { patch } = answer;
+        if (patch.pass !== undefined) result.pass = patch.pass;
+        if (patch.invalid !== undefined) result.invalid = patch.invalid;
+        if (patch.duration !== undefined) result.duration = patch.duration;
+        if (patch.message !== undefined) result.message = patch.message;
+        if (patch.error !== undefined) result.error = patch.error;
+        if (patch.detail === '$delete') result.details = null;
+        else if (isRecord(patch.detail)) result.details = patch.detail;
+        if (patch.data) variables = { ...variables, ...patch.data };
+        metrics.push(...patch.metrics);
       }
     }
-    const display = readExpression(check.spec.display);
-    if (display?.expr) message = String(evaluateCel('display.expr', display.expr, variables) ?? '');
-    else if (display?.template) message = renderTemplate('display.template', display.template, variables);
-    const transform = readExpression(check.spec.transform);
-    if (transform?.expr && !outcome.invalid) transformed = transformedResults(evaluateCel('transform.expr', transform.expr, variables), time, 'transform.expr', transform.expr);
+    const display = readTemplateSpec(check.spec.display);
+    if (display) result.message = templateSpecText('display', display, variables);
+    const test = readTemplateSpec(check.spec.test);
+    if (test && !outcome.invalid) {
+      const failure = runTest('test', test, variables);
+      // The type's own verdict stands too: a test can fail a check, never make a failed one pass.
+      if (failure) {
+        result.pass = false;
+        result.error = result.error ? `${result.error}, ${failure}` : failure;
+        const shown = test.expr ?? test.template ?? test.javascript ?? '';
+        if (!display) result.message = `test failed: ${shown}${result.message ? ` (${result.message})` : ''}`;
+      }
+    }
   } catch (thrown) {
     if (!(thrown instanceof ExpressionError)) throw thrown;
-    pass = false;
-    message = thrown.message;
-    error = thrown.message;
+    result.pass = false;
+    result.message = thrown.message;
+    result.error = thrown.message;
   }
-  return {
-    result: { pass, invalid: outcome.invalid ?? false, time, duration, message, error, details: outcome.details ?? null },
-    transformed,
-  };
+  const own = metricSamples(check.spec.metrics, variables);
+  metrics.push(...own.samples);
+  if (own.problems.length > 0) result.error = [result.error, ...own.problems].filter(Boolean).join(', ');
+  return { result, transformed, metrics, variables };
 }
 
 /** Runs a check and stores its result (and those of its transform), answering what was stored. */
-export async function runAndRecord(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, signal: AbortSignal): Promise<CheckRunOutcome> {
-  const outcome = await runCheck(check, canary, deps, signal);
-  await recordOutcome(deps.pool, check, canary, outcome);
+export async function runAndRecord(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, signal: AbortSignal, outputs?: Record<string, unknown>): Promise<CheckRunOutcome> {
+  const outcome = await runCheck(check, canary, deps, signal, outputs);
+  await recordOutcome(deps, check, canary, outcome);
   return outcome;
 }
 
-/** Stores a check's result and the checks its transform made (rollups, transitions and events follow). */
-export async function recordOutcome(pool: pg.Pool, check: RunnableCheck, canary: CanaryInfo, outcome: CheckRunOutcome): Promise<void> {
-  await recordResult(pool, check.id, outcome.result);
-  if (outcome.transformed) await recordTransformed(pool, check, canary, outcome.transformed);
+/** Stores a check's result and the checks its transform made (rollups, transitions and events follow), and exports its metrics. */
+export async function recordOutcome(deps: RunDeps, check: RunnableCheck, canary: CanaryInfo, outcome: CheckRunOutcome): Promise<void> {
+  const problems = deps.metrics ? deps.metrics.export(outcome.metrics) : [];
+  const result = problems.length > 0 ? { ...outcome.result, error: [outcome.result.error, ...problems].filter(Boolean).join(', ') } : outcome.result;
+  await recordResult(deps.pool, check.id, result);
+  if (outcome.transformed) await recordTransformed(deps, check, canary, outcome.transformed);
+}
+
+/** A transformed check's key: under its parent, with its namespace when that is another one. */
+function transformedKey(parent: RunnableCheck, item: TransformedResult): string {
+  return item.namespace && item.namespace !== parent.namespace ? `${parent.key}/${item.namespace}/${item.name}` : `${parent.key}/${item.name}`;
 }
 
 /**
- * The checks a transform produced are checks of their own (key `<parent key>/<name>`), created on first
- * sight; those it no longer produces are handled by the parent's transformDeleteStrategy: MarkHealthy and
- * MarkUnhealthy record a last result, Ignore leaves them, and otherwise they are removed.
+ * The checks a transform produced are checks of their own, created on first sight (in the namespace the
+ * transform gives, or the parent's); those it no longer produces, or reports deleted, follow their
+ * transformDeleteStrategy: MarkHealthy and MarkUnhealthy record a last result, Ignore leaves them, and
+ * otherwise they are removed.
  */
-async function recordTransformed(pool: pg.Pool, parent: RunnableCheck, canary: CanaryInfo, results: TransformedResult[]): Promise<void> {
+async function recordTransformed(deps: RunDeps, parent: RunnableCheck, canary: CanaryInfo, results: TransformedResult[]): Promise<void> {
+  const { pool } = deps;
   const seen = new Set<string>();
   for (const item of results) {
-    const key = `${parent.key}/${item.name}`;
-    if (seen.has(key)) continue;
+    const key = transformedKey(parent, item);
+    if (seen.has(key) || item.deleted) continue;
     seen.add(key);
+    const strategy = item.transformDeleteStrategy ?? (typeof parent.spec.transformDeleteStrategy === 'string' ? parent.spec.transformDeleteStrategy : null);
     const { rows } = await pool.query<{ id: string }>(
-      `INSERT INTO checks (canary_id, key, type, name, namespace, description, icon, labels, spec, transformed_from)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '{}', $9)
-       ON CONFLICT (canary_id, key) WHERE deleted_at IS NULL DO UPDATE SET description = EXCLUDED.description, icon = EXCLUDED.icon, labels = EXCLUDED.labels
+      `INSERT INTO checks (canary_id, key, type, name, namespace, description, icon, endpoint, labels, spec, transformed_from)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (canary_id, key) WHERE deleted_at IS NULL DO UPDATE SET
+         type = EXCLUDED.type, description = EXCLUDED.description, icon = EXCLUDED.icon, endpoint = EXCLUDED.endpoint, labels = EXCLUDED.labels, spec = EXCLUDED.spec
        RETURNING id`,
-      [canary.id, key, parent.type, item.name, parent.namespace, item.description, item.icon ?? parent.icon, JSON.stringify({ ...parent.labels, ...item.labels }), parent.id],
+      [
+        canary.id,
+        key,
+        item.type ?? parent.type,
+        item.name,
+        item.namespace ?? parent.namespace,
+        item.description ?? parent.description,
+        item.icon ?? parent.icon,
+        item.endpoint ?? parent.endpoint,
+        JSON.stringify({ ...parent.labels, ...item.labels }),
+        JSON.stringify(strategy ? { transformDeleteStrategy: strategy } : {}),
+        parent.id,
+      ],
     );
     const id = rows[0]?.id;
     if (id) await recordResult(pool, id, item.result);
+    if (deps.metrics) deps.metrics.export(item.metrics);
   }
-  const strategy = parent.spec.transformDeleteStrategy;
-  const gone = await pool.query<{ id: string }>('SELECT id FROM checks WHERE transformed_from = $1 AND deleted_at IS NULL AND NOT (key = ANY($2))', [parent.id, [...seen]]);
+  const parentStrategy = typeof parent.spec.transformDeleteStrategy === 'string' ? parent.spec.transformDeleteStrategy : null;
+  const gone = await pool.query<{ id: string; spec: unknown }>('SELECT id, spec FROM checks WHERE transformed_from = $1 AND deleted_at IS NULL AND NOT (key = ANY($2))', [parent.id, [...seen]]);
   for (const row of gone.rows) {
+    const own = isRecord(row.spec) && typeof row.spec.transformDeleteStrategy === 'string' ? row.spec.transformDeleteStrategy : null;
+    const strategy = own ?? parentStrategy;
     if (strategy === 'Ignore') continue;
     if (strategy === 'MarkHealthy' || strategy === 'MarkUnhealthy') {
       await recordResult(pool, row.id, { pass: strategy === 'MarkHealthy', invalid: false, time: new Date(), duration: 0, message: 'no longer reported by the transform', error: null, details: null });

@@ -1,26 +1,47 @@
 import { z } from 'zod';
+import { zodIssues } from '../../platform/http/validation';
 import { isRecord } from '../../platform/errors';
 import { parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
+import { LABEL_NAME, METRIC_NAME, METRIC_TYPES } from './check-metrics';
 import { schemaFields } from './define';
 import { checkTypeOf, CHECK_TYPES } from './registry';
+import { JUNIT_RESULT_MODE } from './result-mode';
 
-/** A test, display or transform of canary-checker: we run `expr` (CEL) and `template` ({{.field}}). */
+/** A test, display or transform of canary-checker: `expr` (CEL), `template` (Go) or `javascript`. */
 export const templateSchema = z
   .object({ expr: z.string().optional(), template: z.string().optional(), jsonPath: z.string().optional(), javascript: z.string().optional() })
   .loose();
+
+/** A custom metric of a check (canary-checker's metrics exporter), exported on /metrics. */
+const metricSchema = z.object({
+  name: z.string({ message: 'is required' }).regex(METRIC_NAME, 'must be a Prometheus metric name ([a-zA-Z_:][a-zA-Z0-9_:]*)'),
+  type: z.enum(METRIC_TYPES, { message: `must be one of ${METRIC_TYPES.join(', ')}` }).optional(),
+  value: z.union([z.string(), z.number()], { message: 'must be a CEL expression answering a number' }).transform(String).optional(),
+  labels: z
+    .array(
+      z.object({
+        name: z.string({ message: 'is required' }).regex(LABEL_NAME, 'must be a Prometheus label name'),
+        value: z.union([z.string(), z.number(), z.boolean()]).transform(String).optional(),
+        valueExpr: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
 
 /** Fields every check has, whatever its type (canary-checker's Description and Templatable). */
 const commonSchema = z.object({
   name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
   description: z.string().optional(),
-  namespace: z.string().optional(),
+  // Older canaries wrote a selector here ({name: …}); its name is the namespace, as canary-checker reads it.
+  namespace: z.union([z.string(), z.object({ name: z.string().optional() }).loose().transform((selector) => selector.name)]).optional(),
   icon: z.string().optional(),
   labels: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
   test: templateSchema.optional(),
   display: templateSchema.optional(),
   transform: templateSchema.optional(),
   transformDeleteStrategy: z.enum(['MarkHealthy', 'MarkUnhealthy', 'Ignore']).optional(),
-  metrics: z.array(z.unknown()).optional(),
+  metrics: z.array(metricSchema).optional(),
+  dependsOn: z.array(z.string().min(1, 'must name a check of this canary')).optional(),
 });
 const COMMON_FIELDS = schemaFields(commonSchema);
 
@@ -39,6 +60,7 @@ export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const
 export interface Expression {
   expr?: string;
   template?: string;
+  javascript?: string;
 }
 
 /** One check of a canary, ready to store and run. */
@@ -46,6 +68,8 @@ export interface CheckDefinition {
   type: string;
   /** Identity inside the canary. */
   key: string;
+  /** Where it is written in the spec (`spec.http[1]`), for problems that name it. */
+  path: string;
   name: string;
   namespace: string;
   description: string | null;
@@ -56,6 +80,8 @@ export interface CheckDefinition {
   display: Expression | undefined;
   transform: Expression | undefined;
   transformDeleteStrategy: 'MarkHealthy' | 'MarkUnhealthy' | 'Ignore' | undefined;
+  /** Names of checks of the same canary that run first; their variables are `outputs.<name>`. */
+  dependsOn: string[];
   /** The check as written (type fields and common fields), which the runner parses again. */
   spec: Record<string, unknown>;
 }
@@ -68,6 +94,8 @@ export interface ParsedCanary {
   owner: string | null;
   icon: string | null;
   env: Record<string, string>;
+  /** `junit`: the checks' results are stored as one JUnit report (canary-checker's resultMode). */
+  resultMode: typeof JUNIT_RESULT_MODE | null;
   /** Problems that stop the canary from being saved, each `path: message`. */
   errors: Array<{ path: string; message: string }>;
   /** What is read but not supported, each naming the field. */
@@ -76,13 +104,17 @@ export interface ParsedCanary {
 
 function expression(value: z.infer<typeof templateSchema> | undefined, path: string, warnings: string[]): Expression | undefined {
   if (!value) return undefined;
-  if (value.jsonPath) warnings.push(`${path}.jsonPath is not supported; use ${path}.expr (CEL), e.g. json.field`);
-  if (value.javascript) warnings.push(`${path}.javascript is not supported; use ${path}.expr (CEL)`);
+  // gomplate reads jsonPath but never runs it: canary-checker ignores it too.
+  if (value.jsonPath) warnings.push(`${path}.jsonPath is not run (canary-checker ignores it as well); use ${path}.expr (CEL), e.g. json.field`);
   for (const key of Object.keys(value)) {
     if (!['expr', 'template', 'jsonPath', 'javascript'].includes(key)) warnings.push(`${path}.${key} is not a field of a ${path.split('.').pop()}; it is ignored`);
   }
-  if (value.expr === undefined && value.template === undefined) return undefined;
-  return { ...(value.expr !== undefined ? { expr: value.expr } : {}), ...(value.template !== undefined ? { template: value.template } : {}) };
+  if (value.expr === undefined && value.template === undefined && value.javascript === undefined) return undefined;
+  return {
+    ...(value.expr !== undefined ? { expr: value.expr } : {}),
+    ...(value.template !== undefined ? { template: value.template } : {}),
+    ...(value.javascript !== undefined ? { javascript: value.javascript } : {}),
+  };
 }
 
 function scheduleOf(spec: Record<string, unknown>, errors: ParsedCanary['errors']): string | null {
@@ -138,7 +170,9 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
   const severity = typeof spec.severity === 'string' && spec.severity ? spec.severity : 'info';
   const owner = typeof spec.owner === 'string' && spec.owner ? spec.owner : null;
   const icon = typeof spec.icon === 'string' && spec.icon ? spec.icon : null;
-  if (spec.resultMode !== undefined) warnings.push('spec.resultMode is not supported; each check reports its own result');
+  let resultMode: ParsedCanary['resultMode'] = null;
+  if (spec.resultMode === JUNIT_RESULT_MODE) resultMode = JUNIT_RESULT_MODE;
+  else if (spec.resultMode !== undefined && spec.resultMode !== '') warnings.push(`spec.resultMode: ${JSON.stringify(spec.resultMode)} is not a result mode (only "junit"); each check reports its own result`);
   if (spec.agentSelector !== undefined) warnings.push('spec.agentSelector is not supported yet; the canary runs on this instance');
   if (spec.replicas === 0) warnings.push('spec.replicas: 0 (paused) is not supported; use a schedule of @never to pause a canary');
 
@@ -171,7 +205,7 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
       const common = commonSchema.safeParse(item);
       const own = type.parse(item);
       if (!common.success) {
-        for (const issue of common.error.issues) errors.push({ path: [path, ...issue.path.map(String)].join('.'), message: issue.message });
+        for (const issue of zodIssues(common.error, path)) errors.push(issue);
       }
       if (!own.ok) for (const issue of own.issues) errors.push({ path: issue.path ? `${path}.${issue.path}` : path, message: issue.message });
       for (const key of Object.keys(item)) {
@@ -179,7 +213,10 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
       }
       if (!common.success || !own.ok) return;
       const data = common.data;
-      if (data.metrics !== undefined) warnings.push(`${path}.metrics is not supported: results are not exported as Prometheus metrics`);
+      (data.metrics ?? []).forEach((metric, index) => {
+        // canary-checker skips a metric without a value; here it is said.
+        if (metric.value === undefined || metric.value.trim() === '') warnings.push(`${path}.metrics[${index}] (${metric.name}) has no value: it is not exported`);
+      });
       const key = `${field}/${data.name}`;
       if (keys.has(key)) {
         errors.push({ path: `${path}.name`, message: `another ${field} check is named "${data.name}"; names must be unique per type` });
@@ -189,6 +226,7 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
       checks.push({
         type: field,
         key,
+        path,
         name: data.name,
         namespace: data.namespace || defaults.namespace,
         description: data.description || null,
@@ -199,10 +237,48 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
         display: expression(data.display, `${path}.display`, warnings),
         transform: expression(data.transform, `${path}.transform`, warnings),
         transformDeleteStrategy: data.transformDeleteStrategy,
+        dependsOn: data.dependsOn ?? [],
         spec: item,
       });
     });
   }
   if (checks.length === 0 && errors.length === 0) warnings.push('the canary has no checks this version can run');
-  return { checks, schedule, severity, owner, icon, env, errors, warnings };
+  errors.push(...dependencyProblems(checks));
+  return { checks, schedule, severity, owner, icon, env, resultMode, errors, warnings };
+}
+
+/** dependsOn names checks of the same canary (by name), without a cycle. */
+function dependencyProblems(checks: CheckDefinition[]): ParsedCanary['errors'] {
+  const problems: ParsedCanary['errors'] = [];
+  const byName = new Map<string, CheckDefinition[]>();
+  for (const check of checks) byName.set(check.name, [...(byName.get(check.name) ?? []), check]);
+  const where = (check: CheckDefinition) => `${check.path}.dependsOn`;
+  for (const check of checks) {
+    for (const name of check.dependsOn) {
+      const found = byName.get(name);
+      if (!found) problems.push({ path: where(check), message: `"${name}" is not a check of this canary` });
+      else if (found.length > 1) problems.push({ path: where(check), message: `"${name}" names ${found.length} checks of this canary (of types ${found.map((c) => c.type).join(', ')}); rename one` });
+      else if (name === check.name) problems.push({ path: where(check), message: 'a check cannot depend on itself' });
+    }
+  }
+  if (problems.length > 0) return problems;
+  // A cycle: depth-first, each check visited once.
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (check: CheckDefinition, trail: string[]): string[] | undefined => {
+    if (state.get(check.name) === 'done') return undefined;
+    if (state.get(check.name) === 'visiting') return [...trail.slice(trail.indexOf(check.name)), check.name];
+    state.set(check.name, 'visiting');
+    for (const name of check.dependsOn) {
+      const next = byName.get(name)?.[0];
+      const cycle = next ? visit(next, [...trail, check.name]) : undefined;
+      if (cycle) return cycle;
+    }
+    state.set(check.name, 'done');
+    return undefined;
+  };
+  for (const check of checks) {
+    const cycle = visit(check, []);
+    if (cycle) return [{ path: where(check), message: `the checks depend on each other in a circle: ${cycle.join(' → ')}` }];
+  }
+  return [];
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { z } from 'zod';
+import type { ArtifactInput } from '../../platform/artifacts';
 import type { Logger } from '../../platform/logger';
 
 /** What a check run may use besides its own spec. */
@@ -35,6 +36,8 @@ export interface CheckOutcome {
   data: Record<string, unknown>;
   /** Kept with the result (shown in the check's history), e.g. the response headers. */
   details?: Record<string, unknown>;
+  /** Files the run left (exec `artifacts`): stored with the result, downloadable from its history. */
+  artifacts?: ArtifactInput[];
 }
 
 /**

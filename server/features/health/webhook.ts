@@ -1,12 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../app';
+import type { AppContext } from '../../platform/context';
 import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { loadCanary } from './canaries';
 import { webhookCheck } from './checks/webhook';
+import { checkMetricsOf } from './check-metrics';
 import { applyExpressions, recordOutcome, type RunnableCheck } from './runner';
 import { parseCanarySpec } from './spec';
 import type { CheckOutcome } from './types';
@@ -36,7 +37,7 @@ interface WebhookRow extends RunnableCheck {
 async function findCheck(ctx: AppContext, id: string): Promise<WebhookRow> {
   // canary-checker finds a webhook by its check id or by its name; a name must then be unique.
   const { rows } = await ctx.pool.query<WebhookRow>(
-    `SELECT c.id, c.key, c.type, c.name, c.namespace, c.description, c.icon, c.labels, c.spec, c.canary_id
+    `SELECT c.id, c.key, c.type, c.name, c.namespace, c.description, c.icon, c.endpoint, c.labels, c.spec, c.canary_id
        FROM checks c JOIN canaries k ON k.id = c.canary_id AND k.deleted_at IS NULL
       WHERE c.type = 'webhook' AND c.deleted_at IS NULL AND c.transformed_from IS NULL AND (c.id::text = $1 OR c.name = $1)
       ORDER BY (c.id::text = $1) DESC`,
@@ -144,10 +145,10 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
         const canary = await loadCanary(ctx.pool, check.canary_id);
         if (!canary) throw new AppError('not_found', `no webhook check has the id or name "${params.id}"`);
         const env = parseCanarySpec(canary.spec, { namespace: canary.namespace }).env;
-        const info = { id: canary.id, name: canary.name, namespace: canary.namespace, env };
+        const info = { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels, env };
         const outcome: CheckOutcome = { pass, message, ...(error ? { error } : {}), data: { results }, details: kept(data, data.headers['content-type']) };
         const result = applyExpressions(check, info, outcome, 0, new Date());
-        await recordOutcome(ctx.pool, check, info, result);
+        await recordOutcome({ pool: ctx.pool, log: ctx.log, metrics: checkMetricsOf(ctx.metrics.registry) }, check, info, result);
         return {
           message: 'ok',
           check_id: check.id,

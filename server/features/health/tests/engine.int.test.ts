@@ -73,7 +73,7 @@ spec:
 `);
     expect(results[0]).toMatchObject({ ok: true, outcome: { action: 'created', name: 'local' } });
     expect(results[0]?.outcome?.warnings).toEqual([
-      'spec.exec[0].metrics is not supported: results are not exported as Prometheus metrics',
+      'spec.exec[0].metrics[0] (x) has no value: it is not exported',
       'spec.docker: the check type "docker" is not supported by this version; its 1 check is left out',
     ]);
     const { rows } = await t.db.pool.query('SELECT key, endpoint, labels, severity FROM checks ORDER BY key');
@@ -157,7 +157,7 @@ spec:
     expect(messages['bad-test']).toMatchObject({ pass: false });
     expect(messages['bad-test']?.message).toMatch(/^test\.expr "stdout ==": does not parse/);
     expect(messages['bad-template']?.message).toContain('display.template "{{ .stdout | upper }}": {{.stdout | upper}} is not supported');
-    expect(messages['not-boolean']?.message).toBe('test.expr "stdout": returned "1", not true or false');
+    expect(messages['not-boolean']?.message).toBe('test.expr "stdout": expecting either \'true\' or \'false\' but got \'1\'');
   });
 
   it('turns one result into several checks with transform, and removes those no longer reported', async () => {

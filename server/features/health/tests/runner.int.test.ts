@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../../test/app';
+import { createLogger } from '../../../platform/logger';
+import { applyDocuments } from '../../../platform/resources';
+import { canaryKind } from '../canary-kind';
+import { checkMetricsOf } from '../check-metrics';
+import { runCanary } from '../run-canary';
+
+/**
+ * What canary-checker does around a check's own run, against a real database and real scripts: transforms
+ * that make checks (in another namespace) or change a result in place, custom metrics on /metrics,
+ * dependsOn with outputs, javascript displays, and resultMode junit.
+ */
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const apply = (text: string) => applyDocuments(t.db.pool, [canaryKind], [{ file: 'canary.yaml', text }], 'ConfigFile', createLogger('silent'));
+const deps = () => ({ pool: t.db.pool, log: createLogger('silent'), metrics: checkMetricsOf(t.context.metrics.registry) });
+
+async function run(name: string) {
+  const { rows } = await t.db.pool.query<{ id: string }>('SELECT id FROM canaries WHERE name = $1 AND deleted_at IS NULL', [name]);
+  const id = rows[0]?.id;
+  if (!id) throw new Error(`no canary ${name}`);
+  const ran = await runCanary(deps(), id, new AbortController().signal);
+  return { id, byName: Object.fromEntries(ran.map((item) => [item.check.name, item.outcome.result])) };
+}
+
+async function metricsText(): Promise<string> {
+  const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+  return res.body;
+}
+
+describe('transforms', () => {
+  it('makes checks in the namespace the transform names, from a JSON text (.toJSON())', async () => {
+    const applied = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: namespaced, namespace: dev}
+spec:
+  exec:
+    - name: source
+      script: echo ok
+      transform:
+        expr: |
+          [{'name': 'moved', 'namespace': 'prod', 'pass': true, 'message': 'static message', 'description': 'static description'},
+           {'name': 'stays', 'pass': false, 'error': 'broken'}].toJSON()
+`);
+    expect(applied[0]).toMatchObject({ ok: true });
+    const { id } = await run('namespaced');
+    const { rows } = await t.db.pool.query('SELECT name, namespace, status, description FROM checks WHERE canary_id = $1 AND transformed_from IS NOT NULL ORDER BY name', [id]);
+    expect(rows).toEqual([
+      { name: 'moved', namespace: 'prod', status: 'healthy', description: 'static description' },
+      { name: 'stays', namespace: 'dev', status: 'unhealthy', description: null },
+    ]);
+  });
+
+  it('changes the result in place when the transform names no check, and exports its metrics', async () => {
+    await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: rates}
+spec:
+  exec:
+    - name: exchange-rates
+      script: 'echo "{\\"base\\": \\"USD\\", \\"rates\\": {\\"EUR\\": 0.92, \\"GBP\\": 0.79}}"'
+      transform:
+        expr: |
+          {
+            'message': 'rates read',
+            'metrics': [{'name': 'peer_exchange_rate', 'type': 'gauge', 'value': 0.92, 'labels': {'from': 'USD', 'to': 'EUR'}},
+                        {'name': 'peer_exchange_rate', 'type': 'gauge', 'value': 0.79, 'labels': {'from': 'USD', 'to': 'GBP'}}]
+          }.toJSON()
+      metrics:
+        - name: peer_exchange_rate_runs
+          type: counter
+          value: "1"
+          labels:
+            - name: check_name
+              valueExpr: check.name
+            - name: exit
+              valueExpr: string(results.exitCode)
+`);
+    const { byName } = await run('rates');
+    expect(byName['exchange-rates']).toMatchObject({ pass: true, message: 'rates read' });
+    const text = await metricsText();
+    expect(text).toContain('peer_exchange_rate{from="USD",to="EUR"} 0.92');
+    expect(text).toContain('peer_exchange_rate{from="USD",to="GBP"} 0.79');
+    expect(text).toContain('peer_exchange_rate_runs{check_name="exchange-rates",exit="0"} 1');
+    await run('rates');
+    expect(await metricsText()).toContain('peer_exchange_rate_runs{check_name="exchange-rates",exit="0"} 2');
+  });
+
+  it('refuses a metric name Prometheus would not take, and warns of one without a value', async () => {
+    const applied = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: bad-metrics}
+spec:
+  exec:
+    - name: x
+      script: echo 1
+      metrics:
+        - {name: "bad name", value: "1"}
+        - {name: no_value}
+`);
+    expect(applied[0]?.ok).toBe(false);
+    expect(applied[0]?.errors.join('\n')).toContain('spec.exec[0].metrics[0].name: must be a Prometheus metric name');
+  });
+});
+
+describe('dependsOn', () => {
+  it('runs a check after the one it depends on, with its variables as outputs.<name>', async () => {
+    await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: chained}
+spec:
+  exec:
+    - name: use-token
+      script: echo used
+      dependsOn: [get-token]
+      test:
+        expr: outputs['get-token'].results.stdout == 'token-42' && results.stdout == 'used'
+    - name: get-token
+      script: sleep 0.2; echo token-42
+`);
+    const { byName } = await run('chained');
+    expect(byName['get-token']).toMatchObject({ pass: true });
+    expect(byName['use-token']).toMatchObject({ pass: true });
+  });
+
+  it('does not run a check whose dependency failed, and says which', async () => {
+    await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: chained-failure}
+spec:
+  exec:
+    - {name: login, script: exit 3}
+    - {name: after-login, script: echo should-not-run, dependsOn: [login]}
+`);
+    const { byName } = await run('chained-failure');
+    expect(byName.login).toMatchObject({ pass: false });
+    expect(byName['after-login']).toMatchObject({ pass: false, message: 'not run: it depends on "login", which failed' });
+  });
+
+  it('refuses unknown names and circles at apply, with the path', async () => {
+    const applied = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: circular}
+spec:
+  exec:
+    - {name: a, script: echo a, dependsOn: [b]}
+    - {name: b, script: echo b, dependsOn: [a]}
+    - {name: c, script: echo c, dependsOn: [nobody]}
+`);
+    expect(applied[0]?.ok).toBe(false);
+    expect(applied[0]?.errors).toContain('spec.exec[2].dependsOn: "nobody" is not a check of this canary');
+    const circle = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: circular}
+spec:
+  exec:
+    - {name: a, script: echo a, dependsOn: [b]}
+    - {name: b, script: echo b, dependsOn: [a]}
+`);
+    expect(circle[0]?.errors.join('\n')).toMatch(/spec\.exec\[\d\]\.dependsOn: the checks depend on each other in a circle: (a → b → a|b → a → b)/);
+  });
+});
+
+describe('templates', () => {
+  it('runs a javascript display as canary-checker does (the value of the last statement)', async () => {
+    await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: javascript}
+spec:
+  exec:
+    - name: rates
+      script: 'echo "{\\"rates\\": {\\"EUR\\": 0.9, \\"GBP\\": 0.8}}"'
+      transform:
+        expr: "{'data': {'json': results.stdout.JSON()}}.toJSON()"
+      display:
+        javascript: |
+          symbols = {"EUR": "€", "GBP": "£"}
+          display = []
+          for (var currency in json.rates) {
+            display.push(currency + " = " + symbols[currency] + json.rates[currency])
+          }
+          "$1 = " + display.join(", ")
+`);
+    const { byName } = await run('javascript');
+    expect(byName.rates).toMatchObject({ pass: true, message: '$1 = EUR = €0.9, GBP = £0.8' });
+  });
+});
+
+describe('resultMode junit', () => {
+  it('stores one check with the JUnit report of every check of the canary', async () => {
+    const applied = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: suite}
+spec:
+  resultMode: junit
+  exec:
+    - {name: first, description: "first test", script: echo one}
+    - {name: second, script: echo two >&2; exit 1}
+`);
+    expect(applied[0]).toMatchObject({ ok: true });
+    expect(applied[0]?.outcome?.warnings ?? []).toEqual([]);
+    const { id, byName } = await run('suite');
+    const { rows } = await t.db.pool.query('SELECT name, type, description, status FROM checks WHERE canary_id = $1 AND deleted_at IS NULL', [id]);
+    expect(rows).toEqual([{ name: 'suite', type: 'junit', description: 'Result Mode: JUnit Report', status: 'unhealthy' }]);
+    const result = byName.suite;
+    expect(result).toMatchObject({ pass: false });
+    expect(result?.message).toMatch(/^1 passed, 1 failed in /);
+    const details = result?.details as { suite: { tests: Array<{ name: string; status: string }> }; junit: string };
+    expect(details.suite.tests.map((test) => [test.name, test.status])).toEqual([
+      ['first test', 'passed'],
+      ['second', 'failed'],
+    ]);
+    expect(details.junit).toContain('<testsuite name="suite" tests="2" failures="1"');
+  });
+});
