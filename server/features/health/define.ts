@@ -9,6 +9,7 @@ export const MAX_CHECK_TIMEOUT_MS = 10 * 60_000;
 
 /** The field names of a zod object schema (others are reported as unsupported). */
 export function schemaFields(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodPipe) return schemaFields(schema.in as z.ZodType);
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
@@ -37,7 +38,11 @@ export function defineCheckType<S>(definition: CheckType<S>): RegisteredCheckTyp
     },
     async run(raw: unknown, ctx: CheckContext): Promise<CheckOutcome> {
       const parsed = parse(raw);
-      if (!parsed.ok) return { pass: false, invalid: true, message: `the check is not valid: ${summarizeIssues(parsed.issues)}`, data: {} };
+      if (!parsed.ok) {
+        // Problems upstream finds only at run time (see Issue.atRun) fail the run as they would there.
+        if (parsed.issues.every((issue) => issue.atRun)) return { pass: false, message: summarizeIssues(parsed.issues), error: summarizeIssues(parsed.issues), data: {} };
+        return { pass: false, invalid: true, message: `the check is not valid: ${summarizeIssues(parsed.issues)}`, data: {} };
+      }
       return definition.run(parsed.spec, ctx);
     },
   };

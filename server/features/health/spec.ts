@@ -52,7 +52,7 @@ const CANARY_FIELDS = ['schedule', 'interval', 'icon', 'severity', 'owner', 'env
 const KNOWN_UNSUPPORTED = new Set([
   'docker', 'dockerPush', 'containerd', 'containerdPush', 's3', 'pod', 'mssql', 'restic', 'jmeter', 'helm', 'namespace', 'cloudwatch',
   'pubsub', 'github', 'gitProtocol', 'kubernetes', 'kubernetesResource', 'awsConfig', 'awsConfigRule', 'databaseBackup', 'catalog',
-  'opensearch', 'elasticsearch', 'alertmanager', 'argo', 'dynatrace', 'azureDevops', 'mongodb',
+  'opensearch', 'elasticsearch', 'alertmanager', 'argo', 'dynatrace', 'azureDevops', 'mongodb', 'smb', 'ec2', 'gcsDatabaseBackup',
 ]);
 
 export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
@@ -207,11 +207,17 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
       if (!common.success) {
         for (const issue of zodIssues(common.error, path)) errors.push(issue);
       }
-      if (!own.ok) for (const issue of own.issues) errors.push({ path: issue.path ? `${path}.${issue.path}` : path, message: issue.message });
+      if (!own.ok) {
+        for (const issue of own.issues) {
+          const where = issue.path ? `${path}.${issue.path}` : path;
+          if (issue.atRun) warnings.push(`${where}: ${issue.message} (the check fails when it runs)`);
+          else errors.push({ path: where, message: issue.message });
+        }
+      }
       for (const key of Object.keys(item)) {
         if (!COMMON_FIELDS.includes(key) && !type.fields.includes(key)) warnings.push(`${path}.${key} is not supported for ${field} checks; it is ignored`);
       }
-      if (!common.success || !own.ok) return;
+      if (!common.success || (!own.ok && own.issues.some((issue) => !issue.atRun))) return;
       const data = common.data;
       (data.metrics ?? []).forEach((metric, index) => {
         // canary-checker skips a metric without a value; here it is said.

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import type { ArtifactInput } from '../../platform/artifacts';
 import type { Logger } from '../../platform/logger';
+import type { Issue } from '../../platform/http/errors';
 
 /** What a check run may use besides its own spec. */
 export interface CheckContext {
@@ -70,7 +71,7 @@ export interface RegisteredCheckType {
   schema: z.ZodType;
   /** The names of the type's own fields (unknown ones are reported by name). */
   fields: readonly string[];
-  parse(raw: unknown): { ok: true; spec: unknown } | { ok: false; issues: Array<{ path: string; message: string }> };
+  parse(raw: unknown): { ok: true; spec: unknown } | { ok: false; issues: Issue[] };
   endpoint(raw: unknown): string;
   timeoutMs(raw: unknown): number;
   run(raw: unknown, ctx: CheckContext): Promise<CheckOutcome>;

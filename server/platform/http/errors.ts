@@ -49,6 +49,11 @@ export interface Issue {
   /** Where the problem is, as a dotted path (`body.spec.url`, `query.limit`). */
   path: string;
   message: string;
+  /**
+   * A problem upstream tools find only when the thing runs (a secret reference, a stored connection, an
+   * endpoint they parse at run time): it is a warning at apply, and the run fails with it.
+   */
+  atRun?: boolean;
 }
 
 export interface ErrorBody {

@@ -7,7 +7,8 @@ export function zodIssues(error: z.ZodError, prefix = ''): Issue[] {
     const segments = issue.path.map((segment) => (typeof segment === 'number' ? `[${segment}]` : String(segment)));
     const joined = segments.reduce((acc, segment) => (segment.startsWith('[') ? `${acc}${segment}` : acc ? `${acc}.${segment}` : segment), '');
     const path = prefix && joined ? `${prefix}.${joined}` : prefix || joined;
-    return { path, message: issue.message };
+    const atRun = issue.code === 'custom' && (issue as { params?: { atRun?: boolean } }).params?.atRun === true;
+    return atRun ? { path, message: issue.message, atRun } : { path, message: issue.message };
   });
 }
 

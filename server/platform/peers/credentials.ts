@@ -1,9 +1,30 @@
 import { z } from 'zod';
 import { isRecord } from '../errors';
 
+/** What a `valueFrom` names, for messages: `valueFrom.secretKeyRef (name "basic-auth", key "user")`. */
+function describeValueFrom(valueFrom: unknown): string {
+  if (!isRecord(valueFrom)) return 'valueFrom';
+  const [kind, ref] = Object.entries(valueFrom)[0] ?? [];
+  if (!kind) return 'valueFrom';
+  const parts = isRecord(ref) ? Object.entries(ref).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => `${k} ${JSON.stringify(v)}`) : [];
+  return `valueFrom.${kind}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
 /**
- * A canary-checker EnvVar field (`password: {value: s3cret}`), or a plain text. `valueFrom` (Kubernetes
- * secrets and config maps) cannot be resolved here, so it is refused with a message saying so.
+ * The problem of a `valueFrom` this version cannot read. It is found when the check runs, as upstream
+ * finds a missing secret: a warning at apply, and the run fails naming it (never an empty value).
+ */
+export function valueFromIssue(valueFrom: unknown): { code: 'custom'; message: string; params: { atRun: true } } {
+  return {
+    code: 'custom',
+    message: `${describeValueFrom(valueFrom)} cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …}`,
+    params: { atRun: true },
+  };
+}
+
+/**
+ * A canary-checker EnvVar field (`password: {value: s3cret}`), or a plain text. A `valueFrom` cannot be
+ * resolved yet: see valueFromIssue.
  */
 export const envVarField = z
   .union([z.string(), z.object({ value: z.string().optional(), valueFrom: z.unknown().optional() }).loose()], {
@@ -11,10 +32,19 @@ export const envVarField = z
   })
   .superRefine((raw, ctx) => {
     if (typeof raw === 'string') return;
-    if (raw.valueFrom !== undefined) ctx.addIssue({ code: 'custom', message: 'valueFrom is not supported (no Kubernetes secrets or config maps here); use value' });
+    if (raw.valueFrom !== undefined) ctx.addIssue(valueFromIssue(raw.valueFrom));
     else if (raw.value === undefined) ctx.addIssue({ code: 'custom', message: 'must be a text or {value: "…"}' });
   })
   .transform((raw) => (typeof raw === 'string' ? raw : (raw.value ?? '')));
+
+/** A named EnvVar as in canary-checker's `headers` and `env` lists: `{name, value}` or `{name, valueFrom}`. */
+export const namedEnvVarField = z
+  .object({ name: z.string({ message: 'is required' }).min(1, 'is required'), value: z.string().optional(), valueFrom: z.unknown().optional() })
+  .loose()
+  .superRefine((raw, ctx) => {
+    if (raw.valueFrom !== undefined) ctx.addIssue({ ...valueFromIssue(raw.valueFrom), path: ['valueFrom'] });
+  })
+  .transform((raw) => ({ name: raw.name, value: raw.value ?? '' }));
 
 /** Scheme-prefixed URLs (postgres://, redis://, ldap://, http://…), as opposed to key=value or Go DSN forms. */
 export function isUrlForm(text: string): boolean {

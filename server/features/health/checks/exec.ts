@@ -7,7 +7,7 @@ import { gitCheckout, GitCheckoutError, type GitCheckout } from '../../../platfo
 import { MAX_SCRIPT_OUTPUT, runScript, trimSpace } from '../../../platform/peers/script';
 import { defineCheckType } from '../define';
 import type { CheckOutcome } from '../types';
-import { envVarSchema, namedEnvVarSchema } from './env-var';
+import { envVarField as envVarSchema, namedEnvVarField as namedEnvVarSchema } from '../../../platform/peers/credentials';
 
 /** duty's GitConnection, as exec `checkout` writes it. */
 const checkoutSchema = z

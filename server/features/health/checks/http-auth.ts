@@ -45,7 +45,7 @@ export function awsSigning(aws: AwsSigV4Spec, url: URL): { url: URL; sign: NonNu
 
 export function oauthGrant(spec: HttpSpec, username: string, password: string): ClientCredentials | undefined {
   if (!spec.oauth2) return undefined;
-  return { tokenURL: spec.oauth2.tokenURL, clientId: username, clientSecret: password, scopes: spec.oauth2.scope ?? [], params: spec.oauth2.params ?? {} };
+  return { tokenURL: spec.oauth2.tokenURL, clientId: username, clientSecret: password, scopes: [...(spec.oauth2.scope ?? []), ...(spec.oauth2.scopes ?? [])], params: spec.oauth2.params ?? {} };
 }
 
 /**

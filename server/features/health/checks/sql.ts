@@ -8,12 +8,13 @@ const MAX_ROWS = 1000;
 const KEPT_ROWS = 20;
 
 /**
- * canary-checker's SQLCheck fields, shared by postgres and mysql. `connection:` references need stored
- * connections, which this version does not have: they stay out of the schema and are reported.
+ * canary-checker's SQLCheck fields, shared by postgres and mysql. Its `connection` is a connection string
+ * (read as url) or a `connection://` reference to a stored connection, which fails the run (not supported yet).
  */
 export const sqlSchema = z
   .object({
-    url: z.string({ message: 'is required (connection: references are not supported; write the url)' }).trim().min(1, 'is required'),
+    url: z.string().trim().optional(),
+    connection: z.string().trim().optional(),
     username: envVarField.optional(),
     password: envVarField.optional(),
     query: z.string().optional(),
@@ -21,7 +22,20 @@ export const sqlSchema = z
     markFailOnEmpty: z.boolean().optional(),
     timeout: z.number().int().positive('must be a number of seconds').optional(),
   })
-  .loose();
+  .loose()
+  .transform((spec, ctx) => {
+    const reference = spec.connection?.startsWith('connection://') ? spec.connection : undefined;
+    if (reference) {
+      ctx.addIssue({ code: 'custom', path: ['connection'], message: `${JSON.stringify(reference)} cannot be read: stored connections are not supported yet; write url`, params: { atRun: true } });
+      return z.NEVER;
+    }
+    const url = spec.url || spec.connection;
+    if (!url) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (or connection, a connection string)' });
+      return z.NEVER;
+    }
+    return { ...spec, url };
+  });
 
 export type SqlSpec = z.infer<typeof sqlSchema>;
 

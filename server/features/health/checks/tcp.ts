@@ -4,7 +4,11 @@ import { defineCheckType } from '../define';
 
 const schema = z
   .object({
-    endpoint: z.string({ message: 'is required' }).trim().regex(/^(\[[^\]]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, e.g. db.internal:5432'),
+    // canary-checker reads the endpoint when the check runs: one it cannot read fails that run.
+    endpoint: z
+      .string({ message: 'is required' })
+      .trim()
+      .refine((endpoint) => /^(\[[^\]]+\]|[^:\s]+):\d{1,5}$/.test(endpoint), { message: 'must be host:port, e.g. db.internal:5432', params: { atRun: true } }),
     thresholdMillis: z.number().int().positive().optional(),
   })
   .loose();

@@ -5,7 +5,7 @@ import { messageOf } from '../../../platform/errors';
 import { defineCheckType } from '../define';
 import { celDuration } from '../../../platform/expressions';
 import { describeCertificate, expiryProblem } from './certificate';
-import { envVarSchema } from './env-var';
+import { envVarField as envVarSchema } from '../../../platform/peers/credentials';
 
 const schema = z
   .object({

@@ -128,7 +128,7 @@ describe('exec artifacts', () => {
 });
 
 describe('exec fields at apply', () => {
-  it('warns of connections and relationships by name, refuses valueFrom and unknown checkout fields', () => {
+  it('warns of connections, relationships and valueFrom by name, refuses unknown checkout fields', () => {
     const checked = validate('exec', {
       name: 'aws-exec-check',
       script: 'aws s3 ls | head -n 1',
@@ -137,11 +137,12 @@ describe('exec fields at apply', () => {
       env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }],
       checkout: { url: 'https://github.com/org/repo', branh: 'main' },
     });
-    expect(checked.warnings).toEqual(['spec.exec[0].connections is not supported for exec checks; it is ignored', 'spec.exec[0].relationships is not supported for exec checks; it is ignored']);
-    expect(checked.errors).toEqual([
-      'spec.exec[0].env[0].valueFrom: valueFrom (Kubernetes secrets, config maps, helm values) is not supported here; write the value itself as {value: …}',
-      'spec.exec[0].checkout: is not a field of checkout (url, connection, username, password, certificate, type, branch, depth, destination): branh',
+    expect(checked.warnings).toEqual([
+      'spec.exec[0].env[0].valueFrom: valueFrom.secretKeyRef (name "s", key "k") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (the check fails when it runs)',
+      'spec.exec[0].connections is not supported for exec checks; it is ignored',
+      'spec.exec[0].relationships is not supported for exec checks; it is ignored',
     ]);
+    expect(checked.errors).toEqual(['spec.exec[0].checkout: is not a field of checkout (url, connection, username, password, certificate, type, branch, depth, destination): branh']);
   });
 
   it('accepts every field of canary-checker’s ExecCheck it runs, and needs a checkout URL', () => {

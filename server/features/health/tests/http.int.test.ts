@@ -75,7 +75,7 @@ describe('http: fields and validation', () => {
     ]);
   });
 
-  it('refuses valueFrom by name and warns about fields it does not run', () => {
+  it('warns of valueFrom, connections and fields it does not run, by name', () => {
     const checked = validate('http', {
       name: 'x',
       url: `${base}/ok`,
@@ -84,11 +84,23 @@ describe('http: fields and validation', () => {
       ntlm: true,
       connection: 'connection://http/api',
     });
-    expect(checked.errors).toEqual([
-      'spec.http[0].headers[0].valueFrom: valueFrom (Kubernetes secrets, config maps, helm values) is not supported here; write the value itself as {value: …}',
-      'spec.http[0].password: valueFrom (Kubernetes secrets, config maps, helm values) is not supported here; write the value itself as {value: …}',
+    expect(checked.errors).toEqual([]);
+    expect(checked.warnings).toEqual([
+      'spec.http[0].headers[0].valueFrom: valueFrom.secretKeyRef (name "s", key "k") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (the check fails when it runs)',
+      'spec.http[0].password: valueFrom.secretKeyRef (name "s", key "k") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (the check fails when it runs)',
+      'spec.http[0].connection: "connection://http/api" cannot be read: stored connections are not supported yet; write url (the check fails when it runs)',
+      'spec.http[0].ntlm is not supported for http checks; it is ignored',
     ]);
-    expect(checked.warnings).toEqual(['spec.http[0].ntlm is not supported for http checks; it is ignored', 'spec.http[0].connection is not supported for http checks; it is ignored']);
+  });
+
+  it('fails a run that needs a secret or a stored connection, naming it (never an empty value)', async () => {
+    const secret = await outcome('http', { name: 'x', url: `${base}/ok`, password: { valueFrom: { secretKeyRef: { name: 's', key: 'k' } } } });
+    expect(secret).toMatchObject({ pass: false, message: 'password: valueFrom.secretKeyRef (name "s", key "k") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …}' });
+    expect(secret.invalid).toBeFalsy();
+    expect(await outcome('http', { name: 'x', connection: 'connection://HTTP/500' })).toMatchObject({
+      pass: false,
+      message: 'connection: "connection://HTTP/500" cannot be read: stored connections are not supported yet; write url',
+    });
   });
 
   it('shows the url without the password it carries or credentials in its query', async () => {

@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, runByName, uniqueName, closedPort as freeClosedPort } from './check-harness';
+import { applyCanary, outcome, runByName, uniqueName, validate, closedPort as freeClosedPort } from './check-harness';
 
 /**
  * postgres and mysql checks against the machine's real servers (PostgreSQL 127.0.0.1:5432 user postgres,
@@ -112,11 +112,10 @@ spec:
       timeout: 1
     - name: unreachable
       url: postgres://admin:s3cret-in-url@127.0.0.1:${closedPort}/nowhere
-      connection: connection://postgres/main
 `,
     );
     expect(applied.ok).toBe(true);
-    expect(applied.warnings).toEqual(['spec.postgres[7].connection is not supported for postgres checks; it is ignored']);
+    expect(applied.warnings).toEqual([]);
 
     const results = await runByName(t, 'pg-checks');
     expect(results.services).toMatchObject({ pass: true, message: 'api, queue, worker' });
@@ -141,27 +140,21 @@ spec:
     expect(everything).not.toContain('n0t-shown-anywhere');
   });
 
-  it('refuses credentials it cannot read, with the field path', async () => {
-    const applied = await applyCanary(
-      t,
-      `
-apiVersion: canaries.flanksource.com/v1
-kind: Canary
-metadata: {name: pg-invalid}
-spec:
-  postgres:
-    - name: from a secret
-      url: postgres://db/x
-      password: {valueFrom: {secretKeyRef: {name: db, key: password}}}
-    - name: no url
-      query: SELECT 1
-`,
-    );
-    expect(applied.ok).toBe(false);
-    expect(applied.errors).toEqual([
-      'spec.postgres[0].password: valueFrom is not supported (no Kubernetes secrets or config maps here); use value',
-      'spec.postgres[1].url: is required (connection: references are not supported; write the url)',
-    ]);
+  it('warns of credentials it cannot read yet (the run fails naming them), refuses a check without a url', () => {
+    expect(validate('postgres', { name: 'from a secret', url: 'postgres://db/x', password: { valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } } })).toMatchObject({
+      errors: [],
+      warnings: ['spec.postgres[0].password: valueFrom.secretKeyRef (name "db", key "password") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (the check fails when it runs)'],
+    });
+    expect(validate('postgres', { name: 'no url', query: 'SELECT 1' }).errors).toEqual(['spec.postgres[0].url: is required (or connection, a connection string)']);
+    expect(validate('postgres', { name: 'stored', connection: 'connection://postgres/main' })).toMatchObject({
+      errors: [],
+      warnings: ['spec.postgres[0].connection: "connection://postgres/main" cannot be read: stored connections are not supported yet; write url (the check fails when it runs)'],
+    });
+  });
+
+  it('reads connection as the connection string, as canary-checker does', async () => {
+    const ran = await outcome('postgres', { name: 'by connection', connection: `postgres://postgres@127.0.0.1:5432/${pgDatabase}?sslmode=disable` });
+    expect(ran).toMatchObject({ pass: true, message: 'the query returned 1 row' });
   });
 });
 
