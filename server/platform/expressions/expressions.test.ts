@@ -24,8 +24,9 @@ describe('check expressions', () => {
     expect(() => evaluateCel('test.expr', 'code >', { code: 1 })).toThrow(ExpressionError);
   });
 
-  it('renders {{.field}} templates and refuses other actions by name', () => {
+  it('renders Go templates and refuses a function gomplate does not have by name', () => {
     expect(renderTemplate('display.template', 'got {{.code}} from {{ .req.url }}', { code: 200, req: { url: 'http://x' } })).toBe('got 200 from http://x');
-    expect(() => renderTemplate('display.template', '{{ printf "%d" .code }}', { code: 1 })).toThrow(/is not supported/);
+    expect(renderTemplate('display.template', '{{ printf "%d" .code }}', { code: 1 })).toBe('%!d(float64=1)');
+    expect(() => renderTemplate('display.template', '{{ .code | nosuchfunc }}', { code: 1 })).toThrow(/function "nosuchfunc" not defined/);
   });
 });

@@ -146,7 +146,7 @@ spec:
       test: {expr: "stdout =="}
     - name: bad-template
       script: echo 1
-      display: {template: "{{ .stdout | upper }}"}
+      display: {template: "{{ .stdout | nosuchfunc }}"}
     - name: not-boolean
       script: echo 1
       test: {expr: "stdout"}
@@ -156,7 +156,7 @@ spec:
     const messages = Object.fromEntries(ran.map((item) => [item.check.name, item.outcome.result]));
     expect(messages['bad-test']).toMatchObject({ pass: false });
     expect(messages['bad-test']?.message).toMatch(/^test\.expr "stdout ==": does not parse/);
-    expect(messages['bad-template']?.message).toContain('display.template "{{ .stdout | upper }}": {{.stdout | upper}} is not supported');
+    expect(messages['bad-template']?.message).toContain('display.template "{{ .stdout | nosuchfunc }}" at 1:14: function "nosuchfunc" not defined');
     expect(messages['not-boolean']?.message).toBe('test.expr "stdout": expecting either \'true\' or \'false\' but got \'1\'');
   });
 

@@ -1,0 +1,275 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { celDuration } from '../cel';
+import { ExpressionError } from '../errors';
+import { GoDuration } from '../values';
+import { compileTemplate, renderTemplate } from './index';
+
+const where = 'display.template';
+const render = (template: string, data?: unknown) => renderTemplate(where, template, data ?? {});
+const renderOver = (template: string, data: unknown) => renderTemplate(where, template, data);
+
+/** The ExpressionError a template throws (fails the test when it renders). */
+function failure(template: string, data: unknown = {}): ExpressionError {
+  try {
+    render(template, data);
+  } catch (error) {
+    if (error instanceof ExpressionError) return error;
+    throw error;
+  }
+  throw new Error(`${template} rendered`);
+}
+
+const data = {
+  name: 'api',
+  count: 3,
+  ok: true,
+  no: false,
+  empty: '',
+  tags: ['x', 'y', 'z'],
+  items: [
+    { id: 1, name: 'a' },
+    { id: 2, name: 'b' },
+  ],
+  obj: { b: 2, a: 1, c: { d: 'deep' } },
+};
+
+describe('Go templates: actions', () => {
+  it('prints fields, missing keys as <no value>, maps and lists as Go does', () => {
+    expect(render('{{.name}} {{ .obj.c.d }} {{.missing}} {{.missing.deeper}}', data)).toBe('api deep <no value> <no value>');
+    expect(render('{{.obj}} {{.tags}}', data)).toBe('map[a:1 b:2 c:map[d:deep]] [x y z]');
+    expect(render('{{.count}} {{1.5}} {{0x10}} {{1e6}} {{12345678.0}}', data)).toBe('3 1.5 16 1e+06 1.2345678e+07');
+    expect(render('text only')).toBe('text only');
+  });
+
+  it('runs pipelines and parenthesised arguments', () => {
+    expect(render('{{ .name | printf "%s!" }}', data)).toBe('api!');
+    expect(render('{{ "b" | printf "%s-%s" "a" }}', data)).toBe('a-b');
+    expect(render('{{ printf "%s=%d" (print "k") (len .tags) }}', data)).toBe('k=3');
+    expect(render('{{ (.obj).c.d }}', data)).toBe('deep');
+  });
+
+  it('declares and assigns variables, scoped to their block', () => {
+    expect(render('{{ $x := .name }}{{ $x }}', data)).toBe('api');
+    expect(render('{{ $x := 1 }}{{ if true }}{{ $x = 2 }}{{ end }}{{ $x }}')).toBe('2');
+    expect(render('{{ $x := "out" }}{{ if true }}{{ $x := "in" }}{{ $x }}{{ end }} {{ $x }}')).toBe('in out');
+    expect(render('{{ range .items }}{{ $.name }}/{{ .id }} {{ end }}', data)).toBe('api/1 api/2 ');
+  });
+
+  it('runs if / else if / else and with / else', () => {
+    expect(render('{{ if .ok }}yes{{ else }}no{{ end }}', data)).toBe('yes');
+    expect(render('{{ if .no }}1{{ else if .ok }}2{{ else }}3{{ end }}', data)).toBe('2');
+    expect(render('{{ if .empty }}a{{ end }}{{ if .missing }}b{{ end }}{{ if .tags }}c{{ end }}', data)).toBe('c');
+    expect(render('{{ with .obj.c }}{{ .d }}{{ end }}', data)).toBe('deep');
+    expect(render('{{ with .missing }}x{{ else }}none{{ end }}', data)).toBe('none');
+    expect(render('{{ with .missing }}x{{ else with .name }}{{ . }}{{ end }}', data)).toBe('api');
+  });
+
+  it('ranges over lists, maps (sorted keys), integers, with else, break and continue', () => {
+    expect(render('{{ range $i, $t := .tags }}{{ $i }}={{ $t }} {{ end }}', data)).toBe('0=x 1=y 2=z ');
+    expect(render('{{ range $k, $v := .obj }}{{ $k }}:{{ $v }};{{ end }}', data)).toBe('a:1;b:2;c:map[d:deep];');
+    expect(render('{{ range .none }}x{{ else }}empty{{ end }}', data)).toBe('empty');
+    expect(render('{{ range 3 }}{{ . }}{{ end }}')).toBe('012');
+    expect(render('{{ range .tags }}{{ if eq . "y" }}{{ break }}{{ end }}{{ . }}{{ end }}', data)).toBe('x');
+    expect(render('{{ range .tags }}{{ if eq . "y" }}{{ continue }}{{ end }}{{ . }}{{ end }}', data)).toBe('xz');
+  });
+
+  it('defines and calls templates, and blocks', () => {
+    expect(render('{{ define "x" }}[{{ . }}]{{ end }}{{ template "x" .name }}', data)).toBe('[api]');
+    expect(render('{{ block "b" . }}{{ .name }}{{ end }}', data)).toBe('api');
+    const tree = { v: 1, next: { v: 2, next: { v: 3 } } };
+    expect(render('{{ define "r" }}{{ .v }}{{ with .next }},{{ template "r" . }}{{ end }}{{ end }}{{ template "r" . }}', tree)).toBe('1,2,3');
+    expect(failure('{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}').reason).toBe('executing at <{{template "r" .}}>: exceeded maximum template depth (1000)');
+  });
+
+  it('trims around {{- and -}}, leaves -3 alone, and drops comments', () => {
+    expect(render('a  \n {{- .name -}} \n  b', data)).toBe('aapib');
+    expect(render('{{ range .tags -}}\n  {{ . }}\n{{- end }}', data)).toBe('xyz');
+    expect(render('{{-3}}')).toBe('-3');
+    expect(render('a {{- /* a note */ -}} b')).toBe('ab');
+  });
+
+  it('reads gomplate\'s delimiter header', () => {
+    expect(render('# gotemplate: left-delim=[[ right-delim=]]\n[[ .name ]] {{ kept }}', data)).toBe('api {{ kept }}');
+  });
+});
+
+describe('Go templates: builtins', () => {
+  it('compares with eq, ne, lt, le, gt, ge', () => {
+    expect(render('{{ eq .name "api" }} {{ eq .count 3.0 }} {{ eq "a" "b" "a" }} {{ ne 1 2 }}', data)).toBe('true true true true');
+    expect(render('{{ lt 1 2 }} {{ le 2 2 }} {{ gt .count 1.5 }} {{ ge "b" "a" }}', data)).toBe('true true true true');
+    // JSON numbers are float64: comparing one with an int literal is Go's type error.
+    expect(failure('{{ eq .count 3 }}', data).reason).toBe('executing at <eq .count 3>: error calling eq: incompatible types for comparison');
+  });
+
+  it('evaluates and / or lazily, and not', () => {
+    expect(render('{{ and 1 0 2 }} {{ and 1 2 }} {{ or 0 "" "x" }} {{ not .ok }}', data)).toBe('0 2 x false');
+    expect(render('{{ and .no (index .tags 9) }}', data)).toBe('false');
+  });
+
+  it('takes len and index', () => {
+    expect(render('{{ len .tags }} {{ len .name }} {{ len .obj }} {{ len "é" }}', data)).toBe('3 3 3 2');
+    expect(render('{{ index .tags 1 }} {{ index .obj "b" }} {{ index .items 0 "name" }} {{ index .obj "zz" }}', data)).toBe('y 2 a <no value>');
+    expect(failure('{{ index .tags 5 }}', data).reason).toBe('executing at <index .tags 5>: error calling index: index out of range: 5');
+  });
+
+  it('uses gomplate\'s slice (coll.Slice), which hides Go\'s builtin', () => {
+    expect(render('{{ slice 1 "a" .ok }}', data)).toBe('[1 a true]');
+  });
+
+  it('formats with printf verbs as fmt does', () => {
+    expect(render('{{ printf "%d|%5d|%-5d|%05d|%+d|%x|%X|%o|%b" 42 42 42 42 42 255 255 8 5 }}')).toBe('42|   42|42   |00042|+42|ff|FF|10|101');
+    expect(render('{{ printf "%f %.2f %8.3f %e %g" 3.14159 3.14159 3.14159 1234.5678 0.000012345 }}')).toBe('3.141590 3.14    3.142 1.234568e+03 1.2345e-05');
+    expect(render('{{ printf "%s|%q|%v|%10s|%-4s|%t|%c|%U" "hi" "a\\n" .obj "r" "l" true 65 0x1F600 }}', data)).toBe(
+      'hi|"a\\n"|map[a:1 b:2 c:map[d:deep]]|         r|l   |true|A|U+1F600',
+    );
+    expect(render('{{ printf "%T %T %T %T" .name .count 1 .tags }}', data)).toBe('string float64 int []interface {}');
+    expect(render('{{ printf "%d" .count }} {{ printf "%s %s" "a" }} {{ printf "%s" "a" "b" }}', data)).toBe('%!d(float64=3) a %!s(MISSING) a%!(EXTRA string=b)');
+    expect(render('{{ printf "%.1f%%" 0.25 }}')).toBe('0.2%');
+  });
+
+  it('prints, escapes html, js and urlquery', () => {
+    expect(render('{{ print 1 2 "a" "b" 3 }}|{{ println "a" 1 }}')).toBe('1 2ab3|a 1\n');
+    expect(render('{{ html "<a href=\\"x\\">&\'</a>" }}')).toBe('&lt;a href=&#34;x&#34;&gt;&amp;&#39;&lt;/a&gt;');
+    expect(render('{{ js "<a=\'b\'>" }}')).toBe("\\u003Ca\\u003D\\'b\\'\\u003E");
+    expect(render('{{ urlquery "a b&c=d/é" }}')).toBe('a+b%26c%3Dd%2F%C3%A9');
+  });
+});
+
+describe('Go templates: gomplate functions', () => {
+  it('has the strings namespace and its top-level aliases', () => {
+    expect(render('{{ strings.ToUpper .name }} {{ .name | toUpper }} {{ "ABC" | toLower }} {{ "hello world" | title }}', data)).toBe('API API abc Hello World');
+    expect(render('{{ .name | replaceAll "a" "A" }} {{ strings.ReplaceAll "p" "P" .name }} {{ trim "xxhixx" "x" }} {{ strings.TrimSpace "  s  " }}', data)).toBe('Api aPi hi s');
+    expect(render('{{ contains .name "p" }} {{ hasPrefix .name "a" }} {{ strings.Contains "z" .name }} {{ split "a,b,c" "," }}', data)).toBe('true true false [a b c]');
+    expect(render('{{ strings.Trunc 2 .name }} {{ strings.Repeat 3 "ab" }} {{ strings.Split "," "a,b" }} {{ "a b" | strings.Slug }} {{ "x" | quote }} {{ "it\'s" | squote }}', data)).toBe(
+      'ap ababab [a b] a-b "x" \'it\'\'s\'',
+    );
+    expect(render('{{ "line1\\nline2" | indent 2 }}|{{ strings.Indent 1 "-" "a" }}')).toBe('  line1\n  line2|-a');
+  });
+
+  it('has conv and coll: default, has, dict, keys, join, toString…', () => {
+    expect(render('{{ .missing | default "d" }} {{ .name | default "d" }} {{ conv.Default "d" .empty }}', data)).toBe('d api d');
+    expect(render('{{ has .obj "a" }} {{ has .obj "z" }} {{ coll.Has .tags "y" }}', data)).toBe('true false true');
+    expect(render('{{ $d := dict "b" 2 "a" "x" }}{{ $d.a }} {{ keys $d }} {{ values $d }} {{ coll.Dict "k" 1 | toJSON }}')).toBe('x [a b] [x 2] {"k":1}');
+    expect(render('{{ join .tags "," }} {{ conv.ToString 5 }} {{ conv.ToInt "42" | printf "%T" }} {{ conv.ToBool "yes" }} {{ conv.Atoi "7" }}', data)).toBe('x,y,z 5 int true 7');
+    expect(render('{{ coll.Sort (slice "b" "a" "c") }} {{ coll.Reverse .tags }} {{ coll.Uniq (slice 1 1 2) }} {{ append "w" .tags }}', data)).toBe('[a b c] [z y x] [1 2] [x y z w]');
+    expect(render('{{ (coll.Merge (dict "a" 1) (dict "a" 2 "b" 3)) | toJSON }}')).toBe('{"a":1,"b":3}');
+  });
+
+  it('has data: toJSON, toJSONPretty, toYAML, json', () => {
+    expect(render('{{ toJSON .obj }}', data)).toBe('{"a":1,"b":2,"c":{"d":"deep"}}');
+    expect(render('{{ data.ToJSONPretty "  " (dict "a" 1) }}')).toBe('{\n  "a": 1\n}');
+    expect(render('{{ (json "{\\"x\\": [1, 2]}").x }} {{ (data.YAML "a: b").a }}')).toBe('[1 2] b');
+    expect(render('{{ toYAML .obj }}', data)).toBe('a: 1\nb: 2\nc:\n  d: deep\n');
+  });
+
+  it('has test: required, ternary, assert, fail', () => {
+    expect(render('{{ required "need a name" .name }} {{ ternary "y" "n" .ok }} {{ kind .tags }}', data)).toBe('api y slice');
+    expect(failure('{{ required "need a name" .missing }}', data).reason).toBe('executing at <required "need a name" .missing>: error calling required: need a name');
+    expect(failure('{{ fail "stop" }}').reason).toContain('template generation failed: stop');
+  });
+
+  it('has math and time', () => {
+    expect(render('{{ add 1 2 }} {{ add 1 .count }} {{ sub 5 2 }} {{ mul 2 3 }} {{ div 1 4 }} {{ seq 3 }} {{ math.Max 1 5 2 }}', data)).toBe('3 4 3 6 0.25 [1 2 3] 5');
+    expect(render('{{ (time.Parse "2006-01-02" "2024-03-05").Format "Jan 2, 2006" }} {{ time.Second 90 }} {{ (time.ParseDuration "1h30m").Minutes }}')).toBe('Mar 5, 2024 1m30s 90');
+    expect(render('{{ (time.Unix 0).UTC.Year }} {{ time.RFC3339 }} {{ time.Now | printf "%T" }}')).toBe('1970 2006-01-02T15:04:05Z07:00 time.Time');
+  });
+
+  it('humanises durations and sizes as gomplate does', () => {
+    expect(render('{{ humanSize 1536 }} {{ strings.HumanSize 10485760 }} {{ humanDuration (time.Hour 2) }}')).toBe('1.5K 10M 2h');
+  });
+
+  it('has regexp, base64 and crypto', () => {
+    expect(render('{{ regexp.Replace "(a)(p)" "$2$1" .name }} {{ regexp.Match "^a" .name }} {{ regexp.FindAll "[xz]" "xyz" }}', data)).toBe('pai true [x z]');
+    expect(render('{{ base64.Encode "hello" }} {{ base64.Decode "aGVsbG8=" }} {{ crypto.SHA1 "a" }}')).toBe('aGVsbG8= hello 86f7e437faa5a7fce15d1ddcb9eaeaea377667b8');
+  });
+
+  it('prints durations as Go\'s Duration.String(), and calls their methods', () => {
+    expect(render('{{ .d }} {{ .d.Seconds }} {{ .d.Milliseconds }}', { d: celDuration(1234) })).toBe('1.234s 1.234 1234');
+    expect(render('{{ .d }}', { d: new GoDuration(3_723_000_000_000n) })).toBe('1h2m3s');
+    expect(render('{{ if gt .d.Milliseconds 1000 }}slow{{ end }}', { d: celDuration(1500) })).toBe('slow');
+  });
+});
+
+describe('Go templates: errors', () => {
+  it('names the field and the line:column of a parse error', () => {
+    const error = failure('ok\n  {{ .name | nosuchfunc }}', data);
+    expect(error.where).toBe(where);
+    expect(error.position).toEqual({ line: 2, column: 14 });
+    expect(error.message).toBe('display.template "ok\\n  {{ .name | nosuchfunc }}" at 2:14: function "nosuchfunc" not defined');
+    expect(failure('{{ if .ok }}x').reason).toBe('unexpected EOF');
+    expect(failure('x{{ end }}').reason).toBe('unexpected {{end}}');
+    expect(failure('{{ .name').reason).toBe('unclosed action');
+    expect(failure('{{ $x }}').reason).toBe('undefined variable "$x"');
+    expect(failure('{{ break }}').reason).toBe('{{break}} outside {{range}}');
+    expect(failure('{{ "abc }}').reason).toBe('unterminated quoted string');
+  });
+
+  it('names the action that failed while running', () => {
+    const error = failure('a\n{{ index .tags "a" }}', data);
+    expect(error.position).toEqual({ line: 2, column: 4 });
+    expect(error.reason).toBe('executing at <index .tags "a">: error calling index: cannot index slice/array with type string');
+    expect(failure('{{ template "nope" }}').reason).toBe('executing at <{{template "nope"}}>: template "nope" not defined');
+    expect(failure('{{ range .count }}x{{ end }}', { count: 3.5 }).reason).toBe("executing at <.count>: range can't iterate over 3.5");
+    expect(failure('{{ contains "x" }}').reason).toBe('executing at <contains>: wrong number of args for contains: want 2 got 1');
+  });
+
+  it('compiles once and renders many times', () => {
+    const compiled = compileTemplate(where, '{{ .n }}');
+    expect([1, 2].map((n) => compiled.render({ n }))).toEqual(['1', '2']);
+    expect(compileTemplate(where, '{{ .n }}')).not.toBe(undefined);
+  });
+});
+
+// --- The differential test: outputs Go's own text/template gave (test/oracles/gotemplate). ---------
+
+interface OracleCase {
+  name: string;
+  template: string;
+  data: string;
+  output?: string;
+  error?: string;
+  line?: number;
+  column?: number;
+}
+
+const oracle = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../../test/oracles/gotemplate/cases.json'), 'utf8')) as {
+  go: string;
+  datasets: Record<string, string>;
+  cases: OracleCase[];
+};
+
+/** Where the Go that wrote the fixture (1.19, Debian's) is older than canary-checker's: its answers are newer Go's. */
+const newerGo: Record<string, Partial<OracleCase>> = {
+  // Go 1.23 reads {{else with}} as {{else}}{{with}}.
+  'else with': { output: 'api', error: undefined },
+};
+
+type Verdict = { agrees: true } | { agrees: false; expected: string; got: string };
+
+function judge(item: OracleCase): Verdict {
+  const expected = { ...item, ...newerGo[item.name] };
+  const input = item.data === '' ? undefined : (JSON.parse(oracle.datasets[item.data] ?? 'null') as unknown);
+  let got: string;
+  try {
+    const output = renderOver(item.template, input);
+    got = `output ${JSON.stringify(output)}`;
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    const column = expected.column === undefined ? '' : `:${error.position?.column}`;
+    got = `error ${error.position?.line}${column} ${error.reason}`;
+  }
+  const want = expected.error === undefined ? `output ${JSON.stringify(expected.output ?? '')}` : `error ${expected.line}${expected.column === undefined ? '' : `:${expected.column}`} ${expected.error}`;
+  return got === want ? { agrees: true } : { agrees: false, expected: want, got };
+}
+
+const verdicts = oracle.cases.map((item) => ({ item, verdict: judge(item) }));
+const agreeing = verdicts.filter(({ verdict }) => verdict.agrees).length;
+
+describe(`Go templates: differential against Go ${oracle.go}'s text/template`, () => {
+  it(`agrees with Go on ${agreeing}/${oracle.cases.length} cases`, () => {
+    const disagreements = verdicts.flatMap(({ item, verdict }) => (verdict.agrees ? [] : [{ name: item.name, template: item.template, expected: verdict.expected, got: verdict.got }]));
+    expect(disagreements).toEqual([]);
+  });
+});

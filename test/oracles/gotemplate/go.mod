@@ -1,0 +1,3 @@
+module watchkeeper/test/oracles/gotemplate
+
+go 1.19
