@@ -64,7 +64,7 @@ func run(c tcase) result {
 			panic(fmt.Sprintf("%s: bad data: %v", c.Name, err))
 		}
 	}
-	tpl, err := template.New("t").Funcs(funcs).Parse(c.Template)
+	tpl, err := template.New("").Funcs(funcs).Parse(c.Template)
 	if err == nil {
 		var buf bytes.Buffer
 		err = tpl.Execute(&buf, data)

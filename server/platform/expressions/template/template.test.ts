@@ -264,12 +264,18 @@ function judge(item: OracleCase): Verdict {
   return got === want ? { agrees: true } : { agrees: false, expected: want, got };
 }
 
+/** Where this engine knowingly answers otherwise than Go, and why. */
+const knownDifferences: Record<string, string> = {
+  'complex number': 'complex constants ({{1i}}) are refused: no JSON value is complex, and no template uses them',
+};
+
 const verdicts = oracle.cases.map((item) => ({ item, verdict: judge(item) }));
 const agreeing = verdicts.filter(({ verdict }) => verdict.agrees).length;
 
 describe(`Go templates: differential against Go ${oracle.go}'s text/template`, () => {
-  it(`agrees with Go on ${agreeing}/${oracle.cases.length} cases`, () => {
+  it(`agrees with Go on ${agreeing}/${oracle.cases.length} cases (${Object.keys(knownDifferences).length} known difference)`, () => {
     const disagreements = verdicts.flatMap(({ item, verdict }) => (verdict.agrees ? [] : [{ name: item.name, template: item.template, expected: verdict.expected, got: verdict.got }]));
-    expect(disagreements).toEqual([]);
+    expect(disagreements.filter(({ name }) => !Object.hasOwn(knownDifferences, name))).toEqual([]);
+    expect(disagreements.map(({ name }) => name).sort()).toEqual(Object.keys(knownDifferences).sort());
   });
 });
