@@ -1,22 +1,16 @@
-import { Environment } from '@marcbachmann/cel-js';
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { isRecord, messageOf } from '../errors';
-import { ExpressionError } from './errors';
-import { formatDuration, parseDuration } from '../units';
+import { formatDuration } from '../units';
+import { CelProblem, createCelEnvironment, knownFunctions, validateAst } from './cel/index';
+import { ExpressionError, type ExpressionPosition } from './errors';
 
 /**
- * Variables are whatever a check type exposes (dyn), and a list or map literal may mix value types, as in
- * canary-checker's transforms: [{'name': 'api', 'pass': true}].
+ * CEL as canary-checker, config-db and Mission Control evaluate it: cel-js with cel-go's extensions and the
+ * Flanksource functions (see ./cel/). Expressions compile once (parse, unknown or unsupported functions
+ * refused by name, type check) and are cached.
  */
-const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false }).registerFunction(
-  // canary-checker's Duration('7d'): Go durations plus days and weeks, as in `sslAge > Duration('7d')`.
-  'Duration(string): google.protobuf.Duration',
-  (text: string) => {
-    const ms = parseDuration(text);
-    if (ms === undefined) throw new Error(`Duration("${text}"): not a duration (e.g. 90s, 15m, 2h, 7d)`);
-    return Duration.fromMilliseconds(ms);
-  },
-);
+const { env: environment, registrar } = createCelEnvironment();
+const known = knownFunctions(environment, registrar);
 
 /**
  * A duration variable (http's `sslAge` and `elapsed`, like canary-checker's Go durations): compares with
@@ -26,23 +20,67 @@ export function celDuration(ms: number): Duration {
   return Duration.fromMilliseconds(Math.round(ms));
 }
 
-type Compiled = ReturnType<Environment['parse']>;
-const compiled = new Map<string, Compiled | Error>();
+type Compiled = ReturnType<typeof environment.parse>;
+interface Failure {
+  reason: string;
+  position?: ExpressionPosition;
+}
+const compiled = new Map<string, Compiled | Failure>();
 const CACHE_LIMIT = 5000;
+
+/** 1-based line and column of an offset into the text. */
+function positionOf(text: string, offset: number | undefined): ExpressionPosition | undefined {
+  if (offset === undefined || offset < 0) return undefined;
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+function offsetOf(error: unknown): number | undefined {
+  const range = (error as { range?: { start?: number } } | undefined)?.range;
+  return typeof range?.start === 'number' ? range.start : undefined;
+}
+
+function summaryOf(error: unknown): string {
+  const summary = (error as { summary?: unknown } | undefined)?.summary;
+  return firstLine(typeof summary === 'string' ? summary : messageOf(error));
+}
+
+function build(expression: string): Compiled | Failure {
+  let program: Compiled;
+  try {
+    program = environment.parse(expression);
+  } catch (error) {
+    return { reason: `does not parse: ${summaryOf(error)}`, position: positionOf(expression, offsetOf(error)) };
+  }
+  try {
+    validateAst(program.ast, known);
+  } catch (error) {
+    if (error instanceof CelProblem) return { reason: error.message, position: positionOf(expression, error.offset) };
+    throw error;
+  }
+  const checked = program.check();
+  if (!checked.valid) return { reason: `does not type-check: ${summaryOf(checked.error)}`, position: positionOf(expression, offsetOf(checked.error)) };
+  return program;
+}
 
 function compile(where: string, expression: string): Compiled {
   let entry = compiled.get(expression);
   if (!entry) {
-    try {
-      entry = environment.parse(expression);
-    } catch (error) {
-      entry = new Error(firstLine(messageOf(error)));
-    }
+    entry = build(expression);
     if (compiled.size >= CACHE_LIMIT) compiled.clear();
     compiled.set(expression, entry);
   }
-  if (entry instanceof Error) throw new ExpressionError(where, expression, `does not parse: ${entry.message}`);
+  if (typeof entry !== 'function') throw new ExpressionError(where, expression, entry.reason, entry.position);
   return entry;
+}
+
+/**
+ * Compiles a CEL expression without evaluating it: throws an ExpressionError (with the line and column) when
+ * it does not parse, names an unknown or unsupported function, or does not type-check. For apply-time checks.
+ */
+export function checkCel(where: string, expression: string): void {
+  compile(where, expression);
 }
 
 function firstLine(message: string): string {
@@ -55,8 +93,19 @@ function toPlain(value: unknown): unknown {
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (Array.isArray(value)) return value.map(toPlain);
   if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([key, item]) => [String(key), toPlain(item)]));
+  if (value instanceof Uint8Array || value instanceof Date) return value;
+  if (isOptional(value)) return value.hasValue() ? toPlain(value.value()) : null;
   if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toPlain(item)]));
   return value;
+}
+
+interface OptionalValue {
+  hasValue(): boolean;
+  value(): unknown;
+}
+
+function isOptional(value: unknown): value is OptionalValue {
+  return typeof value === 'object' && value !== null && (value as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'optional';
 }
 
 /**
@@ -86,7 +135,7 @@ export function evaluateCel(where: string, expression: string, variables: Record
   try {
     return toPlain(program(celVariables(variables)));
   } catch (error) {
-    throw new ExpressionError(where, expression, firstLine(messageOf(error)));
+    throw new ExpressionError(where, expression, summaryOf(error), positionOf(expression, offsetOf(error)));
   }
 }
 
