@@ -260,20 +260,21 @@ function regexpSplit(pattern: string, n: number, input: string): string[] {
   return parts;
 }
 
-const patternArgs = (name: string, args: unknown[]): [string, number, string] => {
+/** FindAll's and Split's arguments: pattern [n] input. */
+const patternArgs = (args: unknown[]): [string, number, string] => {
   if (args.length === 2) return [toString(args[0]), -1, toString(args[1])];
   if (args.length === 3) return [toString(args[0]), Number(toInt64(args[1])), toString(args[2])];
-  throw new FuncError(`wrong number of args: want 2 or 3, got ${args.length}${name ? '' : ''}`);
+  throw new FuncError(`wrong number of args: want 2 or 3, got ${args.length}`);
 };
 
 export const regexpNamespace = new GoStruct('*funcs.ReFuncs', {}, {
   Find: func(['any', 'any'], (re, input) => goRegexp(toString(re)).exec(toString(input))?.[0] ?? ''),
-  FindAll: anyArgs((args) => findAll(...patternArgs('FindAll', args))),
+  FindAll: anyArgs((args) => findAll(...patternArgs(args))),
   Match: func(['any', 'any'], (re, input) => goRegexp(toString(re)).test(toString(input))),
   QuoteMeta: func(['any'], (value) => toString(value).replace(/[\\.+*?()|[\]{}^$]/g, '\\$&')),
   Replace: func(['any', 'any', 'any'], (re, replacement, input) => toString(input).replace(goRegexp(toString(re), true), goReplacement(toString(replacement)))),
   ReplaceLiteral: func(['any', 'any', 'any'], (re, replacement, input) => toString(input).replace(goRegexp(toString(re), true), () => toString(replacement))),
-  Split: anyArgs((args) => regexpSplit(...patternArgs('Split', args))),
+  Split: anyArgs((args) => regexpSplit(...patternArgs(args))),
 });
 
 // --- filepath, path -----------------------------------------------------------------------------
