@@ -4,11 +4,7 @@ import { defineCheckType } from '../define';
 
 const schema = z
   .object({
-    // canary-checker reads the endpoint when the check runs: one it cannot read fails that run.
-    endpoint: z
-      .string({ message: 'is required' })
-      .trim()
-      .refine((endpoint) => /^(\[[^\]]+\]|[^:\s]+):\d{1,5}$/.test(endpoint), { message: 'must be host:port, e.g. db.internal:5432', params: { atRun: true } }),
+    endpoint: z.string({ message: 'is required' }).trim().regex(/^(\[[^\]]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, e.g. db.internal:5432'),
     thresholdMillis: z.number().int().positive().optional(),
   })
   .loose();
