@@ -115,7 +115,10 @@ export function registerLists(r: Registrar): void {
   r.fn('math.trunc', 1, (x: unknown) => Math.trunc(double(x, 'math.trunc')), 'double');
   r.fn('math.sqrt', 1, (x: unknown) => Math.sqrt(toNumber(x, 'math.sqrt')), 'double');
   r.fn('math.abs', 1, (x: unknown) => {
-    if (typeof x === 'bigint') return x < 0n ? -x : x;
+    if (typeof x === 'bigint') {
+      if (x === -9223372036854775808n) return fail('math.abs: integer overflow');
+      return x < 0n ? -x : x;
+    }
     if (x instanceof UnsignedInt) return x;
     return Math.abs(double(x, 'math.abs'));
   });

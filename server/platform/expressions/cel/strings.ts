@@ -57,7 +57,7 @@ function replace(text: string, from: unknown, to: unknown, limit?: unknown): str
 function format(template: string, args: unknown): string {
   const values = listOf(args, 'format');
   let next = 0;
-  return template.replace(/%(\.(\d+))?([sdfeExXob%])/g, (_all, _p, precision: string | undefined, verb: string) => {
+  return template.replace(/%(\.(\d+))?(.|$)/gs, (_all, _p, precision: string | undefined, verb: string) => {
     if (verb === '%') return '%';
     if (next >= values.length) return fail(`format: too few arguments for ${JSON.stringify(template)}`);
     const value = values[next++];
@@ -71,12 +71,10 @@ function format(template: string, args: unknown): string {
       case 'f':
         return Number(toNumber(value)).toFixed(digits ?? 6);
       case 'e':
-      case 'E': {
-        const text = Number(toNumber(value)).toExponential(digits ?? 6).replace(/e([-+])(\d)$/, 'e$10$2');
-        return verb === 'E' ? text.toUpperCase() : text;
-      }
+        return Number(toNumber(value)).toExponential(digits ?? 6).replace(/e([-+])(\d)$/, 'e$10$2');
       case 'x':
       case 'X': {
+        if (typeof value === 'number') return fail('format: %x does not take a double');
         const text = typeof value === 'string' ? Buffer.from(value).toString('hex') : value instanceof Uint8Array ? Buffer.from(value).toString('hex') : BigInt(toInt(value, 'format')).toString(16);
         return verb === 'X' ? text.toUpperCase() : text;
       }
@@ -85,7 +83,7 @@ function format(template: string, args: unknown): string {
       case 'b':
         return typeof value === 'boolean' ? String(value) : BigInt(toInt(value, 'format')).toString(2);
       default:
-        return fail(`format: unknown verb %${verb}`);
+        return fail(`format: unrecognized formatting clause %${verb}`);
     }
   });
 
@@ -484,10 +482,13 @@ function hash(algorithm: string, value: unknown): Buffer {
 export function registerStrings(r: Registrar): void {
   // cel-go strings extension (the rest — indexOf, lastIndexOf, substring, split, join, trim, lowerAscii,
   // upperAscii — is cel-js's own).
-  r.method('string', 'charAt', 1, (text: string, index: unknown) => charAt(text, index), 'string');
-  r.method('string', 'replace', [2, 3], (text: string, from: unknown, to: unknown, limit?: unknown) => replace(text, from, to, limit), 'string');
+  r.env.registerFunction('string.charAt(int): string', (text: string, index: bigint) => charAt(text, index));
+  r.env.registerFunction('string.replace(string, string): string', (text: string, from: string, to: string) => replace(text, from, to));
+  r.env.registerFunction('string.replace(string, string, int): string', (text: string, from: string, to: string, limit: bigint) => replace(text, from, to, limit));
+  r.names.add('.charAt').add('.replace');
   r.method('string', 'reverse', 0, (text: string) => Array.from(text).reverse().join(''), 'string');
-  r.method('string', 'format', 1, (text: string, args: unknown) => format(text, args), 'string');
+  r.env.registerFunction('string.format(list): string', (text: string, args: unknown) => format(text, args));
+  r.names.add('.format');
   r.method('string', 'quote', 0, (text: string) => goQuote(text), 'string');
   r.fn('strings.quote', 1, (text: unknown) => goQuote(toStr(text)), 'string');
 
