@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,8 +34,23 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+let checkedBuild = false;
+
+/**
+ * `bin/watchkeeper.mjs` runs the built bundle when there is one, else the sources: a bundle older than the
+ * sources is rebuilt first, so a test never runs yesterday's server (without one, the sources run as they are).
+ */
+function freshBuild(): void {
+  if (checkedBuild) return;
+  checkedBuild = true;
+  if (!existsSync(path.join(ROOT, 'dist', 'server', 'main.js'))) return;
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'ensure-built.mjs')], { cwd: ROOT, stdio: 'inherit', timeout: 600_000 });
+  if (built.status !== 0) throw new Error('the stale build could not be rebuilt (scripts/ensure-built.mjs)');
+}
+
 /** Starts `watchkeeper serve` and waits for the first 200 on /health. */
 export async function startServe(env: Record<string, string>, port: number): Promise<ServeProcess> {
+  freshBuild();
   const started = Date.now();
   let output = '';
   const child = spawn(process.execPath, [BIN, 'serve'], {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zodIssues } from '../../platform/http/validation';
 import { isRecord } from '../../platform/errors';
+import { checkCel, checkTemplateSpec, ExpressionError } from '../../platform/expressions';
 import { parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
 import { LABEL_NAME, METRIC_NAME, METRIC_TYPES } from './check-metrics';
 import { schemaFields } from './define';
@@ -223,6 +224,18 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
         // canary-checker skips a metric without a value; here it is said.
         if (metric.value === undefined || metric.value.trim() === '') warnings.push(`${path}.metrics[${index}] (${metric.name}) has no value: it is not exported`);
       });
+      // Every expression compiles at apply, so a mistake is named with its place before the canary runs.
+      const expressions = { test: data.test, display: data.display, transform: data.transform };
+      for (const [name, value] of Object.entries(expressions)) {
+        if (value) for (const problem of checkTemplateSpec(`${path}.${name}`, value)) errors.push(expressionProblem(problem));
+      }
+      (data.metrics ?? []).forEach((metric, index) => {
+        const at = `${path}.metrics[${index}]`;
+        if (metric.value !== undefined && metric.value.trim() !== '') errors.push(...celProblems(`${at}.value`, metric.value));
+        (metric.labels ?? []).forEach((label, labelIndex) => {
+          if (label.valueExpr !== undefined) errors.push(...celProblems(`${at}.labels[${labelIndex}].valueExpr`, label.valueExpr));
+        });
+      });
       const key = `${field}/${data.name}`;
       if (keys.has(key)) {
         errors.push({ path: `${path}.name`, message: `another ${field} check is named "${data.name}"; names must be unique per type` });
@@ -251,6 +264,22 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
   if (checks.length === 0 && errors.length === 0) warnings.push('the canary has no checks this version can run');
   errors.push(...dependencyProblems(checks));
   return { checks, schedule, severity, owner, icon, env, resultMode, errors, warnings };
+}
+
+/** An expression that does not compile, as a spec problem: its field, then the text, position and reason. */
+function expressionProblem(problem: ExpressionError): { path: string; message: string } {
+  const prefix = `${problem.where} `;
+  return { path: problem.where, message: problem.message.startsWith(prefix) ? problem.message.slice(prefix.length) : problem.message };
+}
+
+function celProblems(where: string, expression: string): Array<{ path: string; message: string }> {
+  try {
+    checkCel(where, expression);
+    return [];
+  } catch (error) {
+    if (error instanceof ExpressionError) return [expressionProblem(error)];
+    throw error;
+  }
 }
 
 /** dependsOn names checks of the same canary (by name), without a cycle. */

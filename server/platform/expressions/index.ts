@@ -5,4 +5,4 @@ export { celDuration, checkCel, evaluateCel, evaluateTest } from './cel';
 export { renderTemplate } from './template';
 export { interpolate } from './interpolate';
 export { checkJavascript, evaluateJavascript } from './javascript';
-export { evaluateTemplateSpec, goText, readTemplateSpec, templateSpecText, type TemplateSpec } from './template-spec';
+export { checkTemplateSpec, evaluateTemplateSpec, goText, readTemplateSpec, templateSpecText, type TemplateSpec } from './template-spec';

@@ -23,14 +23,9 @@ function compile(where: string, source: string): vm.Script {
   return entry;
 }
 
-/** Checks that a script parses, for validation when a spec is saved. */
-export function checkJavascript(where: string, source: string): string | undefined {
-  try {
-    compile(where, source);
-    return undefined;
-  } catch (error) {
-    return messageOf(error);
-  }
+/** Checks that a script parses, for validation when a spec is saved: throws ExpressionError when not. */
+export function checkJavascript(where: string, source: string): void {
+  compile(where, source);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { isRecord } from '../errors';
-import { evaluateCel } from './cel';
-import { evaluateJavascript } from './javascript';
-import { renderTemplate } from './template';
+import { checkCel, evaluateCel } from './cel';
+import { ExpressionError } from './errors';
+import { checkJavascript, evaluateJavascript } from './javascript';
+import { compileTemplate, renderTemplate } from './template';
 import { GoDuration } from './values';
 
 /**
@@ -20,6 +21,27 @@ export function readTemplateSpec(value: unknown): TemplateSpec | undefined {
   const text = (key: string) => (typeof value[key] === 'string' && value[key].trim() !== '' ? value[key] : undefined);
   const spec: TemplateSpec = { expr: text('expr'), template: text('template'), javascript: text('javascript') };
   return spec.expr ?? spec.template ?? spec.javascript ? spec : undefined;
+}
+
+/**
+ * Compiles every part of a template without running it, for apply: the problems, each an ExpressionError
+ * naming `${where}.expr` (or .template, .javascript), the text and, where the engine knows it, the position.
+ * Each part is checked, not only the one that runs: a part that does not compile is a mistake either way.
+ */
+export function checkTemplateSpec(where: string, spec: TemplateSpec): ExpressionError[] {
+  const problems: ExpressionError[] = [];
+  const attempt = (work: () => void) => {
+    try {
+      work();
+    } catch (error) {
+      if (error instanceof ExpressionError) problems.push(error);
+      else throw error;
+    }
+  };
+  if (spec.expr !== undefined) attempt(() => checkCel(`${where}.expr`, spec.expr ?? ''));
+  if (spec.template !== undefined) attempt(() => compileTemplate(`${where}.template`, spec.template ?? ''));
+  if (spec.javascript !== undefined) attempt(() => checkJavascript(`${where}.javascript`, spec.javascript ?? ''));
+  return problems;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
+import { parsePrometheusText } from '../../../../test/peers/prom-text';
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
 import { canaryKind } from '../canary-kind';
@@ -97,6 +98,46 @@ spec:
     expect(await metricsText()).toContain('peer_exchange_rate_runs{check_name="exchange-rates",exit="0"} 2');
   });
 
+  it('exports gauge, counter and histogram metrics with labels from CEL, as a Prometheus scrape reads them', async () => {
+    await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: queue-metrics}
+spec:
+  exec:
+    - name: queue
+      script: 'echo "{\\"depth\\": 17, \\"latency\\": 0.3, \\"queue\\": \\"mail\\"}"'
+      metrics:
+        - name: wk_test_queue_depth
+          type: gauge
+          value: results.stdout.JSON().depth
+          labels:
+            - name: queue
+              valueExpr: results.stdout.JSON().queue
+            - name: team
+              value: ops
+        - name: wk_test_queue_reads
+          type: counter
+          value: "1"
+        - name: wk_test_queue_latency_seconds
+          type: histogram
+          value: results.stdout.JSON().latency
+`);
+    await run('queue-metrics');
+    await run('queue-metrics');
+    const families = parsePrometheusText(await metricsText());
+    expect(families.get('wk_test_queue_depth')).toMatchObject({ type: 'gauge', samples: [{ labels: { queue: 'mail', team: 'ops' }, value: 17 }] });
+    expect(families.get('wk_test_queue_reads')).toMatchObject({ type: 'counter', samples: [{ value: 2 }] });
+    const histogram = families.get('wk_test_queue_latency_seconds');
+    expect(histogram?.type).toBe('histogram');
+    const sample = (name: string, le?: string) => histogram?.samples.find((s) => s.name === name && (le === undefined || s.labels.le === le))?.value;
+    expect(sample('wk_test_queue_latency_seconds_count')).toBe(2);
+    expect(sample('wk_test_queue_latency_seconds_sum')).toBeCloseTo(0.6);
+    expect(sample('wk_test_queue_latency_seconds_bucket', '0.25')).toBe(0);
+    expect(sample('wk_test_queue_latency_seconds_bucket', '0.5')).toBe(2);
+    expect(sample('wk_test_queue_latency_seconds_bucket', '+Inf')).toBe(2);
+  });
+
   it('refuses a metric name Prometheus would not take, and warns of one without a value', async () => {
     const applied = await apply(`
 apiVersion: canaries.flanksource.com/v1
@@ -112,6 +153,36 @@ spec:
 `);
     expect(applied[0]?.ok).toBe(false);
     expect(applied[0]?.errors.join('\n')).toContain('spec.exec[0].metrics[0].name: must be a Prometheus metric name');
+  });
+});
+
+describe('expressions at apply', () => {
+  it('refuses an expression that does not compile, naming the field, the text and the position', async () => {
+    const applied = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: broken-expressions}
+spec:
+  exec:
+    - name: x
+      script: echo 1
+      test:
+        expr: results.stdout ==
+      display:
+        template: "{{ .results.stdout | nosuchfunc }}"
+      transform:
+        javascript: "let x = ;"
+      metrics:
+        - name: wk_x
+          value: results.stdout.noSuchFunction()
+`);
+    expect(applied[0]?.ok).toBe(false);
+    const errors = applied[0]?.errors ?? [];
+    expect(errors.find((e) => e.startsWith('spec.exec[0].test.expr:'))).toMatch(/^spec\.exec\[0\]\.test\.expr: "results\.stdout ==" at 1:\d+: /);
+    expect(errors.find((e) => e.startsWith('spec.exec[0].display.template:'))).toMatch(/at 1:\d+: .*function "nosuchfunc" not defined/);
+    expect(errors.find((e) => e.startsWith('spec.exec[0].transform.javascript:'))).toContain('does not parse');
+    expect(errors.find((e) => e.startsWith('spec.exec[0].metrics[0].value:'))).toContain('noSuchFunction');
+    expect((await t.db.pool.query("SELECT 1 FROM canaries WHERE name = 'broken-expressions'")).rowCount).toBe(0);
   });
 });
 
