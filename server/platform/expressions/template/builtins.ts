@@ -52,6 +52,20 @@ function reflectKind(value: unknown): string {
   }
 }
 
+/**
+ * One deliberate difference from Go: an int and a float compare by value. Every number in this product's
+ * data is a JS number, read as float64, where canary-checker hands templates Go ints (`code`, `exitCode`…):
+ * `{{ if eq .code 200 }}` works there, so it must work here. (Go refuses `eq` of a JSON float and an int
+ * literal; here that comparison answers instead of failing.)
+ */
+function mixedNumbers(k1: string, k2: string): boolean {
+  return (k1 === 'int' && k2 === 'float') || (k1 === 'float' && k2 === 'int');
+}
+
+function numberOf(value: unknown): number {
+  return typeof value === 'number' ? value : Number(intOf(value));
+}
+
 function eq(first: unknown, ...others: unknown[]): boolean {
   const a = indirect(first);
   if (others.length === 0) throw new FuncError('missing argument for comparison');
@@ -60,7 +74,9 @@ function eq(first: unknown, ...others: unknown[]): boolean {
     const b = indirect(other);
     const k2 = basicKind(b);
     let truth = false;
-    if (k1 !== k2) {
+    if (mixedNumbers(k1, k2)) {
+      truth = numberOf(a) === numberOf(b);
+    } else if (k1 !== k2) {
       if (a !== undefined && b !== undefined) throw new FuncError('incompatible types for comparison');
     } else {
       switch (k1) {
@@ -95,6 +111,7 @@ function lt(first: unknown, second: unknown): boolean {
   const k1 = basicKind(a);
   const k2 = basicKind(b);
   if (k1 === 'invalid' || k2 === 'invalid') throw new FuncError('invalid type for comparison');
+  if (mixedNumbers(k1, k2)) return numberOf(a) < numberOf(b);
   if (k1 !== k2) throw new FuncError('incompatible types for comparison');
   switch (k1) {
     case 'bool':
