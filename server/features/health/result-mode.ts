@@ -81,12 +81,13 @@ export function junitXml(suite: JunitSuite): string {
   return lines.join('\n');
 }
 
-/** The one result a junit-mode canary stores: it passes when no test failed; the suite is its details. */
+/** The one result a junit-mode canary stores: it passes when no test failed; the suite is its details and junit.xml its artifact. */
 export function combinedJunitResult(canaryName: string, runs: CheckRun[]): CheckRunOutcome {
   const suite = junitSuite(canaryName, runs);
   const time = runs.map((run) => run.outcome.result.time).sort((a, b) => a.getTime() - b.getTime())[0] ?? new Date();
   const message = `${suite.passed} passed, ${suite.failed} failed in ${suite.duration.toFixed(2)}s`;
   const failures = suite.tests.filter((test) => test.status === 'failed').map((test) => `${test.name}: ${test.error ?? ''}`);
+  const xml = junitXml(suite);
   return {
     result: {
       pass: suite.failed === 0,
@@ -95,7 +96,9 @@ export function combinedJunitResult(canaryName: string, runs: CheckRun[]): Check
       duration: Math.round(suite.duration * 1000),
       message,
       error: failures.length > 0 ? failures.join(', ') : null,
-      details: { suite: { ...suite }, junit: junitXml(suite) },
+      details: { suite: { ...suite }, junit: xml },
+      // The report is also kept as a file of the run, for a CI system or a person to download.
+      artifacts: [{ path: 'junit.xml', content: Buffer.from(xml), contentType: 'application/xml' }],
     },
     transformed: undefined,
     metrics: runs.flatMap((run) => run.outcome.metrics),

@@ -300,5 +300,7 @@ spec:
       ['second', 'failed'],
     ]);
     expect(details.junit).toContain('<testsuite name="suite" tests="2" failures="1"');
+    const files = await t.db.pool.query<{ filename: string }>('SELECT a.filename FROM artifacts a JOIN checks c ON c.id = a.check_id WHERE c.canary_id = $1', [id]);
+    expect(files.rows).toEqual([{ filename: 'junit.xml' }]);
   });
 });
