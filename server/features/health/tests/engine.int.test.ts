@@ -134,8 +134,8 @@ spec:
     expect(rollup.rows[0]?.n).toBe(3);
   });
 
-  it('fails a check whose expression is wrong, naming the expression', async () => {
-    const results = await apply(`
+  it('refuses an expression that does not compile at apply, and fails a run whose expression fails, naming it', async () => {
+    const refused = await apply(`
 apiVersion: canaries.flanksource.com/v1
 kind: Canary
 metadata: {name: expressions}
@@ -147,17 +147,31 @@ spec:
     - name: bad-template
       script: echo 1
       display: {template: "{{ .stdout | nosuchfunc }}"}
+`);
+    expect(refused[0]?.ok).toBe(false);
+    expect(refused[0]?.errors).toEqual([
+      expect.stringMatching(/^spec\.exec\[0\]\.test\.expr: "stdout ==" at 1:\d+: /),
+      'spec.exec[1].display.template: "{{ .stdout | nosuchfunc }}" at 1:14: function "nosuchfunc" not defined',
+    ]);
+    const results = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: expressions}
+spec:
+  exec:
     - name: not-boolean
       script: echo 1
       test: {expr: "stdout"}
+    - name: failing-template
+      script: echo 1
+      display: {template: "{{ index .stdout 7 }}"}
 `);
     expect(results[0]?.ok).toBe(true);
     const ran = await runCanary(deps(), await canaryId('expressions'), new AbortController().signal);
     const messages = Object.fromEntries(ran.map((item) => [item.check.name, item.outcome.result]));
-    expect(messages['bad-test']).toMatchObject({ pass: false });
-    expect(messages['bad-test']?.message).toMatch(/^test\.expr "stdout ==": does not parse/);
-    expect(messages['bad-template']?.message).toContain('display.template "{{ .stdout | nosuchfunc }}" at 1:14: function "nosuchfunc" not defined');
-    expect(messages['not-boolean']?.message).toBe('test.expr "stdout": expecting either \'true\' or \'false\' but got \'1\'');
+    expect(messages['not-boolean']).toMatchObject({ pass: false, message: 'test.expr "stdout": expecting either \'true\' or \'false\' but got \'1\'' });
+    expect(messages['failing-template']).toMatchObject({ pass: false });
+    expect(messages['failing-template']?.message).toMatch(/^display\.template "\{\{ index \.stdout 7 \}\}" at 1:\d+: .*index out of range/);
   });
 
   it('turns one result into several checks with transform, and removes those no longer reported', async () => {
