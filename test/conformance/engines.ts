@@ -35,7 +35,7 @@ export function toCelJs(value: Neutral): unknown {
   throw new Unsupported(`cel-js has no value for ${'type' in value ? 'a type binding' : `protobuf message ${value.message}`}`);
 }
 
-function fromCelJs(value: unknown): Neutral {
+export function fromCelJs(value: unknown): Neutral {
   if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number' || value instanceof Uint8Array) return value;
   if (value instanceof UnsignedInt) return { uint: BigInt(value.value) };
   if (value instanceof Duration) return { duration: { seconds: value.seconds, nanos: value.nanos } };

@@ -139,6 +139,20 @@ export function evaluateCel(where: string, expression: string, variables: Record
   }
 }
 
+/**
+ * The CEL value itself (bigint ints, doubles, Maps, optionals…) over variables already in CEL's types, with
+ * no JSON conversion either way: for measuring the engine as the product configures it (the conformance
+ * suite), where int, uint and double must stay apart.
+ */
+export function evaluateCelValue(where: string, expression: string, variables: Record<string, unknown>): unknown {
+  const program = compile(where, expression);
+  try {
+    return program(variables);
+  } catch (error) {
+    throw new ExpressionError(where, expression, summaryOf(error), positionOf(expression, offsetOf(error)));
+  }
+}
+
 /** A `test.expr`: must be true or false. */
 export function evaluateTest(where: string, expression: string, variables: Record<string, unknown>): boolean {
   const value = evaluateCel(where, expression, variables);
