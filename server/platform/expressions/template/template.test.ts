@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { celDuration } from '../cel';
 import { ExpressionError } from '../errors';
 import { GoDuration } from '../values';
+import { KNOWN_DIFFERENCES, runDifferential } from '../../../../test/oracles/gotemplate/differential';
 import { compileTemplate, renderTemplate } from './index';
 
 const where = 'display.template';
@@ -225,60 +224,12 @@ describe('Go templates: errors', () => {
 
 // --- The differential test: outputs Go's own text/template gave (test/oracles/gotemplate). ---------
 
-interface OracleCase {
-  name: string;
-  template: string;
-  data: string;
-  output?: string;
-  error?: string;
-  line?: number;
-  column?: number;
-}
+const differential = runDifferential();
 
-const oracle = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../../test/oracles/gotemplate/cases.json'), 'utf8')) as {
-  go: string;
-  datasets: Record<string, string>;
-  cases: OracleCase[];
-};
-
-/** Where the Go that wrote the fixture (1.19, Debian's) is older than canary-checker's: its answers are newer Go's. */
-const newerGo: Record<string, Partial<OracleCase>> = {
-  // Go 1.23 reads {{else with}} as {{else}}{{with}}.
-  'else with': { output: 'api', error: undefined },
-};
-
-type Verdict = { agrees: true } | { agrees: false; expected: string; got: string };
-
-function judge(item: OracleCase): Verdict {
-  const expected = { ...item, ...newerGo[item.name] };
-  const input = item.data === '' ? undefined : (JSON.parse(oracle.datasets[item.data] ?? 'null') as unknown);
-  let got: string;
-  try {
-    const output = renderOver(item.template, input);
-    got = `output ${JSON.stringify(output)}`;
-  } catch (error) {
-    if (!(error instanceof ExpressionError)) throw error;
-    const column = expected.column === undefined ? '' : `:${error.position?.column}`;
-    got = `error ${error.position?.line}${column} ${error.reason}`;
-  }
-  const want = expected.error === undefined ? `output ${JSON.stringify(expected.output ?? '')}` : `error ${expected.line}${expected.column === undefined ? '' : `:${expected.column}`} ${expected.error}`;
-  return got === want ? { agrees: true } : { agrees: false, expected: want, got };
-}
-
-/** Where this engine knowingly answers otherwise than Go, and why. */
-const knownDifferences: Record<string, string> = {
-  'complex number': 'complex constants ({{1i}}) are refused: no JSON value is complex, and no template uses them',
-  'eq int float mismatch':
-    "an int and a float compare by value: canary-checker's data carry Go ints (code, exitCode) where ours are JS numbers, so {{eq .code 200}} must work",
-};
-
-const verdicts = oracle.cases.map((item) => ({ item, verdict: judge(item) }));
-const agreeing = verdicts.filter(({ verdict }) => verdict.agrees).length;
-
-describe(`Go templates: differential against Go ${oracle.go}'s text/template`, () => {
-  it(`agrees with Go on ${agreeing}/${oracle.cases.length} cases (${Object.keys(knownDifferences).length} known differences)`, () => {
-    const disagreements = verdicts.flatMap(({ item, verdict }) => (verdict.agrees ? [] : [{ name: item.name, template: item.template, expected: verdict.expected, got: verdict.got }]));
-    expect(disagreements.filter(({ name }) => !Object.hasOwn(knownDifferences, name))).toEqual([]);
-    expect(disagreements.map(({ name }) => name).sort()).toEqual(Object.keys(knownDifferences).sort());
+describe(`Go templates: differential against Go ${differential.go}'s text/template`, () => {
+  it(`agrees with Go on ${differential.agreeing}/${differential.total} cases (${Object.keys(KNOWN_DIFFERENCES).length} known differences)`, () => {
+    const { disagreements } = differential;
+    expect(disagreements.filter(({ name }) => !Object.hasOwn(KNOWN_DIFFERENCES, name))).toEqual([]);
+    expect(disagreements.map(({ name }) => name).sort()).toEqual(Object.keys(KNOWN_DIFFERENCES).sort());
   });
 });
