@@ -229,6 +229,13 @@ describe('CEL: time and durations', () => {
     ["time.Since(timestamp('2020-01-01T00:00:00Z')) > Duration('1d')", true],
     ['time.Now() > timestamp(t)', true],
     ["time.ParseDuration('1h30m').getMinutes()", 90],
+    ["time.Parse('2006-01-02', '2023-09-26').getDayOfMonth()", 25],
+    ["string(time.Parse('2006-01-02', '2023-09-26'))", '2023-09-26T00:00:00Z'],
+    ["string(timestamp('2023-09-26T10:00:20.021Z'))", '2023-09-26T10:00:20.021Z'],
+    ["string(duration('30m'))", '1800s'],
+    ["string(duration('1.5s'))", '1.5s'],
+    ["time.Parse('2006-01-02 15:04 MST', '2023-09-26 10:30 UTC') == timestamp('2023-09-26T10:30:00Z')", true],
+    ["time.ParseInLocation('2006-01-02 15:04', 'Europe/Paris', '2023-09-26 10:30') == timestamp('2023-09-26T08:30:00Z')", true],
     ['time.Unix(0) == timestamp(0)', true],
     ['time.Hour > time.Minute', true],
     ["time.InTimeRange('2024-01-01T10:00:00Z', '09:00', '17:00')", true],
@@ -280,7 +287,7 @@ describe('CEL: compile-time refusals and checkCel', () => {
   it('names an unsupported Flanksource function', () => {
     expect(refusal("jmespath('a', x)").reason).toBe('jmespath is not supported yet');
     expect(refusal('k8s.neat(x)').reason).toBe('k8s.neat is not supported yet');
-    expect(refusal("time.Parse('2006-01-02', '2023-09-26')").reason).toBe('time.Parse is not supported yet');
+    expect(refusal("coll.JQ('.a', x)").reason).toBe('coll.JQ is not supported yet');
     expect(refusal("TOML('a = 1')").reason).toBe('TOML is not supported yet');
     expect(refusal('math.nope(1)').reason).toBe('math.nope is not supported yet');
   });

@@ -2,6 +2,7 @@ import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { parseDuration } from '../../units';
 import { formatGoDuration } from '../values';
 import { durationFromNanos, durationNanos, fail, toStr, typeName, type Registrar } from './support';
+import { parseTime } from '../template/gotime-parse';
 
 const SECOND = 1_000_000_000n;
 const MINUTE = 60n * SECOND;
@@ -94,6 +95,19 @@ function secondsOfDay(value: unknown, fn: string): number {
 
 export function registerTime(r: Registrar): void {
   // canary-checker's Duration('7d'): Go durations plus days, weeks and years.
+  // cel-go's string(timestamp): RFC 3339 in UTC with the fraction's trailing zeros dropped (Go's RFC3339Nano).
+  r.env.registerFunction('string(google.protobuf.Timestamp): string', (time: Date) => {
+    const iso = time.toISOString();
+    return iso.replace(/\.(\d*?)0*Z$/, (_match, digits: string) => (digits ? `.${digits}Z` : 'Z'));
+  });
+  // cel-go's string(duration): seconds with the fraction's trailing zeros dropped (`1800s`, `1.5s`).
+  r.env.registerFunction('string(google.protobuf.Duration): string', (duration: Duration) => {
+    const nanos = durationNanos(duration);
+    const sign = nanos < 0n ? '-' : '';
+    const abs = nanos < 0n ? -nanos : nanos;
+    const fraction = (abs % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+    return `${sign}${abs / 1_000_000_000n}${fraction ? `.${fraction}` : ''}s`;
+  });
   r.env.registerFunction('Duration(string): google.protobuf.Duration', (text: string) => {
     const ms = parseDuration(text);
     if (ms === undefined) return fail(`Duration("${text}"): not a duration (e.g. 90s, 15m, 2h, 7d)`);
@@ -122,6 +136,17 @@ export function registerTime(r: Registrar): void {
   }, 'google.protobuf.Timestamp');
   r.fn('time.ZoneName', 0, () => new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')?.value ?? 'UTC', 'string');
   r.fn('time.ZoneOffset', 0, () => BigInt(-new Date().getTimezoneOffset() * 60), 'int');
+  // Go layouts (`2006-01-02`), read by the same parser the Go templates use.
+  const parse = (name: string) => (layout: unknown, value: unknown, zone?: unknown) => {
+    try {
+      return parseTime(toStr(layout), toStr(value), zone === undefined ? undefined : toStr(zone));
+    } catch (error) {
+      return fail(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  r.fn('time.Parse', 2, parse('time.Parse'), 'google.protobuf.Timestamp');
+  r.fn('time.ParseLocal', 2, parse('time.ParseLocal'), 'google.protobuf.Timestamp');
+  r.fn('time.ParseInLocation', 3, (layout: unknown, zone: unknown, value: unknown) => parse('time.ParseInLocation')(layout, value, zone), 'google.protobuf.Timestamp');
   r.fn('time.ParseDuration', 1, (text: unknown) => goDuration(toStr(text), 'time.ParseDuration'), 'google.protobuf.Duration');
   r.fn('time.InTimeRange', 3, (t: unknown, start: unknown, end: unknown) => {
     const at = secondsOfDay(t, 'time.InTimeRange');
