@@ -224,3 +224,20 @@ export function formatResult(result: DocumentResult): string {
   }
   return `${where}: not applied\n${result.errors.map((error) => `  - ${error}`).join('\n')}`;
 }
+
+/** Fields of an upstream format that are read but not run yet, each with why (docs/RESOURCES.md). */
+export type UnrunFields = Record<string, string>;
+
+/**
+ * `raw` without its fields that are not run yet: each one found is a warning naming it and why
+ * (`${where}.${key}: ${reason}; ignored`), never a refusal and never dropped in silence.
+ */
+export function withoutUnrun(raw: Record<string, unknown>, where: string, unrun: UnrunFields, warnings: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const reason = Object.hasOwn(unrun, key) ? unrun[key] : undefined;
+    if (reason === undefined) out[key] = value;
+    else warnings.push(`${where}.${key}: ${reason}; ignored`);
+  }
+  return out;
+}

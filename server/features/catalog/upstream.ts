@@ -1,17 +1,17 @@
 import { isRecord } from '../../platform/errors';
+import { withoutUnrun, type UnrunFields } from '../../platform/resources';
 
 /**
  * config-db fields of a ScrapeConfig entry that this console reads but does not run, by scraper type. They
  * are taken out before the entry's schema sees them and each is reported by path (docs/RESOURCES.md:
  * a warning, never a refusal, never silence).
  */
-type Reasons = Record<string, string>;
 
 /** BaseScraper fields every type shares. */
-const BASE: Reasons = { timestampFormat: 'created and deleted times are read as RFC 3339 or epoch' };
+const BASE: UnrunFields = { timestampFormat: 'created and deleted times are read as RFC 3339 or epoch' };
 const CONNECTION = 'named connections are not resolved here; write the URL and credentials in the entry';
 
-const BY_TYPE: Record<string, Reasons> = {
+const BY_TYPE: Record<string, UnrunFields> = {
   file: { icon: 'items take the icon of their type', connection: CONNECTION },
   sql: {},
   http: {
@@ -41,7 +41,7 @@ const BY_TYPE: Record<string, Reasons> = {
 };
 
 /** Transform fields (config-db's Transform) not run here. */
-const TRANSFORM: Reasons = {
+const TRANSFORM: UnrunFields = {
   gotemplate: 'only expr (CEL) transforms are run',
   jsonpath: 'only expr (CEL) transforms are run',
   javascript: 'only expr (CEL) transforms are run',
@@ -49,7 +49,7 @@ const TRANSFORM: Reasons = {
   locations: 'locations are not supported',
   aliases: 'aliases are not supported',
 };
-const RELATIONSHIP: Reasons = {
+const RELATIONSHIP: UnrunFields = {
   external_id: 'match by id, name, namespace, type or labels',
   agent: 'every agent is searched',
   scope: 'scopes are not supported',
@@ -57,24 +57,14 @@ const RELATIONSHIP: Reasons = {
 };
 const RELATIONSHIP_MATCH = ['id', 'name', 'namespace', 'type', 'labels'];
 
-function without(raw: Record<string, unknown>, where: string, reasons: Reasons, warnings: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    const reason = Object.hasOwn(reasons, key) ? reasons[key] : undefined;
-    if (reason === undefined) out[key] = value;
-    else warnings.push(`${where}.${key}: ${reason}; ignored`);
-  }
-  return out;
-}
-
 function transform(raw: unknown, where: string, warnings: string[]): unknown {
   if (!isRecord(raw)) return raw;
-  const out = without(raw, where, TRANSFORM, warnings);
+  const out = withoutUnrun(raw, where, TRANSFORM, warnings);
   if (Array.isArray(out.relationship)) {
     out.relationship = out.relationship.flatMap((rule, index) => {
       if (!isRecord(rule)) return [rule];
       const at = `${where}.relationship[${index}]`;
-      const kept = without(rule, at, RELATIONSHIP, warnings);
+      const kept = withoutUnrun(rule, at, RELATIONSHIP, warnings);
       // A rule left with nothing to match by would relate every item: it is left out instead.
       if (!RELATIONSHIP_MATCH.some((key) => kept[key] !== undefined)) {
         warnings.push(`${at}: nothing left to match by; the rule is left out`);
@@ -99,7 +89,7 @@ export function upstreamEntry(type: string, raw: Record<string, unknown>, where:
     warnings.push(`${where}: the entry reads its target from the connection "${raw.connection}", which this console does not resolve; the entry is left out`);
     return undefined;
   }
-  const out = without(raw, where, { ...BASE, ...(BY_TYPE[type] ?? {}) }, warnings);
+  const out = withoutUnrun(raw, where, { ...BASE, ...(BY_TYPE[type] ?? {}) }, warnings);
   // config-db names git's branch `branch`; here it is `ref`.
   if (type === 'git' && typeof out.branch === 'string') {
     if (out.ref === undefined) out.ref = out.branch;

@@ -31,6 +31,10 @@ export function defineCheckType<S>(definition: CheckType<S>): RegisteredCheckTyp
       const parsed = parse(raw);
       return parsed.ok ? definition.endpoint(parsed.spec) : '';
     },
+    warnings(raw) {
+      const parsed = parse(raw);
+      return parsed.ok && definition.warnings ? definition.warnings(parsed.spec) : [];
+    },
     timeoutMs(raw) {
       const parsed = parse(raw);
       const wanted = parsed.ok ? definition.timeoutMs?.(parsed.spec) : undefined;

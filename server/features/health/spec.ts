@@ -218,6 +218,7 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
       for (const key of Object.keys(item)) {
         if (!COMMON_FIELDS.includes(key) && !type.fields.includes(key)) warnings.push(`${path}.${key} is not supported for ${field} checks; it is ignored`);
       }
+      for (const warning of type.warnings(item)) warnings.push(`${path}.${warning.path}: ${warning.message}`);
       if (!common.success || (!own.ok && own.issues.some((issue) => !issue.atRun))) return;
       const data = common.data;
       (data.metrics ?? []).forEach((metric, index) => {

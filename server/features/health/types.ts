@@ -60,6 +60,8 @@ export interface CheckType<S = unknown> {
   timeoutMs?(spec: S): number | undefined;
   /** Results come from outside (webhook): the scheduler does not run it. */
   push?: boolean;
+  /** Fields inside the type's own (nested) fields that are read but not run, each `{path, message}` relative to the check. */
+  warnings?(spec: S): Issue[];
 }
 
 /** A check type with its spec type erased, as the registry holds it: the spec is parsed on the way in. */
@@ -74,5 +76,7 @@ export interface RegisteredCheckType {
   parse(raw: unknown): { ok: true; spec: unknown } | { ok: false; issues: Issue[] };
   endpoint(raw: unknown): string;
   timeoutMs(raw: unknown): number;
+  /** Nested fields read but not run (see CheckType.warnings); none when the spec does not parse. */
+  warnings(raw: unknown): Issue[];
   run(raw: unknown, ctx: CheckContext): Promise<CheckOutcome>;
 }

@@ -1,14 +1,14 @@
 import { isRecord } from '../../platform/errors';
+import { withoutUnrun, type UnrunFields } from '../../platform/resources';
 
 /**
  * canary-checker / duty fields of a Topology's parts that this console reads but does not run. They are
  * taken out before the schema sees them and each is reported by path (docs/RESOURCES.md: a warning,
  * never a refusal, never silence).
  */
-type Reasons = Record<string, string>;
 
 /** duty's ResourceSelector fields a selector here does not evaluate. */
-const RESOURCE_SELECTOR: Reasons = {
+const RESOURCE_SELECTOR: UnrunFields = {
   agent: 'every agent is searched',
   scope: 'scopes are not supported',
   cache: 'not needed here',
@@ -21,11 +21,11 @@ const RESOURCE_SELECTOR: Reasons = {
   statuses: 'selecting by status is not supported',
 };
 
-const COMPONENT_SELECTOR: Reasons = { ...RESOURCE_SELECTOR, id: 'select by name, type or labels', namespace: 'components have no namespace here' };
-const CHECK_SELECTOR: Reasons = { ...RESOURCE_SELECTOR, id: 'select by name, canary or labels' };
-const CONFIG_SELECTOR: Reasons = { ...RESOURCE_SELECTOR, class: 'select by type', external_id: 'select by id, name or type' };
+const COMPONENT_SELECTOR: UnrunFields = { ...RESOURCE_SELECTOR, id: 'select by name, type or labels', namespace: 'components have no namespace here' };
+const CHECK_SELECTOR: UnrunFields = { ...RESOURCE_SELECTOR, id: 'select by name, canary or labels' };
+const CONFIG_SELECTOR: UnrunFields = { ...RESOURCE_SELECTOR, class: 'select by type', external_id: 'select by id, name or type' };
 
-const PROPERTY: Reasons = {
+const PROPERTY: UnrunFields = {
   order: 'properties are shown in the order written',
   status: 'a property has no status here; use color or warning/critical thresholds',
   lastTransition: 'not shown',
@@ -34,16 +34,6 @@ const PROPERTY: Reasons = {
   summary: 'property summaries are not supported',
 };
 const PROPERTY_TYPES = new Set(['text', 'number', 'url', 'badge']);
-
-function without(raw: Record<string, unknown>, where: string, reasons: Reasons, warnings: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    const reason = Object.hasOwn(reasons, key) ? reasons[key] : undefined;
-    if (reason === undefined) out[key] = value;
-    else warnings.push(`${where}.${key}: ${reason}; ignored`);
-  }
-  return out;
-}
 
 function each(raw: unknown, where: string, fix: (item: Record<string, unknown>, at: string) => Array<Record<string, unknown>>): unknown {
   if (!Array.isArray(raw)) return raw;
@@ -58,11 +48,11 @@ function perType(selector: Record<string, unknown>): Array<Record<string, unknow
 }
 
 export function componentSelectors(raw: unknown, where: string, warnings: string[]): unknown {
-  return each(raw, where, (item, at) => [without(item, at, COMPONENT_SELECTOR, warnings)]);
+  return each(raw, where, (item, at) => [withoutUnrun(item, at, COMPONENT_SELECTOR, warnings)]);
 }
 
 function checkSelector(item: Record<string, unknown>, at: string, warnings: string[]): Array<Record<string, unknown>> {
-  return perType(without(item, at, CHECK_SELECTOR, warnings));
+  return perType(withoutUnrun(item, at, CHECK_SELECTOR, warnings));
 }
 
 /** A component's checks: selectors as they are, or canary-checker's `{selector: …, inline: …}`. */
@@ -81,7 +71,7 @@ export function checkEntries(raw: unknown, where: string, warnings: string[]): u
 /** duty's ConfigQuery: `id` is a list there (one selector per id here). */
 export function configSelectors(raw: unknown, where: string, warnings: string[]): unknown {
   return each(raw, where, (item, at) => {
-    const { id, ...rest } = without(item, at, CONFIG_SELECTOR, warnings);
+    const { id, ...rest } = withoutUnrun(item, at, CONFIG_SELECTOR, warnings);
     if (!Array.isArray(id)) return [id === undefined ? rest : { ...rest, id }];
     return id.map((one) => ({ ...rest, id: String(one) }));
   });
@@ -95,7 +85,7 @@ function configLookup(raw: unknown, where: string, warnings: string[]): unknown 
   if (id !== undefined && rest.config === undefined) out.config = { id: String(id) };
   else if (id !== undefined) warnings.push(`${where}.id: config is given too; id is ignored`);
   if (isRecord(display)) {
-    const kept = without(display, `${where}.display`, { template: 'only expr (CEL) displays are run', javascript: 'only expr (CEL) displays are run', jsonPath: 'only expr (CEL) displays are run' }, warnings);
+    const kept = withoutUnrun(display, `${where}.display`, { template: 'only expr (CEL) displays are run', javascript: 'only expr (CEL) displays are run', jsonPath: 'only expr (CEL) displays are run' }, warnings);
     if (Object.keys(kept).length > 0) out.display = kept;
   } else if (display !== undefined) out.display = display;
   return out;
@@ -104,7 +94,7 @@ function configLookup(raw: unknown, where: string, warnings: string[]): unknown 
 /** canary-checker properties: `name` may be left out for a label; fields not shown here are reported. */
 export function properties(raw: unknown, where: string, warnings: string[]): unknown {
   return each(raw, where, (item, at) => {
-    const out = without(item, at, PROPERTY, warnings);
+    const out = withoutUnrun(item, at, PROPERTY, warnings);
     if (out.name === undefined && typeof out.label === 'string') out.name = out.label;
     if (typeof out.type === 'string' && !PROPERTY_TYPES.has(out.type)) {
       warnings.push(`${at}.type: "${out.type}" is not a property type here (text, number, url, badge); shown as text`);

@@ -85,6 +85,15 @@ export const identityRelations: RelationDef[] = [
     ],
   },
   {
+    // PermissionGroup resources (applied from YAML): who a group holds, read by admins like permissions.
+    name: 'permission_groups',
+    rbac: 'rbac',
+    readable: ['id', 'name', 'namespace', 'labels', 'people', 'teams', 'selectors', 'source', 'created_by', 'created_at', 'updated_at', 'deleted_at'],
+    primaryKey: ['id'],
+    softDelete: true,
+    notNull: ['id', 'name', 'namespace', 'labels', 'people', 'teams', 'selectors', 'source', 'created_at', 'updated_at'],
+  },
+  {
     // The Permissions page (spec §3: summary rows carry person, team and group).
     name: 'permissions_summary',
     rbac: 'rbac',

@@ -34,11 +34,12 @@ const oauth2Schema = z.strictObject({
 
 /**
  * duty's AWSSigV4: an AWSConnection (keys, region, endpoint…) and the service. `connection` and
- * `assumeRole` are accepted here so a canary applies, and make a run invalid by name (this version has
- * neither stored connections nor STS); `skipTLSVerify` concerns AWS's own API calls, which signing with
- * static keys does not make.
+ * `assumeRole` are accepted here so a canary applies (a warning), and fail its runs by name (this version
+ * has neither stored connections nor STS); `skipTLSVerify` concerns AWS's own API calls, which signing with
+ * static keys does not make (a warning).
  */
-const awsSigV4Schema = z.strictObject({
+const awsSigV4Schema = z
+  .strictObject({
   accessKey: envVarSchema.optional(),
   secretKey: envVarSchema.optional(),
   sessionToken: envVarSchema.optional(),
@@ -48,7 +49,11 @@ const awsSigV4Schema = z.strictObject({
   connection: z.string().optional(),
   assumeRole: z.string().optional(),
   skipTLSVerify: z.boolean().optional(),
-});
+  })
+  .superRefine((aws, ctx) => {
+    if (aws.connection) ctx.addIssue({ code: 'custom', path: ['connection'], message: `${JSON.stringify(aws.connection)} cannot be read: stored connections are not supported yet; give accessKey and secretKey`, params: { atRun: true } });
+    if (aws.assumeRole) ctx.addIssue({ code: 'custom', path: ['assumeRole'], message: 'is not supported yet (no STS here): sign with the keys of the role itself', params: { atRun: true } });
+  });
 
 const regex = z.string().refine((text) => {
   try {

@@ -102,6 +102,12 @@ export const httpCheck = defineCheckType({
   schema: httpSchema,
   endpoint: endpointOf,
   timeoutMs: (spec) => (spec.crawl ? CRAWL_TIMEOUT_MS : spec.thresholdMillis ? spec.thresholdMillis + 2000 : undefined),
+  warnings(spec) {
+    const warnings = [];
+    if (spec.crawl?.filters) warnings.push({ path: 'crawl.filters', message: 'is read and not run (canary-checker does not run it either); use allowedURLFilters or disallowedURLFilters' });
+    if (spec.awsSigV4?.skipTLSVerify !== undefined) warnings.push({ path: 'awsSigV4.skipTLSVerify', message: 'concerns calls to AWS itself, which signing with static keys does not make; ignored' });
+    return warnings;
+  },
   async run(spec, ctx) {
     const prepared = prepare(spec, ctx);
     if (!('url' in prepared)) return prepared;

@@ -145,12 +145,33 @@ describe('http: AWS SigV4', () => {
 
   it('makes a run invalid, by name, without keys or with what this version cannot do', async () => {
     expect(await outcome('http', signed({ awsSigV4: { region: 'us-east-1', service: 's3' } }))).toMatchObject({ pass: false, invalid: true, message: expect.stringContaining('awsSigV4 needs accessKey and secretKey') });
-    expect(await outcome('http', signed({ awsSigV4: { accessKey: 'k', secretKey: 's', assumeRole: 'arn:aws:iam::1:role/x' } }))).toMatchObject({ invalid: true, message: expect.stringContaining('awsSigV4.assumeRole is not supported') });
+    expect(await outcome('http', signed({ awsSigV4: { accessKey: 'k', secretKey: 's', assumeRole: 'arn:aws:iam::1:role/x' } }))).toMatchObject({
+      pass: false,
+      message: 'awsSigV4.assumeRole: is not supported yet (no STS here): sign with the keys of the role itself',
+    });
     expect(await outcome('http', signed({ url: `${base}/aws/x`, awsSigV4: { accessKey: 'k', secretKey: 's' } }))).toMatchObject({ invalid: true, message: expect.stringContaining('awsSigV4.service is required') });
   });
 });
 
 describe('http: fields not run', () => {
+  it('warns of nested fields it reads and does not run, and of an AWS connection or role it cannot use yet', () => {
+    const checked = validate('http', {
+      name: 'x',
+      url: `${base}/get`,
+      crawl: { depth: 1, filters: ['a'] },
+      awsSigV4: { accessKey: 'k', secretKey: 's', service: 's3', skipTLSVerify: true, connection: 'connection://aws/main' },
+    });
+    expect(checked.errors).toEqual([]);
+    expect(checked.warnings).toEqual([
+      'spec.http[0].awsSigV4.connection: "connection://aws/main" cannot be read: stored connections are not supported yet; give accessKey and secretKey (the check fails when it runs)',
+    ]);
+    const plain = validate('http', { name: 'x', url: `${base}/get`, crawl: { depth: 1, filters: ['a'] }, awsSigV4: { accessKey: 'k', secretKey: 's', service: 's3', skipTLSVerify: true } });
+    expect(plain.warnings).toEqual([
+      'spec.http[0].crawl.filters: is read and not run (canary-checker does not run it either); use allowedURLFilters or disallowedURLFilters',
+      'spec.http[0].awsSigV4.skipTLSVerify: concerns calls to AWS itself, which signing with static keys does not make; ignored',
+    ]);
+  });
+
   it('warns about ntlm, ntlmv2 and the other HTTPCheck fields this version does not run', () => {
     const checked = validate('http', { name: 'x', url: `${base}/get`, ntlm: true, ntlmv2: true, relationships: { components: [] }, export: { id: 'json.id' } });
     expect(checked.errors).toEqual([]);

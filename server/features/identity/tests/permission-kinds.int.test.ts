@@ -103,6 +103,11 @@ spec:
     expect(await dbGet('job_history', late.headers)).toBe(403);
     const { rows } = await t.db.pool.query("SELECT subject_type, subject, object, deny, source FROM permissions WHERE name = 'on-call-no-job-history'");
     expect(rows).toEqual([{ subject_type: 'group', subject: 'on-call', object: 'database', deny: true, source: 'ConfigFile' }]);
+    // Administrators read the groups through /api/db; others cannot.
+    const groups = await t.app.inject({ method: 'GET', url: '/api/db/permission_groups?select=name,teams,people,source&name=eq.on-call', headers: t.adminHeaders });
+    expect(groups.statusCode, groups.body).toBe(200);
+    expect(JSON.parse(groups.body)).toEqual([{ name: 'on-call', teams: ['sre'], people: ['nobody-yet@example.com'], source: 'ConfigFile' }]);
+    expect(await dbGet('permission_groups', editor.headers)).toBe(403);
   });
 
   it('evaluates object selectors by name, labels and type against the resource a request is about', async () => {
