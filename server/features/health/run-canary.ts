@@ -124,7 +124,7 @@ export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: A
   const canary = await loadCanary(deps.pool, canaryId);
   if (!canary) return [];
   const parsed = parseCanarySpec(canary.spec, { namespace: canary.namespace });
-  const info: CanaryInfo = { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels, env: parsed.env };
+  const info: CanaryInfo = { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels, env: parsed.env, unreadEnv: parsed.unreadEnv };
   const stored = await checksOf(deps.pool, canaryId);
   await deps.pool.query("UPDATE checks SET next_runtime = (SELECT nullif(next_run_at, 'infinity') FROM canaries WHERE id = $1) WHERE canary_id = $1 AND deleted_at IS NULL", [canaryId]);
   const definitions = new Map(parsed.checks.map((definition) => [definition.key, definition]));

@@ -36,6 +36,8 @@ export interface CanaryInfo {
   namespace: string;
   labels: Record<string, string>;
   env: Record<string, string>;
+  /** `spec.env` entries that cannot be read (a valueFrom): every check of the canary fails naming them. */
+  unreadEnv?: string[];
 }
 
 export interface CheckRunOutcome {
@@ -58,6 +60,10 @@ export interface CheckRun {
 async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, parent: AbortSignal): Promise<{ outcome: CheckOutcome; duration: number }> {
   const type = checkTypeOf(check.type);
   if (!type) return { outcome: { pass: false, invalid: true, message: `the check type "${check.type}" is not supported by this version`, data: {} }, duration: 0 };
+  if (canary.unreadEnv && canary.unreadEnv.length > 0) {
+    const message = canary.unreadEnv.join('; ');
+    return { outcome: { pass: false, message, error: message, data: {} }, duration: 0 };
+  }
   const timeoutMs = type.timeoutMs(check.spec);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([parent, timeout]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zodIssues } from '../../platform/http/validation';
 import { isRecord } from '../../platform/errors';
+import { valueFromIssue } from '../../platform/peers/credentials';
 import { checkCel, checkTemplateSpec, ExpressionError } from '../../platform/expressions';
 import { parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
 import { LABEL_NAME, METRIC_NAME, METRIC_TYPES } from './check-metrics';
@@ -95,6 +96,8 @@ export interface ParsedCanary {
   owner: string | null;
   icon: string | null;
   env: Record<string, string>;
+  /** `spec.env` entries that cannot be read yet (a valueFrom), each a message naming it: every run fails with them. */
+  unreadEnv: string[];
   /** `junit`: the checks' results are stored as one JUnit report (canary-checker's resultMode). */
   resultMode: typeof JUNIT_RESULT_MODE | null;
   /** Problems that stop the canary from being saved, each `path: message`. */
@@ -140,7 +143,7 @@ function scheduleOf(spec: Record<string, unknown>, errors: ParsedCanary['errors'
   return null;
 }
 
-function envOf(spec: Record<string, unknown>, warnings: string[], errors: ParsedCanary['errors']): Record<string, string> {
+function envOf(spec: Record<string, unknown>, warnings: string[], errors: ParsedCanary['errors'], unread: string[]): Record<string, string> {
   const env: Record<string, string> = {};
   const raw = spec.env;
   if (raw === undefined) return env;
@@ -150,7 +153,11 @@ function envOf(spec: Record<string, unknown>, warnings: string[], errors: Parsed
   }
   for (const [name, source] of Object.entries(raw)) {
     if (isRecord(source) && typeof source.value === 'string') env[name] = source.value;
-    else if (isRecord(source) && source.valueFrom !== undefined) warnings.push(`spec.env.${name}.valueFrom is not supported (no Kubernetes secrets or config maps here); use value`);
+    else if (isRecord(source) && source.valueFrom !== undefined) {
+      const problem = `spec.env.${name}: ${valueFromIssue(source.valueFrom).message}`;
+      unread.push(problem);
+      warnings.push(`${problem} (every check of the canary fails when it runs)`);
+    }
     else errors.push({ path: `spec.env.${name}`, message: 'must be {value: "…"}' });
   }
   return env;
@@ -167,7 +174,8 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
   const spec = isRecord(raw) ? raw : {};
   if (!isRecord(raw)) errors.push({ path: 'spec', message: 'must be a mapping of check types (http, tcp, …) and schedule' });
   const schedule = scheduleOf(spec, errors);
-  const env = envOf(spec, warnings, errors);
+  const unreadEnv: string[] = [];
+  const env = envOf(spec, warnings, errors, unreadEnv);
   const severity = typeof spec.severity === 'string' && spec.severity ? spec.severity : 'info';
   const owner = typeof spec.owner === 'string' && spec.owner ? spec.owner : null;
   const icon = typeof spec.icon === 'string' && spec.icon ? spec.icon : null;
@@ -264,7 +272,7 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
   }
   if (checks.length === 0 && errors.length === 0) warnings.push('the canary has no checks this version can run');
   errors.push(...dependencyProblems(checks));
-  return { checks, schedule, severity, owner, icon, env, resultMode, errors, warnings };
+  return { checks, schedule, severity, owner, icon, env, unreadEnv, resultMode, errors, warnings };
 }
 
 /** An expression that does not compile, as a spec problem: its field, then the text, position and reason. */

@@ -6,7 +6,14 @@ function describeValueFrom(valueFrom: unknown): string {
   if (!isRecord(valueFrom)) return 'valueFrom';
   const [kind, ref] = Object.entries(valueFrom)[0] ?? [];
   if (!kind) return 'valueFrom';
-  const parts = isRecord(ref) ? Object.entries(ref).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => `${k} ${JSON.stringify(v)}`) : [];
+  // name, then key, then the rest by name: the same text however the spec was stored (jsonb reorders keys).
+  const rank = (field: string) => (field === 'name' ? 0 : field === 'key' ? 1 : 2);
+  const parts = isRecord(ref)
+    ? Object.entries(ref)
+        .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+        .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+        .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
+    : [];
   return `valueFrom.${kind}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 

@@ -186,6 +186,28 @@ spec:
   });
 });
 
+describe('canary env', () => {
+  it('warns of an env value from a secret at apply, and fails every check of the canary naming it', async () => {
+    const applied = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: env-from-secret}
+spec:
+  env:
+    TOKEN: {valueFrom: {secretKeyRef: {name: api, key: token}}}
+    REGION: {value: eu}
+  exec:
+    - {name: uses-env, script: echo $REGION}
+`);
+    expect(applied[0]).toMatchObject({ ok: true });
+    expect(applied[0]?.outcome?.warnings).toEqual([
+      'spec.env.TOKEN: valueFrom.secretKeyRef (name "api", key "token") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (every check of the canary fails when it runs)',
+    ]);
+    const { byName } = await run('env-from-secret');
+    expect(byName['uses-env']).toMatchObject({ pass: false, message: expect.stringMatching(/^spec\.env\.TOKEN: valueFrom\.secretKeyRef \(name "api", key "token"\) cannot be read/) });
+  });
+});
+
 describe('dependsOn', () => {
   it('runs a check after the one it depends on, with its variables as outputs.<name>', async () => {
     await apply(`
