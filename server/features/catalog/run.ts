@@ -35,6 +35,11 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
   {
     for (const entry of parsed.entries) {
       if (signal.aborted) break;
+      if (entry.unreadable) {
+        entryFailed = true;
+        error(entry.unreadable);
+        continue;
+      }
       try {
         const results = await entry.source.scrape(entry.entry, { scraperId: id, namespace: scraper.namespace, signal, log: options.log, error: (message) => error(`${entry.where}: ${message}`) });
         items.push(...mapResults(results, entry.mapping, entry.where, error));

@@ -36,6 +36,8 @@ export interface ScraperEntry {
   where: string;
   entry: Record<string, unknown>;
   mapping: Mapping;
+  /** Set when the entry names what cannot be read yet (see Issue.atRun): each run fails the entry with it. */
+  unreadable?: string;
 }
 
 export interface ParsedScraper {
@@ -79,6 +81,11 @@ export function scheduleOf(raw: unknown, errors: SpecProblem[], options: { fallb
     errors.push({ path: 'spec.schedule', message: error instanceof ScheduleError ? error.message : `"${schedule}" is not a schedule` });
     return null;
   }
+}
+
+/** Every issue is one found only when the thing runs (a valueFrom, a stored connection): see Issue.atRun. */
+function onlyAtRun(error: z.ZodError): boolean {
+  return error.issues.every((issue) => issue.code === 'custom' && (issue as { params?: { atRun?: boolean } }).params?.atRun === true);
 }
 
 export function zodProblems(error: z.ZodError, prefix: string): SpecProblem[] {
@@ -143,18 +150,22 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
       // One schema per entry: the type's own fields plus the shared mapping fields, nothing else.
       const own = source.schema instanceof z.ZodObject ? (source.schema as z.ZodObject<z.ZodRawShape>).shape : {};
       const parsed = z.object({ ...mappingShape, ...own }).strict().safeParse(item);
-      if (!parsed.success) {
-        errors.push(...zodProblems(parsed.error, where));
-        return;
-      }
-      const checked = source.schema.safeParse(item);
-      if (!checked.success) {
-        errors.push(...zodProblems(checked.error, where));
+      const checked = parsed.success ? source.schema.safeParse(item) : undefined;
+      const failure = !parsed.success ? parsed.error : checked && !checked.success ? checked.error : undefined;
+      if (failure && !onlyAtRun(failure)) {
+        errors.push(...zodProblems(failure, where));
         return;
       }
       const mapping = z.object(mappingShape).parse(item);
       if (mapping.transform?.relationship?.length === 0) delete mapping.transform.relationship;
-      entries.push({ source, where, entry: checked.data, mapping });
+      if (failure) {
+        // What config-db finds only when it scrapes (a secret it cannot read): a warning now, a failed entry then.
+        const problems = zodProblems(failure, where);
+        for (const problem of problems) warnings.push(`${problem.path}: ${problem.message} (this entry fails when the scraper runs)`);
+        entries.push({ source, where, entry: item, mapping, unreadable: problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ') });
+        return;
+      }
+      entries.push({ source, where, entry: checked?.success ? checked.data : item, mapping });
     });
   }
   if (errors.length === 0 && entries.length === 0 && warnings.length === 0) {

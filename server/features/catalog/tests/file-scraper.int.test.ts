@@ -89,6 +89,23 @@ const carSpec = () => ({
   ],
 });
 
+describe('an entry that needs a secret', () => {
+  it('is saved with a warning naming the secret, and each run fails that entry (the rest still scrape, nothing is deleted)', async () => {
+    const spec = {
+      schedule: '@every 1h',
+      file: [{ type: 'Car', id: '$.reg_no', name: '$.name', paths: [path.join(root, 'cars.json')] }],
+      sql: [{ type: 'Row', id: '$.n', name: '$.n', connection: 'postgres://reader@127.0.0.1:5432/postgres', password: { valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }, query: 'SELECT 1 AS n' }],
+    };
+    const created = await call('POST', '/api/catalog/scrapers', { name: 'needs-secret', spec });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(JSON.stringify(created.body)).toContain('spec.sql[0].password: valueFrom.secretKeyRef (name \\"db\\", key \\"password\\") cannot be read');
+    const run = await call('POST', `/api/config/run/${String(created.body.id)}`);
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ created: 2, deleted: 0 });
+    expect(run.body.errors).toEqual([expect.stringMatching(/^spec\.sql\[0\]\.password: valueFrom\.secretKeyRef \(name "db", key "password"\) cannot be read/)]);
+  });
+});
+
 describe('file scraper', () => {
   let id = '';
 
