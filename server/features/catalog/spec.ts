@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isRecord } from '../../platform/errors';
+import { celFieldProblems } from '../../platform/expressions';
 import { parseDuration, parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
 import { mappingShape, type Mapping } from './mapping';
 import { SOURCES } from './sources';
@@ -147,6 +148,12 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
       }
       const item = upstreamEntry(key, raw, where, warnings);
       if (!item) return;
+      // Every CEL field (health.expr, transform.expr, …) compiles at apply, named with its path and position.
+      const celErrors = celFieldProblems(item, where);
+      if (celErrors.length > 0) {
+        errors.push(...celErrors);
+        return;
+      }
       // One schema per entry: the type's own fields plus the shared mapping fields, nothing else.
       const own = source.schema instanceof z.ZodObject ? (source.schema as z.ZodObject<z.ZodRawShape>).shape : {};
       const parsed = z.object({ ...mappingShape, ...own }).strict().safeParse(item);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { zodIssues } from '../../platform/http/validation';
 import { isRecord } from '../../platform/errors';
 import { valueFromIssue } from '../../platform/peers/credentials';
-import { checkCel, checkTemplateSpec, ExpressionError } from '../../platform/expressions';
+import { celProblems, checkTemplateSpec, expressionProblem } from '../../platform/expressions';
 import { parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
 import { LABEL_NAME, METRIC_NAME, METRIC_TYPES } from './check-metrics';
 import { schemaFields } from './define';
@@ -273,22 +273,6 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
   if (checks.length === 0 && errors.length === 0) warnings.push('the canary has no checks this version can run');
   errors.push(...dependencyProblems(checks));
   return { checks, schedule, severity, owner, icon, env, unreadEnv, resultMode, errors, warnings };
-}
-
-/** An expression that does not compile, as a spec problem: its field, then the text, position and reason. */
-function expressionProblem(problem: ExpressionError): { path: string; message: string } {
-  const prefix = `${problem.where} `;
-  return { path: problem.where, message: problem.message.startsWith(prefix) ? problem.message.slice(prefix.length) : problem.message };
-}
-
-function celProblems(where: string, expression: string): Array<{ path: string; message: string }> {
-  try {
-    checkCel(where, expression);
-    return [];
-  } catch (error) {
-    if (error instanceof ExpressionError) return [expressionProblem(error)];
-    throw error;
-  }
 }
 
 /** dependsOn names checks of the same canary (by name), without a cycle. */

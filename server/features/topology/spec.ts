@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isRecord } from '../../platform/errors';
+import { celFieldProblems } from '../../platform/expressions';
 import { scheduleOf, zodProblems, type SpecProblem } from '../catalog/spec';
 import { sourceOf } from '../catalog/sources';
 import type { AnySource } from '../catalog/types';
@@ -349,6 +350,8 @@ export function parseTopologySpec(raw: unknown, name: string): ParsedTopology {
   if (label !== undefined) warnings.push('spec.label: use metadata.labels');
   const root = parseComponent(rest, 'spec', errors, warnings, false, TOPOLOGY_FIELDS);
   root.name = name;
+  // Every CEL field (expr, healthExpr, statusExpr…) compiles at apply, named with its path and position.
+  errors.push(...celFieldProblems(rest, 'spec'));
   if (errors.length === 0 && root.components.length === 0 && root.properties.length === 0 && root.checks.length === 0 && root.configs.length === 0 && root.selectors.length === 0) {
     errors.push({ path: 'spec', message: 'has nothing to show; add components, properties, checks or configs' });
   }

@@ -6,3 +6,4 @@ export { renderTemplate } from './template';
 export { interpolate } from './interpolate';
 export { checkJavascript, evaluateJavascript } from './javascript';
 export { checkTemplateSpec, evaluateTemplateSpec, goText, readTemplateSpec, templateSpecText, type TemplateSpec } from './template-spec';
+export { celFieldProblems, celProblems, expressionProblem } from './check';

@@ -89,6 +89,18 @@ const carSpec = () => ({
   ],
 });
 
+describe('expressions at apply', () => {
+  it('refuses a CEL field that does not compile, with its path and position, writing nothing', async () => {
+    const spec = { file: [{ type: 'Car', id: '$.reg_no', name: '$.name', health: { expr: "ok ? 'healthy' :" }, transform: { expr: 'config.nosuch()' }, paths: [path.join(root, 'cars.json')] }] };
+    const bad = await call('POST', '/api/catalog/scrapers', { name: 'bad-cel', spec });
+    expect(bad.status).toBe(400);
+    const text = JSON.stringify(bad.body);
+    expect(text).toMatch(/spec\.file\[0\]\.health\.expr.*at 1:\d+/);
+    expect(text).toContain('spec.file[0].transform.expr');
+    expect((await t.db.pool.query("SELECT 1 FROM config_scrapers WHERE name = 'bad-cel'")).rows).toHaveLength(0);
+  });
+});
+
 describe('an entry that needs a secret', () => {
   it('is saved with a warning naming the secret, and each run fails that entry (the rest still scrape, nothing is deleted)', async () => {
     const spec = {

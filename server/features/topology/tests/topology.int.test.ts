@@ -162,6 +162,15 @@ describe('saving topologies', () => {
     expect((await t.db.pool.query("SELECT 1 FROM topologies WHERE name = 'bad'")).rowCount).toBe(0);
   });
 
+  it('refuses a CEL field that does not compile, naming its path and position', async () => {
+    const response = await create({ name: 'bad-cel', spec: { components: [{ name: 'api', properties: [{ name: 'p', expr: 'size(' }], statusExpr: 'nosuch()' }] } });
+    expect(response.statusCode).toBe(400);
+    const body = response.json<{ details: Array<{ path: string; message: string }> }>();
+    expect(body.details.map((issue) => issue.path).sort()).toEqual(['spec.components[0].properties[0].expr', 'spec.components[0].statusExpr']);
+    expect(body.details.find((issue) => issue.path.endsWith('properties[0].expr'))?.message).toMatch(/^"size\(" at 1:\d+: /);
+    expect((await t.db.pool.query("SELECT 1 FROM topologies WHERE name = 'bad-cel'")).rowCount).toBe(0);
+  });
+
   it('answers a duplicate name with 409 and keeps name and namespace once created', async () => {
     const first = await create({ name: 'unique', spec: { schedule: '@never', components: [{ name: 'a' }] } });
     expect(first.statusCode).toBe(201);
