@@ -6,9 +6,10 @@ const specRow = z.object({ spec: z.record(z.string(), z.unknown()) });
 const idRow = z.object({ id: z.string() });
 
 /**
- * Expressions (docs/EXPRESSIONS.md): a person writes a check's display in CEL and its test as a Go template
- * in the canary editor's Code tab, sees a mistake named with its field and position before saving, fixes
- * it, saves, and reads the rendered message after Run Now.
+ * Expressions (docs/EXPRESSIONS.md) and canary-checker YAML in the canary editor's Code tab: a person writes a
+ * check's display in CEL and its test as a Go template, sees a mistake named with its field and position
+ * before saving, fixes it, saves, and reads the rendered message after Run Now; and one who brings a
+ * secret reference sees it warned of, saves, and reads the secret named in the failed run.
  */
 describe('expressions in a health check', () => {
   const journey = useJourney({ signIn: true });
@@ -71,5 +72,41 @@ describe('expressions in a health check', () => {
     const result = drawer.getByRole('status', { name: 'Run result' });
     await result.waitFor();
     await expect.poll(() => result.textContent()).toMatch(/^Passed in .*: hello WORLD \[1,2,3\]$/);
+  });
+
+  it('warns of a secret it cannot read yet while the canary is written, saves it, and names the secret when the run fails', async () => {
+    const page = journey.page();
+    await page.goto(url('/settings/canaries'));
+    await page.getByRole('link', { name: 'Add Health Check' }).click();
+    await page.getByRole('region', { name: 'Choose the type of check' }).getByRole('button', { name: 'Exec', exact: true }).click();
+    await page.waitForURL(/\/settings\/canaries\/new\?type=/);
+    await page.getByLabel('Name', { exact: true }).fill('from-secret');
+    const card = page.getByRole('group', { name: 'Exec check 1' });
+    await card.getByLabel('Check name').fill('uses token');
+    await card.getByLabel('Script', { exact: true }).fill('echo "token is $TOKEN"');
+
+    // The env entry is written as in a canary-checker file, from a Kubernetes secret.
+    await page.getByRole('tab', { name: 'Code' }).click();
+    const editor = page.locator('.cm-content');
+    await expect.poll(() => editor.textContent()).toContain('token is');
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.insertText(['      env:', '        - name: TOKEN', '          valueFrom:', '            secretKeyRef: {name: api, key: token}'].join('\n'));
+    const problems = page.getByRole('region', { name: 'Problems' });
+    const warning = problems.getByText(/spec\.exec\[0\]\.env\[0\]\.valueFrom: valueFrom\.secretKeyRef \(name "api", key "token"\) cannot be read/).first();
+    await warning.waitFor();
+    expect(await problems.getByLabel('Warning').count()).toBeGreaterThan(0);
+    expect(await problems.getByLabel('Error').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL((current) => current.pathname === '/settings/canaries');
+    await page.getByText('Health Check created successfully').first().waitFor();
+    const checkId = idRow.parse((await query("SELECT c.id FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE ca.name = 'from-secret'")).rows[0]).id;
+    await page.goto(url(`/health?checkId=${checkId}`));
+    const drawer = page.getByRole('dialog', { name: /uses token/ });
+    await drawer.getByRole('button', { name: 'Run Now' }).click();
+    const result = drawer.getByRole('status', { name: 'Run result' });
+    await result.waitFor();
+    await expect.poll(() => result.textContent()).toMatch(/^Failed in .*: env\[0\]\.valueFrom: valueFrom\.secretKeyRef \(name "api", key "token"\) cannot be read/);
   });
 });
