@@ -20,12 +20,13 @@ export const incidentsFeature: Feature = {
     backgroundWork.job({
       name: INCIDENT_RULES_JOB,
       schedule: '@every 30s',
-      description: 'Opens an incident for each failing check, component or config an incident rule matches (one open incident per rule and resource)',
+      description:
+        'Opens an incident for each failing check, component or config an incident rule matches (one open incident per rule and resource), and closes or resolves those whose rule has autoClose or autoResolve once healthy long enough',
       run: async (run) => {
         const summary = await evaluateIncidentRules(run.pool, run.log, run.signal);
         for (const name of summary.skipped) run.warn(`incident rule ${name}: its spec no longer parses; fix it`);
-        run.success(summary.opened);
-        run.summary({ rules: summary.rules, opened: summary.opened });
+        run.success(summary.opened + summary.closed);
+        run.summary({ rules: summary.rules, opened: summary.opened, closed: summary.closed });
       },
     });
   },
