@@ -74,6 +74,20 @@ describe('examples/canaries', () => {
     for (const [name, result] of Object.entries(results)) expect({ name, pass: result.pass, message: result.message }).toMatchObject({ name, pass: true });
   });
 
+  it('exec.yaml runs its scripts with CEL and Go template displays, a transform, dependsOn and artifacts', async () => {
+    const results = await applyAndRun('exec.yaml');
+    expect(results['disk report']).toMatchObject({ pass: true, message: expect.stringMatching(/^free: [\d.]+[KMGT]?$/) });
+    expect(results.version).toMatchObject({ pass: true });
+    expect(results.release).toMatchObject({ pass: true, message: 'deploying v1.4.2 as RELEASE' });
+    const { rows } = await t.db.pool.query("SELECT name, namespace, status FROM checks WHERE transformed_from IS NOT NULL AND name LIKE 'queue %' ORDER BY name");
+    expect(rows).toEqual([
+      { name: 'queue billing', namespace: 'queues', status: 'unhealthy' },
+      { name: 'queue mail', namespace: 'queues', status: 'healthy' },
+    ]);
+    const files = await t.db.pool.query("SELECT a.filename FROM artifacts a JOIN checks c ON c.id = a.check_id WHERE c.name = 'disk report'");
+    expect(files.rows).toEqual([{ filename: 'disk.json' }]);
+  });
+
   it('junit.yaml reads the sample report it ships', async () => {
     expect(await applyAndRun('junit.yaml')).toMatchObject({ 'smoke suite': { pass: true, message: '2 passed, 1 skipped in 2.4s' } });
   });
