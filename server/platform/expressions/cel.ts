@@ -2,6 +2,8 @@ import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { isRecord, messageOf } from '../errors';
 import { formatDuration } from '../units';
 import { CelProblem, createCelEnvironment, knownFunctions, validateAst } from './cel/index';
+import { registerOptionals } from './cel/optional';
+import { goMethodName, useGoStringMethods } from './cel/strings';
 import { ExpressionError, type ExpressionPosition } from './errors';
 
 /**
@@ -10,6 +12,7 @@ import { ExpressionError, type ExpressionPosition } from './errors';
  * refused by name, type check) and are cached.
  */
 const { env: environment, registrar } = createCelEnvironment();
+registerOptionals(registrar);
 const known = knownFunctions(environment, registrar);
 
 /**
@@ -43,7 +46,7 @@ function offsetOf(error: unknown): number | undefined {
 
 function summaryOf(error: unknown): string {
   const summary = (error as { summary?: unknown } | undefined)?.summary;
-  return firstLine(typeof summary === 'string' ? summary : messageOf(error));
+  return goMethodName(firstLine(typeof summary === 'string' ? summary : messageOf(error)));
 }
 
 function build(expression: string): Compiled | Failure {
@@ -59,6 +62,7 @@ function build(expression: string): Compiled | Failure {
     if (error instanceof CelProblem) return { reason: error.message, position: positionOf(expression, error.offset) };
     throw error;
   }
+  useGoStringMethods(program.ast);
   const checked = program.check();
   if (!checked.valid) return { reason: `does not type-check: ${summaryOf(checked.error)}`, position: positionOf(expression, offsetOf(checked.error)) };
   return program;

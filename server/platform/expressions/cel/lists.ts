@@ -40,10 +40,42 @@ function int64(value: unknown, fn: string): bigint {
   return fail(`${fn}: expected an int, got ${typeName(value)}`);
 }
 
+/**
+ * cel-go's bit operations: on two ints an int, on two uints a uint (64 bits either way); an int with a uint
+ * is no overload, as in cel-go.
+ */
+function bitwise(fn: string, op: (a: bigint, b: bigint) => bigint): (a: unknown, b: unknown) => bigint | UnsignedInt {
+  return (a, b) => {
+    if (a instanceof UnsignedInt && b instanceof UnsignedInt) return new UnsignedInt(BigInt.asUintN(64, op(a.valueOf(), b.valueOf())));
+    if (typeof a === 'bigint' && typeof b === 'bigint') return BigInt.asIntN(64, op(a, b));
+    return fail(`${fn}: expected two ints or two uints, got ${typeName(a)} and ${typeName(b)}`);
+  };
+}
+
+/** cel-go's shifts: an int or uint shifted by an int count; 64 or more shifts everything out. */
+function shift(fn: string, left: boolean): (a: unknown, b: unknown) => bigint | UnsignedInt {
+  return (a, b) => {
+    if (typeof b !== 'bigint') return fail(`${fn}: the shift count must be an int, got ${typeName(b)}`);
+    if (b < 0n) return fail(`${fn}: negative offset`);
+    if (!(a instanceof UnsignedInt) && typeof a !== 'bigint') return fail(`${fn}: expected an int or uint, got ${typeName(a)}`);
+    // cel-go shifts ints right logically (as unsigned).
+    const bits = BigInt.asUintN(64, a.valueOf());
+    const shifted = b > 63n ? 0n : BigInt.asUintN(64, left ? bits << b : bits >> b);
+    return a instanceof UnsignedInt ? new UnsignedInt(shifted) : BigInt.asIntN(64, shifted);
+  };
+}
+
+/** A double, for cel-go's ceil/floor/round/trunc, which have no int overload (an int through dyn is an error). */
 function double(value: unknown, fn: string): number {
   if (typeof value === 'number') return value;
-  if (typeof value === 'bigint') return Number(value);
   return fail(`${fn}: expected a double, got ${typeName(value)}`);
+}
+
+/** A double or an int as one, for the math functions cel-go declares on int, uint and double. */
+function anyDouble(value: unknown, fn: string): number {
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof UnsignedInt) return Number(value.valueOf());
+  return double(value, fn);
 }
 
 /** Round half away from zero, as Go's math.Round. */
@@ -127,28 +159,21 @@ export function registerLists(r: Registrar): void {
     if (x instanceof UnsignedInt) return new UnsignedInt(x.valueOf() > 0n ? 1n : 0n);
     return Math.sign(double(x, 'math.sign'));
   });
-  r.fn('math.isNaN', 1, (x: unknown) => Number.isNaN(double(x, 'math.isNaN')), 'bool');
+  r.fn('math.isNaN', 1, (x: unknown) => Number.isNaN(anyDouble(x, 'math.isNaN')), 'bool');
   r.fn('math.isInf', 1, (x: unknown) => {
-    const value = double(x, 'math.isInf');
+    const value = anyDouble(x, 'math.isInf');
     return !Number.isFinite(value) && !Number.isNaN(value);
   }, 'bool');
-  r.fn('math.isFinite', 1, (x: unknown) => Number.isFinite(double(x, 'math.isFinite')), 'bool');
-  const toInt64 = (value: bigint) => BigInt.asIntN(64, value);
-  r.fn('math.bitOr', 2, (a: unknown, b: unknown) => int64(a, 'math.bitOr') | int64(b, 'math.bitOr'), 'int');
-  r.fn('math.bitAnd', 2, (a: unknown, b: unknown) => int64(a, 'math.bitAnd') & int64(b, 'math.bitAnd'), 'int');
-  r.fn('math.bitXor', 2, (a: unknown, b: unknown) => int64(a, 'math.bitXor') ^ int64(b, 'math.bitXor'), 'int');
-  r.fn('math.bitNot', 1, (a: unknown) => ~int64(a, 'math.bitNot'), 'int');
-  r.fn('math.bitShiftLeft', 2, (a: unknown, b: unknown) => {
-    const shift = int64(b, 'math.bitShiftLeft');
-    if (shift < 0n) return fail('math.bitShiftLeft: negative offset');
-    return shift > 63n ? 0n : toInt64(int64(a, 'math.bitShiftLeft') << shift);
-  }, 'int');
-  r.fn('math.bitShiftRight', 2, (a: unknown, b: unknown) => {
-    const shift = int64(b, 'math.bitShiftRight');
-    if (shift < 0n) return fail('math.bitShiftRight: negative offset');
-    // cel-go shifts ints logically (as unsigned).
-    return shift > 63n ? 0n : toInt64(BigInt.asUintN(64, int64(a, 'math.bitShiftRight')) >> shift);
-  }, 'int');
+  r.fn('math.isFinite', 1, (x: unknown) => Number.isFinite(anyDouble(x, 'math.isFinite')), 'bool');
+  r.fn('math.bitOr', 2, bitwise('math.bitOr', (a, b) => a | b));
+  r.fn('math.bitAnd', 2, bitwise('math.bitAnd', (a, b) => a & b));
+  r.fn('math.bitXor', 2, bitwise('math.bitXor', (a, b) => a ^ b));
+  r.fn('math.bitNot', 1, (a: unknown) => {
+    if (a instanceof UnsignedInt) return new UnsignedInt(BigInt.asUintN(64, ~a.valueOf()));
+    return ~int64(a, 'math.bitNot');
+  });
+  r.fn('math.bitShiftLeft', 2, shift('math.bitShiftLeft', true));
+  r.fn('math.bitShiftRight', 2, shift('math.bitShiftRight', false));
 
   // gomplate's math (capitalised).
   const listArgs = (args: unknown[]) => (args.length === 1 && Array.isArray(args[0]) ? args[0] : args);

@@ -84,6 +84,9 @@ export function typeName(value: unknown): string {
   if (value instanceof Date) return 'timestamp';
   if (value instanceof Duration) return 'duration';
   if (Array.isArray(value)) return 'list';
+  const tag = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
+  if (tag === 'optional') return 'optional';
+  if (typeof tag === 'string' && tag.startsWith('Type<')) return 'type';
   return 'map';
 }
 
