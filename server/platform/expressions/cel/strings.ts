@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { semverMap, semverSatisfies } from '../shared/semver';
 import { entriesOf, fail, isMap, isNumber, listOf, stringOf, toInt, toStr, typeName, type Registrar } from './support';
 
 // ---- cel-go's strings extension ----------------------------------------------------------------
@@ -372,88 +373,6 @@ function sortStrings(value: unknown): unknown {
     .sort();
 }
 
-// ---- semver (Masterminds constraints, the common forms) ----------------------------------------
-
-interface Version {
-  major: number;
-  minor: number;
-  patch: number;
-  prerelease: string;
-  metadata: string;
-  original: string;
-}
-
-function parseVersion(text: string, fn: string): Version {
-  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?$/.exec(text.trim());
-  if (!match) return fail(`${fn}: "${text}" is not a semantic version`);
-  return { major: Number(match[1]), minor: Number(match[2] ?? 0), patch: Number(match[3] ?? 0), prerelease: match[4] ?? '', metadata: match[5] ?? '', original: text };
-}
-
-function compareVersions(a: Version, b: Version): number {
-  const diff = a.major - b.major || a.minor - b.minor || a.patch - b.patch;
-  if (diff !== 0) return diff;
-  if (a.prerelease === b.prerelease) return 0;
-  if (a.prerelease === '') return 1;
-  if (b.prerelease === '') return -1;
-  const left = a.prerelease.split('.');
-  const right = b.prerelease.split('.');
-  for (let i = 0; i < Math.max(left.length, right.length); i++) {
-    const x = left[i];
-    const y = right[i];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    if (x === y) continue;
-    const nx = /^\d+$/.test(x);
-    const ny = /^\d+$/.test(y);
-    if (nx && ny) return Number(x) - Number(y);
-    if (nx) return -1;
-    if (ny) return 1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-function satisfies(constraint: string, version: Version): boolean {
-  return constraint.split('||').some((group) =>
-    group
-      .trim()
-      .split(/\s*,\s*|\s+(?=[<>=!~^])/)
-      .filter((part) => part !== '')
-      .every((part) => {
-        const match = /^(=|!=|>=|<=|>|<|~|\^)?\s*v?([\dxX*]+(?:\.[\dxX*]+)?(?:\.[\dxX*]+)?(?:-[0-9A-Za-z.-]+)?)$/.exec(part.trim());
-        if (!match) return fail(`SemverCompare: "${part}" is not a constraint`);
-        const op = match[1] ?? '=';
-        const text = match[2] ?? '';
-        const pieces = text.split('-')[0]?.split('.') ?? [];
-        const wild = pieces.findIndex((piece) => /^[xX*]$/.test(piece));
-        const given = wild >= 0 ? wild : pieces.length;
-        const bound = parseVersion(text.replace(/[xX*]/g, '0'), 'SemverCompare');
-        const cmp = compareVersions(version, bound);
-        const upper = (level: number): Version => ({ ...bound, prerelease: '', major: level === 0 ? bound.major + 1 : bound.major, minor: level === 1 ? bound.minor + 1 : level === 0 ? 0 : bound.minor, patch: 0 });
-        const within = (level: number) => cmp >= 0 && compareVersions(version, upper(level)) < 0;
-        if (op === '=' && given < 3) return given === 0 ? true : within(given - 1);
-        switch (op) {
-          case '=':
-            return cmp === 0;
-          case '!=':
-            return cmp !== 0;
-          case '>':
-            return cmp > 0;
-          case '<':
-            return cmp < 0;
-          case '>=':
-            return cmp >= 0;
-          case '<=':
-            return cmp <= 0;
-          case '~':
-            return within(given >= 2 ? 1 : 0);
-          default: // ^
-            return within(bound.major > 0 ? 0 : bound.minor > 0 || given < 3 ? 1 : 2);
-        }
-      }),
-  );
-}
-
 // ---- regexp (Go RE2 syntax, translated) --------------------------------------------------------
 
 const regexCache = new Map<string, RegExp>();
@@ -692,11 +611,8 @@ export function registerStrings(r: Registrar): void {
   both('KebabCase', 1, (s: unknown) => casedWith(toStr(s), '-'), 'string');
   both('WordWrap', [1, 2, 3], (...args: unknown[]) => wordWrap(args), 'string');
   both('RuneCount', [1, 2, 3, 4], (...args: unknown[]) => BigInt(Array.from(args.map(toStr).join('')).length), 'int');
-  both('Semver', 1, (s: unknown) => {
-    const v = parseVersion(toStr(s), 'Semver');
-    return { major: String(v.major), minor: String(v.minor), patch: String(v.patch), prerelease: v.prerelease, metadata: v.metadata, original: v.original };
-  }, 'map');
-  both('SemverCompare', 2, (constraint: unknown, version: unknown) => satisfies(toStr(constraint), parseVersion(toStr(version), 'SemverCompare')), 'bool');
+  both('Semver', 1, (s: unknown) => semverMap(toStr(s), 'Semver'), 'map');
+  both('SemverCompare', 2, (constraint: unknown, version: unknown) => semverSatisfies(toStr(constraint), toStr(version), 'SemverCompare'), 'bool');
 
   // regexp (Go syntax).
   r.fn('regexp.Find', 2, (pattern: unknown, input: unknown) => findAll(toStr(pattern), toStr(input), 1)[0] ?? '', 'string');

@@ -45,9 +45,13 @@ function isNilArg(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
-/** The String() of Go's Stringers among template values (time.Time, time.Duration). */
+/** The String() of Go's Stringers among template values (time.Time, time.Duration, a struct with String()). */
 function stringerOf(value: unknown): string | undefined {
   if (value instanceof Date) return timeString(value);
+  if (value instanceof GoStruct) {
+    const method = value.methods.String;
+    return method && method.params.length === 0 && Object.hasOwn(value.methods, 'String') ? String(method.call([])) : undefined;
+  }
   const duration = asDuration(value);
   return duration ? duration.toString() : undefined;
 }
@@ -381,6 +385,17 @@ class Printer {
         return;
       }
       case Kind.Struct:
+        if (value instanceof GoStruct && !value.typeName.startsWith('*')) {
+          // A struct value prints its fields in order: {a b}, {A:a B:b} with %+v.
+          this.out += '{';
+          Object.entries(value.fields).forEach(([name, field], index) => {
+            if (index > 0) this.out += ' ';
+            if (this.f.plusV || this.f.sharpV) this.out += `${name}:`;
+            this.printValue(field, verb, depth + 1);
+          });
+          this.out += '}';
+          return;
+        }
         this.out += value instanceof GoStruct ? `&{${value.typeName}}` : '&{}';
         return;
       case Kind.Func:

@@ -1,7 +1,9 @@
 import { builtins } from './builtins';
 import { collFunctions } from './funcs/coll';
 import { dataFunctions } from './funcs/data';
+import { k8sFunctions } from './funcs/k8s';
 import { miscFunctions } from './funcs/misc';
+import { queryFunctions } from './funcs/query';
 import { stringFunctions } from './funcs/strings';
 import { timeFunctions } from './funcs/time';
 import type { GoFunc } from './kinds';
@@ -9,8 +11,8 @@ import type { GoFunc } from './kinds';
 /**
  * The function table of a template, as flanksource/gomplate's CreateFuncs builds it (funcs.go): the
  * namespaces (`strings`, `conv`, `coll`, `data`, `time`, `math`, `test`, `regexp`, `base64`, `crypto`,
- * `uuid`, `filepath`, `path`) and gomplate's top-level names (`toUpper`, `toJSON`, `default`, `has`,
- * `dict`, `required`…). Only gomplate's names are here: a template that fails on canary-checker
+ * `uuid`, `filepath`, `path`, `k8s`) and gomplate's top-level names (`toUpper`, `toJSON`, `default`, `has`,
+ * `dict`, `required`, `jq`, `jsonpath`, `matchLabel`, `semver`, `isHealthy`…). Only gomplate's names are here: a template that fails on canary-checker
  * (`{{ .x | upper }}`, a Sprig name) fails here too, with Go's `function "upper" not defined`.
  *
  * Go looks a name up among the template's functions before its builtins, so gomplate's `slice`
@@ -22,6 +24,8 @@ const gomplate: Record<string, GoFunc> = {
   ...collFunctions,
   ...timeFunctions,
   ...miscFunctions,
+  ...queryFunctions,
+  ...k8sFunctions,
 };
 
 export function lookupFunction(name: string): { func: GoFunc; builtin: boolean } | undefined {

@@ -192,6 +192,71 @@ describe('Go templates: gomplate functions', () => {
   });
 });
 
+describe('Go templates: jq, jsonpath, matchLabel, semver and Kubernetes health (shared with CEL)', () => {
+  const body = '{"items":[{"name":"a","n":1},{"name":"b","n":2}],"count":2}';
+  const pod = {
+    kind: 'Pod',
+    metadata: { name: 'api' },
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+  const crashing = {
+    kind: 'Pod',
+    status: { phase: 'Running', containerStatuses: [{ name: 'app', state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off' } } }] },
+  };
+  const values = { body, items: JSON.parse(body) as unknown, pod, crashing, podYAML: 'kind: Deployment\nspec: {replicas: 2}\nstatus: {readyReplicas: 1, updatedReplicas: 1}\n', labels: { env: 'prod', region: 'us-east-1' } };
+
+  it('jq and coll.JQ: query first, value last (pipes), JSON text read as an object', () => {
+    expect(render('{{ jq ".items[0].name" .body }} {{ .body | jq ".items[] | .name" }} {{ .items | jq ".items | length" }}', values)).toBe('a [a b] 2');
+    expect(render('{{ coll.JQ ".items | map(.n) | add" .items }} {{ jq ".items | map(.name)" .items | printf "%T" }}', values)).toBe('3 []interface {}');
+    // gomplate: a null output is "", no output an empty list.
+    expect(render('[{{ jq ".missing" .items }}] {{ jq ".items[] | select(.name == \\"z\\")" .items }}', values)).toBe('[] []');
+    expect(failure('{{ jq "group_by(.a)" .items }}', values).reason).toBe(
+      'executing at <jq "group_by(.a)" .items>: error calling jq: jq: \'group_by\' is not supported yet',
+    );
+  });
+
+  it('jsonpath: one match as is, several as a list, none as ""', () => {
+    expect(render('{{ jsonpath "$.items[*].name" .body }} {{ jsonpath "count" .body }} {{ .items | jsonpath "$.items[-1:].name" }} [{{ jsonpath "$.nope" .items }}]', values)).toBe(
+      '[a b] 2 b []',
+    );
+    expect(failure('{{ jsonpath "$.a[?(@.b)]" .items }}', values).reason).toMatch(/error calling jsonpath: .*not supported yet/);
+  });
+
+  it('matchLabel labels key pattern…: globs, ! negates, a missing key matches only negations', () => {
+    expect(render('{{ matchLabel .labels "region" "us-*" }} {{ matchLabel .labels "region" "eu-*" "us-east-?" "us-*" }} {{ matchLabel .labels "env" "!prod" }}', values)).toBe(
+      'true true false',
+    );
+    expect(render('{{ matchLabel .labels "missing" "!*" }} {{ matchLabel .labels "missing" "x" }}', values)).toBe('true false');
+  });
+
+  it('semver, semverCompare and the strings namespace\'s Semver, SemverMap, SemverCompare', () => {
+    expect(render('{{ semver "v1.2.3-beta.1+c0ff33" }} {{ (semver "1.2").Minor }} {{ (semver "1.2.3-rc.1").Prerelease }} {{ (semver "v2").Original }}')).toBe(
+      '1.2.3-beta.1+c0ff33 2 rc.1 v2',
+    );
+    expect(render('{{ (semver "1.2.3").LessThan (semver "1.3.0") }} {{ (semver "1.2.3").Compare (semver "1.2.3") }} {{ strings.Semver "1.0.0" | printf "%T" }}')).toBe(
+      'true 0 *semver.Version',
+    );
+    expect(render('{{ semverCompare ">=1.2.0, <2" "1.4.0" }} {{ "2.0.0" | strings.SemverCompare "^1.2" }} {{ semverCompare "1.2.4" "1.2.3" }}')).toBe('true false false');
+    expect(render('{{ strings.SemverMap "1.2.3-rc.1" }}')).toBe('map[major:1 metadata: minor:2 original:1.2.3-rc.1 patch:3 prerelease:rc.1]');
+    expect(failure('{{ semver "nope" }}').reason).toBe('executing at <semver "nope">: error calling semver: semver: "nope" is not a semantic version');
+  });
+
+  it('isHealthy, isReady, getStatus, getHealth and the k8s namespace, over maps and YAML/JSON text', () => {
+    expect(render('{{ isHealthy .pod }} {{ isReady .pod }} {{ getStatus .pod }}|{{ getHealth .pod }}', values)).toBe('true true Running: |{Running  healthy true true}');
+    expect(render('{{ (getHealth .crashing).Health }} {{ getStatus .crashing }} {{ k8s.IsHealthy .crashing }}', values)).toBe('unhealthy CrashLoopBackOff: back-off false');
+    expect(render('{{ getStatus .podYAML }} {{ (getHealth (toJSON .pod)).OK }} {{ k8s.IsReady .podYAML }}', values)).toBe('Updating: 1/2 ready true false');
+    expect(render('{{ printf "%+v" (k8s.GetHealth .pod) }} {{ k8s.GetHealthMap .pod }}', values)).toBe(
+      '{Status:Running Message: Health:healthy Ready:true OK:true} map[health:healthy message: status:Running]',
+    );
+    expect(render('{{ getStatus "- a list" }}')).toBe('Error: Invalid spec');
+  });
+
+  it('still refuses what gomplate has and this engine does not', () => {
+    expect(failure('{{ jmespath "a" .items }}', values).reason).toBe('function "jmespath" not defined');
+    expect(failure('{{ neat "x" }}').reason).toBe('function "neat" not defined');
+  });
+});
+
 describe('Go templates: errors', () => {
   it('names the field and the line:column of a parse error', () => {
     const error = failure('ok\n  {{ .name | nosuchfunc }}', data);

@@ -3,6 +3,7 @@ import { printV } from '../fmt';
 import { FuncError, type GoFunc, type GoMap, GoStruct, isGoMap, isTrue, kindOf, mapKeys, typeName } from '../kinds';
 import { parseGoFloat, parseGoInt } from '../strconv';
 import { parseBool, toBool, toFloat64, toInt64, toString } from './conv';
+import { jqFunc } from './query';
 import { urlStruct } from './url';
 
 /**
@@ -140,6 +141,7 @@ export const collNamespace = new GoStruct('*funcs.CollFuncs', {}, {
   Merge: merge,
   Sort: sort,
   Flatten: flattenFunc,
+  JQ: jqFunc,
   Pick: anyArgs((args) => {
     const [map, wanted] = pickOmit(args);
     return Object.fromEntries(Object.entries(map).filter(([key]) => wanted.includes(key)));

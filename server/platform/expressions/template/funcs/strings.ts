@@ -3,6 +3,7 @@ import { quote } from '../strconv';
 import { FuncError, type GoFunc, GoStruct } from '../kinds';
 import { toInt64, toString } from './conv';
 import { humanBytes, humanDuration } from './human';
+import { semverCompareFunc, semverFunc, semverMethods } from './semver';
 
 /**
  * gomplate's strings namespace (flanksource/gomplate funcs/strings.go) and its top-level aliases. The
@@ -232,6 +233,7 @@ export const stringsMethods: Record<string, GoFunc> = {
   RuneCount: anyArgs((args) => BigInt([...args.map(toString).join('')].length)),
   HumanDuration: func(['any'], humanDuration),
   HumanSize: func(['any'], humanBytes),
+  ...semverMethods,
 };
 
 export const stringsNamespace = new GoStruct('*funcs.StringFuncs', {}, stringsMethods);
@@ -257,5 +259,7 @@ export const stringFunctions: Record<string, GoFunc> = {
   splitN: func(['string', 'string', 'int'], (s, sep, n) => goSplit(s, sep, Number(n))),
   humanDuration: func(['any'], humanDuration),
   humanSize: func(['any'], humanBytes),
+  semver: semverFunc,
+  semverCompare: semverCompareFunc,
 };
 
