@@ -51,6 +51,10 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   'complex number': 'complex constants ({{1i}}) are refused: no JSON value is complex, and no template uses them',
   'eq int float mismatch':
     "an int and a float compare by value: canary-checker's data carry Go ints (code, exitCode) where ours are JS numbers, so {{eq .code 200}} must work",
+  'gt float int literal':
+    "an int and a float order by value, as they compare (eq int float mismatch): canary-checker's .code is a Go int, so {{gt .code 399}} works there and must here",
+  'index string byte type':
+    'a byte of a string is a uint8 in Go and an int here (the engine has no unsigned kinds): it prints the same number, only %T names another type',
 };
 
 export interface Differential {

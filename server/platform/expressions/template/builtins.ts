@@ -134,13 +134,15 @@ function le(a: unknown, b: unknown): boolean {
   return lt(a, b) || eq(a, b);
 }
 
-function indexArg(index: unknown, length: number): number {
+/** Go's indexArg, then reflect's Index: an index past the end is indexArg's error, one at the end reflect's panic. */
+function indexArg(index: unknown, length: number, what: 'slice' | 'string'): number {
   const value = indirect(index);
   if (value === undefined) throw new FuncError('cannot index slice/array with nil');
   const kind = kindOf(value);
   if (kind !== Kind.Int && kind !== Kind.Duration) throw new FuncError(`cannot index slice/array with type ${typeName(value)}`);
   const x = intOf(value);
-  if (x < 0n || x >= BigInt(length)) throw new FuncError(`index out of range: ${x}`);
+  if (x < 0n || x > BigInt(length)) throw new FuncError(`index out of range: ${x}`);
+  if (x === BigInt(length)) throw new FuncError(`reflect: ${what} index out of range`);
   return Number(x);
 }
 
@@ -151,9 +153,9 @@ function index(item: unknown, ...indexes: unknown[]): unknown {
     if (current === null || current === undefined) throw new FuncError('index of nil pointer');
     if (typeof current === 'string') {
       const bytes: Buffer = Buffer.from(current);
-      current = BigInt(bytes[indexArg(key, bytes.length)] ?? 0);
+      current = BigInt(bytes[indexArg(key, bytes.length, 'string')] ?? 0);
     } else if (Array.isArray(current)) {
-      current = current[indexArg(key, current.length)];
+      current = current[indexArg(key, current.length, 'slice')];
     } else if (kindOf(current) === Kind.Map && typeof current === 'object') {
       const name = indirect(key);
       if (name === undefined) throw new FuncError('value is nil; should be of type string');

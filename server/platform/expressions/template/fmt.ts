@@ -1,6 +1,6 @@
 import { timeString } from './gotime';
 import { asDuration, compareStrings, type GoMap, GoStruct, Kind, kindOf, typeName } from './kinds';
-import { formatFloat, formatFloatV, isPrint, quote } from './strconv';
+import { formatFloat, formatFloatBinary, formatFloatV, isPrint, quote } from './strconv';
 
 /**
  * Go's fmt (src/fmt/print.go, format.go) for the values templates hold: Sprint, Sprintln, Sprintf with
@@ -190,7 +190,7 @@ class Printer {
   }
 
   private fmtFloat(value: number, verb: string) {
-    let format: 'e' | 'E' | 'f' | 'g' | 'G';
+    let format: 'e' | 'E' | 'f' | 'g' | 'G' | 'b' | 'x' | 'X';
     let prec: number;
     switch (verb) {
       case 'v':
@@ -212,12 +212,23 @@ class Printer {
         format = 'f';
         prec = 6;
         break;
+      case 'b':
+      case 'x':
+      case 'X':
+        format = verb;
+        prec = -1;
+        break;
       default:
         this.badVerb(verb);
         return;
     }
     if (this.f.precPresent) prec = this.f.prec;
-    let num = prec < 0 && format === 'g' ? formatFloatV(value) : formatFloat(value, format, prec);
+    let num =
+      format === 'b' || format === 'x' || format === 'X'
+        ? formatFloatBinary(value, format, prec)
+        : prec < 0 && format === 'g'
+          ? formatFloatV(value)
+          : formatFloat(value, format, prec);
     if (num[0] !== '-' && num[0] !== '+') num = `+${num}`;
     if (this.f.space && num[0] === '+' && !this.f.plus) num = ` ${num.slice(1)}`;
     if (num[1] === 'I' || num[1] === 'N') {

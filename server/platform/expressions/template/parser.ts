@@ -32,7 +32,7 @@ function isEmptyTree(list: ListNode): boolean {
 export function parse(text: string, lookup: FuncLookup, leftDelim = '{{', rightDelim = '}}'): ParsedTemplate {
   const defines = new Map<string, ListNode>();
   const tokens = lex(text, leftDelim, rightDelim);
-  const parser = new Parser(tokens, lookup, defines);
+  const parser = new Parser(text, tokens, lookup, defines);
   const root = parser.parseTop();
   parser.add('', root);
   const main = defines.get('') ?? root;
@@ -44,10 +44,13 @@ class Parser {
   private index = 0;
   private vars: string[] = ['$'];
   private rangeDepth = 0;
+  /** The line of the left delimiter of the action being read (0 outside one), as Go's Tree.actionLine. */
+  private actionLine = 0;
   /** The most recently read token: Go reports errors where it stands. */
   private last: Token;
 
   constructor(
+    private readonly text: string,
     private readonly tokens: Token[],
     private readonly lookup: FuncLookup,
     private readonly defines: Map<string, ListNode>,
@@ -59,8 +62,21 @@ class Parser {
     const token = this.tokens[this.index] ?? this.tokens[this.tokens.length - 1] ?? { type: Item.EOF, pos: 0, val: '' };
     if (this.index < this.tokens.length) this.index++;
     this.last = token;
-    if (token.type === Item.Error) throw new ParseError(token.val, token.pos);
+    if (token.type === Item.Error) throw new ParseError(token.val + this.startedAt(token), token.pos);
     return token;
+  }
+
+  private lineOf(pos: number): number {
+    let line = 1;
+    for (let at = this.text.indexOf('\n'); at >= 0 && at < pos; at = this.text.indexOf('\n', at + 1)) line++;
+    return line;
+  }
+
+  /** Go's unexpected on a lexer error: where the action started, when that is another line (the template is named ""). */
+  private startedAt(token: Token): string {
+    if (this.actionLine === 0 || this.actionLine === this.lineOf(token.pos)) return '';
+    const extra = ` in action started at :${this.actionLine}`;
+    return token.val.endsWith(' action') ? extra.slice(' in action'.length) : extra;
   }
 
   private backup(count = 1) {
@@ -167,7 +183,14 @@ class Parser {
   private textOrAction(): Node | Control {
     const token = this.nextNonSpace();
     if (token.type === Item.Text) return { type: 'text', pos: token.pos, text: token.val };
-    if (token.type === Item.LeftDelim) return this.action();
+    if (token.type === Item.LeftDelim) {
+      this.actionLine = this.lineOf(token.pos);
+      try {
+        return this.action();
+      } finally {
+        this.actionLine = 0;
+      }
+    }
     this.unexpected(token, 'input');
   }
 

@@ -327,6 +327,72 @@ export function formatFloat(value: number, format: FloatFormat, prec: number): s
   }
 }
 
+/** The sign, biased exponent and mantissa bits of a float64. */
+function float64Bits(value: number): { neg: boolean; exp: number; mant: bigint } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  const bits = view.getBigUint64(0);
+  return { neg: bits >> 63n === 1n, exp: Number((bits >> 52n) & 0x7ffn), mant: bits & ((1n << 52n) - 1n) };
+}
+
+/**
+ * strconv.FormatFloat(value, 'b' | 'x' | 'X', prec, 64) (strconv/ftoa.go's fmtB and fmtX): the binary
+ * exponent forms, `4503599627370496p-52` and `0x1.9p+07`; prec < 0 asks for the shortest hex form.
+ */
+export function formatFloatBinary(value: number, format: 'b' | 'x' | 'X', prec: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  const bits = float64Bits(value);
+  let { exp, mant } = bits;
+  if (exp === 0) exp++;
+  else mant |= 1n << 52n;
+  exp -= 1023;
+  const sign = bits.neg ? '-' : '';
+  if (format === 'b') {
+    exp -= 52;
+    return `${sign}${mant}p${exp >= 0 ? '+' : ''}${exp}`;
+  }
+  if (mant === 0n) exp = 0;
+  const top = 1n << 60n;
+  mant <<= 8n;
+  while (mant !== 0n && (mant & top) === 0n) {
+    mant <<= 1n;
+    exp--;
+  }
+  if (prec >= 0 && prec < 15) {
+    const shift = BigInt(prec * 4);
+    const extra = (mant << shift) & (top - 1n);
+    mant >>= 60n - shift;
+    if ((extra | (mant & 1n)) > 1n << 59n) mant++;
+    mant <<= 60n - shift;
+    if ((mant & (1n << 61n)) !== 0n) {
+      mant >>= 1n;
+      exp++;
+    }
+  }
+  const hex = format === 'X' ? '0123456789ABCDEF' : '0123456789abcdef';
+  let out = `${sign}0${format}${(mant >> 60n) & 1n}`;
+  const mask = (1n << 64n) - 1n;
+  mant = (mant << 4n) & mask;
+  const digit = () => {
+    const d = hex[Number((mant >> 60n) & 15n)] ?? '0';
+    mant = (mant << 4n) & mask;
+    return d;
+  };
+  if (prec < 0 && mant !== 0n) {
+    out += '.';
+    while (mant !== 0n) out += digit();
+  } else if (prec > 0) {
+    out += '.';
+    for (let index = 0; index < prec; index++) out += digit();
+  }
+  out += format === 'X' ? 'P' : 'p';
+  out += exp < 0 ? '-' : '+';
+  const magnitude = Math.abs(exp);
+  return out + (magnitude < 10 ? `0${magnitude}` : String(magnitude));
+}
+
 /** fmt's %v of a float64: %g, shortest. */
 export function formatFloatV(value: number): string {
   if (Number.isInteger(value) && Math.abs(value) < 1e6 && !Object.is(value, -0)) return String(value);
