@@ -6,6 +6,7 @@
 import { evaluateCel } from '../server/platform/expressions';
 import { percent, runConformance } from '../test/conformance/cel-conformance';
 import { productAdapter } from '../test/conformance/product';
+import { perSecond } from './_rate';
 
 const SECONDS = Number(process.argv[2] ?? 2);
 const TARGET = 200_000;
@@ -27,19 +28,8 @@ const CASES: Array<{ name: string; expr: string; variables: Record<string, unkno
   { name: 'Flanksource functions', expr: "HumanDuration(duration('90m')) + ' ' + HumanSize(123456) + ' ' + 'a-b'.replace('-', '_')", variables: http },
 ];
 
-function rate(evaluate: () => unknown): number {
-  for (let i = 0; i < 20_000; i += 1) evaluate(); // warm up (compiles once, JIT)
-  let count = 0;
-  const start = process.hrtime.bigint();
-  const budget = BigInt(Math.round(SECONDS * 1e9));
-  let elapsed = 0n;
-  while (elapsed < budget) {
-    for (let i = 0; i < 1000; i += 1) evaluate();
-    count += 1000;
-    elapsed = process.hrtime.bigint() - start;
-  }
-  return count / (Number(elapsed) / 1e9);
-}
+// Warmed up longer: the first runs compile each expression once.
+const rate = (evaluate: () => unknown) => perSecond(evaluate, SECONDS, 20_000);
 
 const format = (n: number) => Math.round(n).toLocaleString('en-US');
 

@@ -5,6 +5,7 @@
 import { renderTemplate } from '../server/platform/expressions/template';
 import { compileTemplate } from '../server/platform/expressions/template/index';
 import { GoDuration } from '../server/platform/expressions/values';
+import { perSecond } from './_rate';
 
 const cases: { label: string; template: string; data: Record<string, unknown> }[] = [
   {
@@ -24,30 +25,19 @@ const cases: { label: string; template: string; data: Record<string, unknown> }[
   },
 ];
 
-function rate(seconds: number, body: () => void): { perSecond: number; runs: number } {
-  for (let index = 0; index < 2000; index++) body(); // warm up
-  let runs = 0;
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  while (performance.now() < until) {
-    for (let index = 0; index < 500; index++) body();
-    runs += 500;
-  }
-  return { perSecond: runs / ((performance.now() - started) / 1000), runs };
-}
 
 const format = (value: number) => Math.round(value).toLocaleString('en-US');
 
 console.log('Go templates, renders/s after compile caching (renderTemplate):');
 for (const { label, template, data } of cases) {
   const output = renderTemplate('display.template', template, data);
-  const { perSecond } = rate(1.5, () => renderTemplate('display.template', template, data));
-  console.log(`  ${label.padEnd(40)} ${format(perSecond).padStart(12)} renders/s   → ${JSON.stringify(output)}`);
+  const renders = perSecond(() => renderTemplate('display.template', template, data), 1.5, 2000);
+  console.log(`  ${label.padEnd(40)} ${format(renders).padStart(12)} renders/s   → ${JSON.stringify(output)}`);
 }
 
 let counter = 0;
-const { perSecond: parses } = rate(1.5, () => {
+const parses = perSecond(() => {
   counter++;
   compileTemplate('display.template', `{{ .name | toUpper }} took {{ .duration }}ms #${counter}, {{ range .items }}{{ .id }},{{ end }}`);
-});
+}, 1.5, 2000);
 console.log(`  ${'parse of new text (cache miss)'.padEnd(40)} ${format(parses).padStart(12)} parses/s`);

@@ -10,6 +10,7 @@ import { bufCelAdapter, celJsAdapter, celJsEnvironment } from '../test/conforman
 import { productAdapter } from '../test/conformance/product';
 import { runDifferential } from '../test/oracles/gotemplate/differential';
 import { evaluateTest } from '../server/platform/expressions';
+import { perSecond } from './_rate';
 
 const SECONDS = Number(process.argv[2] ?? 2);
 
@@ -39,20 +40,7 @@ const CASES: Case[] = [
   },
 ];
 
-/** Runs `evaluate` for ~SECONDS on this one thread; evaluations per second. */
-function rate(evaluate: () => unknown): number {
-  for (let i = 0; i < 10_000; i += 1) evaluate(); // warm up
-  let count = 0;
-  const start = process.hrtime.bigint();
-  const budget = BigInt(Math.round(SECONDS * 1e9));
-  let elapsed = 0n;
-  while (elapsed < budget) {
-    for (let i = 0; i < 1000; i += 1) evaluate();
-    count += 1000;
-    elapsed = process.hrtime.bigint() - start;
-  }
-  return count / (Number(elapsed) / 1e9);
-}
+const rate = (evaluate: () => unknown) => perSecond(evaluate, SECONDS);
 
 function celJsProgram(item: Case): () => unknown {
   const program = celJsEnvironment().parse(item.expr);
