@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { semverMap, semverSatisfies } from '../shared/semver';
-import { entriesOf, fail, isMap, isNumber, listOf, stringOf, toInt, toStr, typeName, type Registrar } from './support';
+import { entriesOf, fail, isMap, isNumber, listOf, stringOf, toInt, toStr, typeName, type Handler, type Registrar } from './support';
 
 // ---- cel-go's strings extension ----------------------------------------------------------------
 
@@ -572,7 +572,7 @@ export function registerStrings(r: Registrar): void {
   r.method('string', 'findAll', [1, 2], (text: string, pattern: unknown, n?: unknown) => findAll(toStr(pattern), text, n === undefined ? -1 : toInt(n, 'findAll')), 'list');
 
   // gomplate's string functions (arguments last, for pipelines), bare and under `strings.`.
-  const both = (name: string, arity: number | number[], handler: (...args: any[]) => unknown, returns = 'dyn') => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const both = (name: string, arity: number | number[], handler: Handler, returns = 'dyn') => {
     r.fn(name, arity, handler, returns);
     r.fn(`strings.${name}`, arity, handler, returns);
   };
