@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isRecord } from '../../platform/errors';
 import { celFieldProblems } from '../../platform/expressions';
+import { isAtRunIssue } from '../../platform/http/validation';
 import { parseDuration, parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
 import { mappingShape, type Mapping } from './mapping';
 import { SOURCES } from './sources';
@@ -84,11 +85,6 @@ export function scheduleOf(raw: unknown, errors: SpecProblem[], options: { fallb
   }
 }
 
-/** Every issue is one found only when the thing runs (a valueFrom, a stored connection): see Issue.atRun. */
-function onlyAtRun(error: z.ZodError): boolean {
-  return error.issues.every((issue) => issue.code === 'custom' && (issue as { params?: { atRun?: boolean } }).params?.atRun === true);
-}
-
 export function zodProblems(error: z.ZodError, prefix: string): SpecProblem[] {
   return error.issues.map((issue) => {
     const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
@@ -159,7 +155,7 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
       const parsed = z.object({ ...mappingShape, ...own }).strict().safeParse(item);
       const checked = parsed.success ? source.schema.safeParse(item) : undefined;
       const failure = !parsed.success ? parsed.error : checked && !checked.success ? checked.error : undefined;
-      if (failure && !onlyAtRun(failure)) {
+      if (failure && !failure.issues.every(isAtRunIssue)) {
         errors.push(...zodProblems(failure, where));
         return;
       }

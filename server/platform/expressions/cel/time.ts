@@ -3,6 +3,7 @@ import { parseDuration } from '../../units';
 import { formatGoDuration } from '../values';
 import { durationFromNanos, durationNanos, fail, toStr, typeName, type Registrar } from './support';
 import { parseTime } from '../template/gotime-parse';
+import { humanDurationText, humanSizeText, stripsZeroUnits } from '../shared/human';
 
 const SECOND = 1_000_000_000n;
 const MINUTE = 60n * SECOND;
@@ -17,36 +18,24 @@ const WEEK = 7n * DAY;
  */
 export function humanDuration(nanos: bigint): string {
   if (nanos === 0n) return '0s';
-  const negative = nanos < 0n;
-  const u = negative ? -nanos : nanos;
-  let text: string;
-  if (u < SECOND) text = formatGoDuration(u);
-  else if (u > WEEK) {
-    const hours = u / HOUR;
-    text = `${hours / 24n / 7n}w${(hours / 24n) % 7n}d${hours % 24n}h`;
-  } else if (u > DAY) {
-    const minutes = u / MINUTE;
-    text = `${minutes / 60n / 24n}d${(minutes / 60n) % 24n}h${minutes % 60n}m`;
-  } else text = formatGoDuration(u);
-  if (u >= SECOND && u <= WEEK) text = text.replace(/(^|[a-zµ])0s$/, '$1').replace(/(^|[a-zµ])0m$/, '$1').replace(/(^|[a-zµ])0s$/, '$1') || '0s';
-  return (negative ? '-' : '') + text;
+  const text = humanDurationText(nanos);
+  if (!stripsZeroUnits(nanos)) return text;
+  return text.replace(/(^|[a-zµ])0s$/, '$1').replace(/(^|[a-zµ])0m$/, '$1').replace(/(^|[a-zµ])0s$/, '$1') || '0s';
 }
 
 /** gomplate's HumanSize (CloudFoundry bytefmt): 120.6K, 1M, 0B. */
 export function humanSize(value: unknown): string {
-  let bytes: number;
-  if (typeof value === 'bigint') bytes = Number(value < 0n ? BigInt.asUintN(64, value) : value);
-  else if (typeof value === 'number') bytes = Math.trunc(value);
+  let bytes: bigint;
+  if (typeof value === 'bigint') bytes = BigInt.asUintN(64, value);
+  else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return fail(`HumanSize: expected a number of bytes, got ${value}`);
+    bytes = BigInt.asUintN(64, BigInt(Math.trunc(value)));
+  }
   else if (typeof value === 'string') {
     if (!/^\d+$/.test(value)) return 'NaN';
-    bytes = Number(value);
+    bytes = BigInt(value);
   } else return fail(`HumanSize: expected a number, got ${typeName(value)}`);
-  if (bytes === 0) return '0B';
-  const units: Array<[string, number]> = [['E', 2 ** 60], ['P', 2 ** 50], ['T', 2 ** 40], ['G', 2 ** 30], ['M', 2 ** 20], ['K', 2 ** 10], ['B', 1]];
-  for (const [unit, size] of units) {
-    if (bytes >= size) return `${(bytes / size).toFixed(1).replace(/\.0$/, '')}${unit}`;
-  }
-  return `${bytes}B`;
+  return humanSizeText(bytes);
 }
 
 function nanosOf(value: unknown, fn: string): bigint {
