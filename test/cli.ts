@@ -62,7 +62,8 @@ export async function startServe(env: Record<string, string>, port: number): Pro
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // Under a test's 60 s limit, so a start that hangs fails with the server's own output, not a bare timeout.
+  const deadline = Date.now() + 40_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}:\n${output}`);
     try {
