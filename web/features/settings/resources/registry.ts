@@ -4,6 +4,7 @@ import { teamsResource } from '@web/features/teams/resource';
 import { canariesResource } from '@web/features/canaries/resource';
 import { incidentRulesResource } from '@web/features/incident-rules/resource';
 import { logBackendsResource } from '@web/features/log-backends/resource';
+import { configMapsResource, secretsResource } from '@web/features/connections/secrets/resource';
 import { topologiesResource } from '@web/features/topologies/resource';
 import type { ResourceAccess } from './access';
 import type { ResourceWrite } from './form-values';
@@ -129,7 +130,7 @@ export interface SettingsResource {
  * The registered tables, one entry per feature that owns one. Scrapers are not generic (spec §2), they
  * live under /catalog/scrapers.
  */
-export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource, topologiesResource, incidentRulesResource, logBackendsResource];
+export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource, topologiesResource, incidentRulesResource, logBackendsResource, secretsResource, configMapsResource];
 
 /** The entry of a table; only registered tables are reachable, so a URL cannot name any other relation. */
 export function findResource(table: string | undefined, registry: readonly SettingsResource[] = settingsResources): SettingsResource | undefined {

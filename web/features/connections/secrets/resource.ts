@@ -1,0 +1,48 @@
+import { FileKey, FileText } from 'lucide-react';
+import type { SettingsResource } from '@web/features/settings/resources/registry';
+import { secretsApi } from './api';
+
+const keysOf = (row: Record<string, unknown>): string => (Array.isArray(row.keys) ? row.keys.filter((key) => typeof key === 'string').join(', ') : '');
+
+/**
+ * Secrets (Kubernetes-shaped, namespaced): what connection fields refer to as `secret://name/key`. The
+ * list and the form show keys only; values are written, never read back. Admins only, like connections.
+ */
+export const secretsResource: SettingsResource = {
+  table: 'secrets',
+  label: 'Secrets',
+  singular: 'Secret',
+  icon: FileKey,
+  feature: 'settings.connections',
+  access: { read: 'connections', write: 'connections' },
+  columns: [
+    { key: 'name', header: 'Name' },
+    { key: 'namespace', header: 'Namespace' },
+    { key: 'keys', header: 'Keys', value: keysOf },
+    { key: 'source', header: 'Source', kind: 'source' },
+    { key: 'updated_at', header: 'Updated', kind: 'date' },
+  ],
+  fields: [],
+  editor: () => import('./data-editor'),
+  api: secretsApi('/api/secrets'),
+};
+
+/** Config maps: plain (not secret) values that connection fields refer to as `configmap://name/key`. */
+export const configMapsResource: SettingsResource = {
+  table: 'config_maps',
+  label: 'Config Maps',
+  singular: 'Config Map',
+  icon: FileText,
+  feature: 'settings.connections',
+  access: { read: 'connections', write: 'connections' },
+  columns: [
+    { key: 'name', header: 'Name' },
+    { key: 'namespace', header: 'Namespace' },
+    { key: 'keys', header: 'Keys', value: keysOf },
+    { key: 'source', header: 'Source', kind: 'source' },
+    { key: 'updated_at', header: 'Updated', kind: 'date' },
+  ],
+  fields: [],
+  editor: () => import('./data-editor'),
+  api: secretsApi('/api/config_maps'),
+};
