@@ -42,15 +42,20 @@ export const testEmail: ConnectionTester = async (connection, signal) => {
     socketCloseTimeout: 0,
     logger: false,
   });
-  // Errors also reach the pending callback; this listener keeps a late one from being unhandled.
-  smtp.on('error', () => undefined);
+  // Failures while connecting (refused, TLS, a rejected STARTTLS) arrive as 'error' events, not through
+  // connect()'s callback; the listener also keeps a late one from being unhandled.
+  let lastError: unknown;
+  smtp.on('error', (error: unknown) => {
+    lastError = error;
+  });
   const abort = () => smtp.close();
   signal.addEventListener('abort', abort, { once: true });
   const where = `${host}:${port}`;
   let step = 'connect to';
   try {
     await new Promise<void>((resolve, reject) => {
-      smtp.once('end', () => reject(new Error('the connection was closed')));
+      smtp.once('error', reject);
+      smtp.once('end', () => reject(lastError ?? new Error('the connection was closed')));
       smtp.connect((error) => (error ? reject(error) : resolve()));
     });
     const security = smtp.secure ? (encryption === 'ImplicitTLS' ? 'over TLS' : 'after STARTTLS') : 'without TLS';
@@ -65,7 +70,7 @@ export const testEmail: ConnectionTester = async (connection, signal) => {
     }
     return passed(`${where} answered EHLO ${security}`);
   } catch (error) {
-    return failed(`could not ${step} ${where}: ${reasonOf(error, signal, secretsOf(connection))}`);
+    return failed(`could not ${step} ${where}: ${reasonOf(lastError ?? error, signal, secretsOf(connection))}`);
   } finally {
     signal.removeEventListener('abort', abort);
     smtp.quit();

@@ -37,8 +37,10 @@ function lsRemote(args: string[], env: NodeJS.ProcessEnv, signal: AbortSignal): 
     execFile('git', args, { env, signal, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
       const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('hint:') && !line.startsWith('warning:'));
-      // "fatal: repository '…' not found" and "fatal: Authentication failed for …" are the last line.
-      reject(new Error((lines.at(-1) ?? error.message).replace(/^fatal:\s*/, '')));
+      // The first fatal line says what went wrong ("'…' does not appear to be a git repository",
+      // "Authentication failed for …"); the lines after it are advice.
+      const cause = lines.find((line) => /^(fatal|error):/.test(line)) ?? lines.at(-1) ?? error.message;
+      reject(new Error(cause.replace(/^(fatal|error):\s*/, '')));
     });
   });
 }

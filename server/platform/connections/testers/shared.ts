@@ -126,6 +126,11 @@ export function excerpt(response: HttpResponse, max = 200): string {
       if (typeof value === 'string' && value.trim()) return value.trim().slice(0, max);
       if (isRecord(value) && typeof value.message === 'string') return value.message.trim().slice(0, max);
     }
+    // Pushover and IFTTT list their reasons: ["application token is invalid"], [{message: "…"}].
+    if (Array.isArray(json.errors)) {
+      const reasons = json.errors.map((item) => (typeof item === 'string' ? item : isRecord(item) && typeof item.message === 'string' ? item.message : '')).filter(Boolean);
+      if (reasons.length > 0) return reasons.join('; ').slice(0, max);
+    }
   }
   const type = String(response.headers['content-type'] ?? '');
   if (type && !/text\/plain|json/i.test(type)) return '';
