@@ -94,9 +94,10 @@ describe('connection form values', () => {
       name: 'Name is taken',
       '': 'odd',
     });
-    expect(answerProblems({ details: [{ path: 'url', message: 'URL is required' }, { path: ['properties', 'port'], message: 'bad' }] })).toEqual([
+    expect(answerProblems({ details: [{ path: 'url', message: 'URL is required' }, { path: ['properties', 'port'], message: 'bad' }, { path: 'body.name', message: 'is taken' }] })).toEqual([
       { path: 'url', message: 'URL is required' },
       { path: 'properties.port', message: 'bad' },
+      { path: 'name', message: 'is taken' },
     ]);
   });
 });

@@ -172,7 +172,9 @@ export function answerProblems(data: unknown): Array<{ path: string; message: st
     if (!item || typeof item !== 'object') return [];
     const path: unknown = Reflect.get(item, 'path');
     const message: unknown = Reflect.get(item, 'message');
-    return typeof message === 'string' ? [{ path: Array.isArray(path) ? path.join('.') : typeof path === 'string' ? path : '', message }] : [];
+    const text = Array.isArray(path) ? path.join('.') : typeof path === 'string' ? path : '';
+    // The API names where in the request a problem is (`body.url`); the form knows the body only.
+    return typeof message === 'string' ? [{ path: text.replace(/^body\./, ''), message }] : [];
   });
 }
 

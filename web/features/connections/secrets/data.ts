@@ -55,7 +55,7 @@ function pairsProblem(pairs: ReadonlyArray<{ key: string; value: string }>, what
 export function dataFormProblems(form: DataForm): DataProblems {
   const problems: DataProblems = {};
   if (form.name.trim() === '') problems.name = 'This field is required';
-  else if (!/^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/i.test(form.name.trim())) problems.name = 'Letters, digits, -, _ or . (starting and ending with a letter or digit)';
+  else if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(form.name.trim())) problems.name = 'Lower-case letters, digits, - or . (starting and ending with a letter or digit)';
   if (form.namespace.trim() === '') problems.namespace = 'This field is required';
   const data = pairsProblem(form.data, 'data');
   if (data) problems.data = data;
