@@ -22,13 +22,15 @@ export function labelOf(connection: ResolvedConnection): string {
 
 /**
  * Every value of the connection that is a secret: the password and certificate columns, the password of
- * the URL's user info, and each field the type table marks secret (a Google Chat webhook URL, a bearer
- * token or access key kept in properties). No message may carry one of them.
+ * the URL's user info, basic auth's encoding of it, and each field the type table marks secret (a Google
+ * Chat webhook URL, a bearer token or access key kept in properties). No message may carry one of them.
  */
 export function secretsOf(connection: ResolvedConnection): string[] {
   const row = { url: connection.url, username: connection.username, password: connection.password, certificate: connection.certificate, insecure_tls: connection.insecureTLS, properties: connection.properties };
   const marked = (connectionType(connection.type)?.fields ?? []).filter((field) => field.input === 'secret').map((field) => fieldValue(row, field));
-  return [connection.password, connection.certificate, urlPassword(connection.url) ?? '', ...marked].filter((secret) => secret !== '');
+  // A peer may repeat the Authorization header it was sent: basic auth is the password in base64.
+  const basic = connection.password ? Buffer.from(`${connection.username}:${connection.password}`).toString('base64') : '';
+  return [connection.password, connection.certificate, urlPassword(connection.url) ?? '', basic, ...marked].filter((secret) => secret !== '');
 }
 
 /**
@@ -39,8 +41,14 @@ export function reasonOf(error: unknown, signal: AbortSignal, secrets: ReadonlyA
   if (signal.aborted) return 'no answer within the time limit';
   const first = error instanceof AggregateError && error.errors.length > 0 ? error.errors[0] : error;
   const text = safeMessage(first, secrets).trim();
-  return text && text !== 'Error' ? text : (codeOf(first) ?? 'unknown error');
+  if (/wrong version number|packet length too long|unknown protocol/i.test(text)) return 'the server does not speak TLS on this port';
+  const code = codeOf(first) ?? '';
+  if (UNTRUSTED_CERTIFICATE.test(code) || UNTRUSTED_CERTIFICATE.test(text)) return `the server's certificate is not trusted here: ${text}`;
+  return text && text !== 'Error' ? text : code || 'unknown error';
 }
+
+/** Node's codes (and texts) for a certificate it does not trust: unknown authority, self-signed, expired, wrong name. */
+const UNTRUSTED_CERTIFICATE = /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|SELF_SIGNED_CERT|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID|unable to verify the first certificate|self[- ]signed certificate/i;
 
 /** A URL fit for a message: no user-info password, no query (webhook keys often sit there). */
 export function shownUrl(url: URL | string): string {
