@@ -1,4 +1,4 @@
-import { connectionType } from '../../../../common/connections';
+import { withoutSecrets } from '../../peers/credentials';
 import type { ConnectionTester, ResolvedConnection, TestOutcome } from '../types';
 import { testAnthropic, testCloud, testGithub, testGitlab, testOllama, testOpenai } from './cloud';
 import { testEmail } from './email';
@@ -11,7 +11,6 @@ import { testRedis } from './redis';
 import { failed, reasonOf, secretsOf, untested } from './shared';
 import { testMongo, testMysql, testPostgres, testSqlServer } from './sql';
 import { testJmeter, testRestic, testSftp, testSmb, testWindows } from './untestable';
-import { withoutSecrets } from '../../peers/credentials';
 
 /** One tester per connection type of common/connections.ts: adding a type is a module and one line here. */
 const TESTERS: Readonly<Record<string, ConnectionTester>> = {
@@ -83,15 +82,17 @@ function deadline(signal: AbortSignal): { promise: Promise<TestOutcome>; dispose
  * signal aborts, and no message carries a secret of the connection, whatever a peer or driver put in it.
  */
 export async function testConnection(connection: ResolvedConnection, signal: AbortSignal): Promise<TestOutcome> {
-  const tester = TESTERS[connection.type];
-  if (!tester) return untested(`${JSON.stringify(connection.type)} is not a known connection type${connectionType(connection.type) ? '' : ''}`);
-  const secrets = secretsOf(connection);
+  const tester = Object.hasOwn(TESTERS, connection.type) ? TESTERS[connection.type] : undefined;
+  if (!tester) return untested(`${JSON.stringify(connection.type)} is not a known connection type`);
+  let secrets: string[] = [];
   const stop = deadline(signal);
   let outcome: TestOutcome;
   try {
+    secrets = secretsOf(connection);
     outcome = await Promise.race([tester(connection, signal), stop.promise]);
   } catch (error) {
-    outcome = failed(reasonOf(error, signal, secrets));
+    // A tester's own bug: its message may still name the peer's answer, so it is scrubbed like any other.
+    outcome = failed(`the test failed: ${reasonOf(error, signal, secrets)}`);
   } finally {
     stop.dispose();
   }

@@ -290,6 +290,34 @@ describe('git', () => {
     expect(missing.message).toMatch(/does not appear to be a git repository|not found|No such file/i);
   });
 
+  it('over smart HTTP: the username and password answer the 401, and a wrong password fails', async () => {
+    const pkt = (line: string) => `${(Buffer.byteLength(line) + 4).toString(16).padStart(4, '0')}${line}`;
+    const advertisement = `${pkt('# service=git-upload-pack\n')}0000${pkt(`${head} HEAD\0multi_ack side-band-64k symref=HEAD:refs/heads/main\n`)}${pkt(`${head} refs/heads/main\n`)}0000`;
+    const server = http.createServer((request, response) => {
+      const good = request.headers.authorization === basic('ci', 'Git-s3cret');
+      received.push({ path: request.url ?? '', authorization: request.headers.authorization });
+      if (!good) {
+        response.writeHead(401, { 'www-authenticate': 'Basic realm="git"' });
+        return response.end('Unauthorized');
+      }
+      response.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement', 'cache-control': 'no-cache' });
+      response.end(advertisement);
+    });
+    const received: Array<{ path: string; authorization: string | undefined }> = [];
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/org/repo.git`;
+    try {
+      expect(await test('git', { url, username: 'ci', password: 'Git-s3cret', properties: { ref: 'main' } })).toEqual({ ok: true, tested: true, message: `ref main at ${head}` });
+      expect(received.map((request) => request.path)).toEqual(['/org/repo.git/info/refs?service=git-upload-pack', '/org/repo.git/info/refs?service=git-upload-pack']);
+      expect(received[1]?.authorization).toBe(basic('ci', 'Git-s3cret'));
+      const refused = await test('git', { url, username: 'ci', password: 'Wrong-git-s3cret', properties: { ref: 'main' } });
+      expect(refused).toEqual({ ok: false, tested: true, message: `git ls-remote ${url}: Authentication failed for '${url}/'` });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('an https password is used but never shown', async () => {
     const port = await closedPort();
     const outcome = await test('git', { url: `https://ci:Url-s3cret@127.0.0.1:${port}/org/repo.git`, username: 'ci', password: 'Git-s3cret' });
