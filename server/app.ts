@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { features } from './features';
 import { identityAuthenticator } from './features/identity/authenticate';
 import { installAccessGuard } from './platform/auth/guard';
+import { initSecrets } from './platform/secrets';
 import type { Config } from './platform/config';
 import type { AppContext } from './platform/context';
 import { installJsonBodyParser } from './platform/http/body';
@@ -71,6 +72,7 @@ export function installErrorHandler(app: FastifyInstance): void {
 
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; context: AppContext }> {
   const { config, pool, log } = options;
+  initSecrets(config.dataDir);
   const metrics = new Metrics(pool);
   const baseLogger: FastifyBaseLogger = log;
   const app = Fastify({

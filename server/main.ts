@@ -9,6 +9,8 @@ import { features } from './features';
 import { serve } from './serve';
 import { adminCreate, CliError, tokenCreate } from './features/identity/cli';
 import { messageOf } from './platform/errors';
+import { initSecrets, KeyringError } from './platform/secrets';
+import { rotateSecrets } from './platform/secrets/rotate';
 
 const USAGE = `Usage: watchkeeper [command] [options]
 
@@ -21,6 +23,9 @@ Commands:
   token create --user E --name N [--scope S ...] [--expiry never|30d|DATE]
                         print a new API token acting for that person (scopes: read, write, admin, or
                         object:action such as canaries:read; default admin = everything the person may do)
+  secrets rotate [--retire]
+                        encrypt every stored secret under a new key while the console runs; --retire then
+                        drops keys no value uses from the key file (docs/CONNECTIONS.md)
   version               print the version
 
 Options (each also read from its environment variable):
@@ -35,6 +40,8 @@ Options (each also read from its environment variable):
   --smtp-from ADDRESS   SMTP_FROM         sender of that mail (default Watchkeeper <watchkeeper@localhost>)
   --demo                WATCHKEEPER_DEMO  add demo data: canaries that check this console, scrapers of a demo
                                           Kubernetes cluster and of this console's database (serve)
+  (key)                 WATCHKEEPER_SECRET_KEY  base64 AES-256 key(s), comma separated, first one writes;
+                                          without it the key is the file secret.key in the data dir
   --resources DIR       WATCHKEEPER_RESOURCES  a folder of resource YAML that serve applies on start and
                                           again whenever a file in it is added or changed
   -h, --help            this help
@@ -73,6 +80,7 @@ async function run(argv: string[]): Promise<void> {
         user: { type: 'string' },
         scope: { type: 'string', multiple: true },
         expiry: { type: 'string' },
+        retire: { type: 'boolean' },
         demo: { type: 'boolean' },
         resources: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -111,7 +119,33 @@ async function run(argv: string[]): Promise<void> {
     throw error;
   }
 
+  try {
+    initSecrets(config.dataDir);
+  } catch (error) {
+    if (error instanceof KeyringError) fail(error.message);
+    throw error;
+  }
+
   switch (command) {
+    case 'secrets': {
+      if (positionals[1] !== 'rotate') fail(`secrets needs a subcommand: secrets rotate\n\n${USAGE}`);
+      const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+      const db = await openDatabase(config, log, { max: 2 });
+      try {
+        await migrate(db.pool, log);
+        const started = performance.now();
+        const result = await rotateSecrets(db.pool, config.dataDir, { retire: values.retire === true });
+        process.stdout.write(
+          `re-encrypted ${result.reencrypted} secret value(s) under key ${result.key} in ${Math.round(performance.now() - started)} ms` +
+            (result.remaining > 0 ? `; ${result.remaining} value(s) written meanwhile under an older key remain (run it again)` : '') +
+            (result.retired.length > 0 ? `; retired key(s) ${result.retired.join(', ')}` : '') +
+            '\n',
+        );
+      } finally {
+        await db.close();
+      }
+      return;
+    }
     case 'serve':
       await serve(config);
       return;

@@ -2,6 +2,7 @@ import type { Feature } from '../platform/context';
 import { postgrestFeature } from '../postgrest/feature';
 import { artifactsFeature } from './artifacts';
 import { catalogFeature } from './catalog';
+import { connectionsFeature } from './connections';
 import { docsFeature } from './docs';
 import { healthFeature } from './health';
 import { identityFeature } from './identity';
@@ -12,4 +13,4 @@ import { topologyFeature } from './topology';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, platformJobsFeature];

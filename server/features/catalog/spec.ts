@@ -37,6 +37,8 @@ export interface ScraperEntry {
   /** Where it is in the spec, for messages: spec.file[0]. */
   where: string;
   entry: Record<string, unknown>;
+  /** The entry as written: read again at each run once its secrets and connections are resolved. */
+  raw: unknown;
   mapping: Mapping;
   /** Set when the entry names what cannot be read yet (see Issue.atRun): each run fails the entry with it. */
   unreadable?: string;
@@ -165,10 +167,10 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
         // What config-db finds only when it scrapes (a secret it cannot read): a warning now, a failed entry then.
         const problems = zodProblems(failure, where);
         for (const problem of problems) warnings.push(`${problem.path}: ${problem.message} (this entry fails when the scraper runs)`);
-        entries.push({ source, where, entry: item, mapping, unreadable: problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ') });
+        entries.push({ source, where, entry: item, raw: item, mapping, unreadable: problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ') });
         return;
       }
-      entries.push({ source, where, entry: checked?.success ? checked.data : item, mapping });
+      entries.push({ source, where, entry: checked?.success ? checked.data : item, raw: item, mapping });
     });
   }
   if (errors.length === 0 && entries.length === 0 && warnings.length === 0) {

@@ -6,7 +6,7 @@ import type { CheckMetrics } from './check-metrics';
 import { loadCanary } from './canaries';
 import { combinedJunitResult, JUNIT_RESULT_MODE } from './result-mode';
 import { checkTypeOf } from './registry';
-import { recordOutcome, runCheck, type CanaryInfo, type CheckRun, type CheckRunOutcome, type RunnableCheck } from './runner';
+import { recordOutcome, resolveCanaryEnv, runCheck, type CanaryInfo, type CheckRun, type CheckRunOutcome, type RunnableCheck } from './runner';
 import { parseCanarySpec, type CheckDefinition } from './spec';
 
 /** Checks of one canary running at the same time. */
@@ -124,7 +124,7 @@ export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: A
   const canary = await loadCanary(deps.pool, canaryId);
   if (!canary) return [];
   const parsed = parseCanarySpec(canary.spec, { namespace: canary.namespace });
-  const info: CanaryInfo = { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels, env: parsed.env, unreadEnv: parsed.unreadEnv };
+  const info: CanaryInfo = { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels, ...(await resolveCanaryEnv(deps.pool, canary.namespace, parsed.env, parsed.envFrom)) };
   const stored = await checksOf(deps.pool, canaryId);
   await deps.pool.query("UPDATE checks SET next_runtime = (SELECT nullif(next_run_at, 'infinity') FROM canaries WHERE id = $1) WHERE canary_id = $1 AND deleted_at IS NULL", [canaryId]);
   const definitions = new Map(parsed.checks.map((definition) => [definition.key, definition]));

@@ -2,6 +2,10 @@ import type pg from 'pg';
 import { isRecord, messageOf } from '../../platform/errors';
 import { ExpressionError, readTemplateSpec, templateSpecText, evaluateTemplateSpec, type TemplateSpec } from '../../platform/expressions';
 import type { Logger } from '../../platform/logger';
+import { withoutSecrets } from '../../platform/peers/credentials';
+import { secretStore } from '../../platform/secrets';
+import { resolveEnvVar } from '../../platform/secrets/resolve';
+import { hasReferences, resolveSpecReferences } from '../../platform/secrets/spec-references';
 import type { CheckMetrics } from './check-metrics';
 import { metricSamples } from './check-metrics';
 import { recordResult, type CheckResult } from './results';
@@ -36,8 +40,32 @@ export interface CanaryInfo {
   namespace: string;
   labels: Record<string, string>;
   env: Record<string, string>;
-  /** `spec.env` entries that cannot be read (a valueFrom): every check of the canary fails naming them. */
+  /** `spec.env` entries that could not be read (a missing secret or key): every check of the canary fails naming them. */
   unreadEnv?: string[];
+  /** Clear values read from secrets for this run, kept out of every message. */
+  secrets?: string[];
+}
+
+/**
+ * The canary's `spec.env` with every `valueFrom` read from its secret, config map or Helm release (in
+ * the canary's namespace). What cannot be read is named in `unreadEnv`; every check then fails with it.
+ */
+export async function resolveCanaryEnv(pool: pg.Pool, namespace: string, env: Record<string, string>, envFrom: Record<string, unknown>): Promise<Pick<CanaryInfo, 'env' | 'unreadEnv' | 'secrets'>> {
+  const names = Object.keys(envFrom);
+  if (names.length === 0) return { env };
+  const store = secretStore(pool);
+  const resolved = { ...env };
+  const unreadEnv: string[] = [];
+  const secrets: string[] = [];
+  for (const name of names) {
+    try {
+      resolved[name] = await resolveEnvVar(store, namespace, { valueFrom: envFrom[name] }, `spec.env.${name}`);
+      secrets.push(resolved[name]);
+    } catch (error) {
+      unreadEnv.push(messageOf(error));
+    }
+  }
+  return { env: resolved, unreadEnv, secrets };
 }
 
 export interface CheckRunOutcome {
@@ -64,23 +92,37 @@ async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, 
     const message = canary.unreadEnv.join('; ');
     return { outcome: { pass: false, message, error: message, data: {} }, duration: 0 };
   }
-  const timeoutMs = type.timeoutMs(check.spec);
+  let spec = check.spec;
+  const secrets = [...(canary.secrets ?? [])];
+  if (hasReferences(spec)) {
+    try {
+      const resolved = await resolveSpecReferences(secretStore(deps.pool), spec, canary.namespace, `spec.${check.type}`);
+      spec = resolved.spec;
+      secrets.push(...resolved.secrets);
+    } catch (error) {
+      const message = withoutSecrets(messageOf(error), secrets);
+      return { outcome: { pass: false, message, error: message, data: {} }, duration: 0 };
+    }
+  }
+  const scrub = (outcome: CheckOutcome): CheckOutcome =>
+    secrets.length === 0 ? outcome : { ...outcome, message: outcome.message === undefined ? undefined : withoutSecrets(outcome.message, secrets), ...(outcome.error !== undefined ? { error: withoutSecrets(outcome.error, secrets) } : {}) };
+  const timeoutMs = type.timeoutMs(spec);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([parent, timeout]);
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
     const outcome = await Promise.race([
-      type.run(check.spec, { signal, timeoutMs, env: canary.env, canary: { id: canary.id, name: canary.name, namespace: canary.namespace }, checkId: check.id, pool: deps.pool, log: deps.log }),
+      type.run(spec, { signal, timeoutMs, env: canary.env, canary: { id: canary.id, name: canary.name, namespace: canary.namespace }, checkId: check.id, pool: deps.pool, log: deps.log }),
       // A type that ignores its signal still ends at the timeout (its work is abandoned).
       new Promise<CheckOutcome>((resolve) => {
         timer = setTimeout(() => resolve({ pass: false, message: `timed out after ${timeoutMs} ms`, error: 'timeout', data: {} }), timeoutMs + 250);
       }),
     ]);
-    return { outcome, duration: outcome.duration ?? Math.round(performance.now() - started) };
+    return { outcome: scrub(outcome), duration: outcome.duration ?? Math.round(performance.now() - started) };
   } catch (error) {
     const message = timeout.aborted ? `timed out after ${timeoutMs} ms` : `the check failed: ${messageOf(error)}`;
-    return { outcome: { pass: false, message, error: messageOf(error), data: {} }, duration: Math.round(performance.now() - started) };
+    return { outcome: scrub({ pass: false, message, error: messageOf(error), data: {} }), duration: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timer);
   }

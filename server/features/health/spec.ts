@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zodIssues } from '../../platform/http/validation';
 import { isRecord } from '../../platform/errors';
-import { valueFromIssue } from '../../platform/peers/credentials';
+import { valueFromReference } from '../../platform/secrets/resolve';
 import { celProblems, checkTemplateSpec, expressionProblem } from '../../platform/expressions';
 import { parseSchedule, ScheduleError } from '../../platform/jobs/schedule';
 import { LABEL_NAME, METRIC_NAME, METRIC_TYPES } from './check-metrics';
@@ -96,8 +96,8 @@ export interface ParsedCanary {
   owner: string | null;
   icon: string | null;
   env: Record<string, string>;
-  /** `spec.env` entries that cannot be read yet (a valueFrom), each a message naming it: every run fails with them. */
-  unreadEnv: string[];
+  /** `spec.env` entries read from a secret, config map or Helm release (name → valueFrom), resolved at each run. */
+  envFrom: Record<string, unknown>;
   /** `junit`: the checks' results are stored as one JUnit report (canary-checker's resultMode). */
   resultMode: typeof JUNIT_RESULT_MODE | null;
   /** Problems that stop the canary from being saved, each `path: message`. */
@@ -143,7 +143,7 @@ function scheduleOf(spec: Record<string, unknown>, errors: ParsedCanary['errors'
   return null;
 }
 
-function envOf(spec: Record<string, unknown>, warnings: string[], errors: ParsedCanary['errors'], unread: string[]): Record<string, string> {
+function envOf(spec: Record<string, unknown>, errors: ParsedCanary['errors'], envFrom: Record<string, unknown>): Record<string, string> {
   const env: Record<string, string> = {};
   const raw = spec.env;
   if (raw === undefined) return env;
@@ -154,9 +154,9 @@ function envOf(spec: Record<string, unknown>, warnings: string[], errors: Parsed
   for (const [name, source] of Object.entries(raw)) {
     if (isRecord(source) && typeof source.value === 'string') env[name] = source.value;
     else if (isRecord(source) && source.valueFrom !== undefined) {
-      const problem = `spec.env.${name}: ${valueFromIssue(source.valueFrom).message}`;
-      unread.push(problem);
-      warnings.push(`${problem} (every check of the canary fails when it runs)`);
+      const ref = valueFromReference(source.valueFrom);
+      if (typeof ref === 'string') errors.push({ path: `spec.env.${name}.valueFrom`, message: ref });
+      else envFrom[name] = source.valueFrom;
     }
     else errors.push({ path: `spec.env.${name}`, message: 'must be {value: "…"}' });
   }
@@ -174,8 +174,8 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
   const spec = isRecord(raw) ? raw : {};
   if (!isRecord(raw)) errors.push({ path: 'spec', message: 'must be a mapping of check types (http, tcp, …) and schedule' });
   const schedule = scheduleOf(spec, errors);
-  const unreadEnv: string[] = [];
-  const env = envOf(spec, warnings, errors, unreadEnv);
+  const envFrom: Record<string, unknown> = {};
+  const env = envOf(spec, errors, envFrom);
   const severity = typeof spec.severity === 'string' && spec.severity ? spec.severity : 'info';
   const owner = typeof spec.owner === 'string' && spec.owner ? spec.owner : null;
   const icon = typeof spec.icon === 'string' && spec.icon ? spec.icon : null;
@@ -272,7 +272,7 @@ export function parseCanarySpec(raw: unknown, defaults: { namespace: string }): 
   }
   if (checks.length === 0 && errors.length === 0) warnings.push('the canary has no checks this version can run');
   errors.push(...dependencyProblems(checks));
-  return { checks, schedule, severity, owner, icon, env, unreadEnv, resultMode, errors, warnings };
+  return { checks, schedule, severity, owner, icon, env, envFrom, resultMode, errors, warnings };
 }
 
 /** dependsOn names checks of the same canary (by name), without a cycle. */

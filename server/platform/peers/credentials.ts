@@ -1,37 +1,21 @@
 import { z } from 'zod';
 import { isRecord } from '../errors';
-
-/** What a `valueFrom` names, for messages: `valueFrom.secretKeyRef (name "basic-auth", key "user")`. */
-function describeValueFrom(valueFrom: unknown): string {
-  if (!isRecord(valueFrom)) return 'valueFrom';
-  const [kind, ref] = Object.entries(valueFrom)[0] ?? [];
-  if (!kind) return 'valueFrom';
-  // name, then key, then the rest by name: the same text however the spec was stored (jsonb reorders keys).
-  const rank = (field: string) => (field === 'name' ? 0 : field === 'key' ? 1 : 2);
-  const parts = isRecord(ref)
-    ? Object.entries(ref)
-        .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
-        .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-        .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
-    : [];
-  return `valueFrom.${kind}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
-}
+import { valueFromReference } from '../secrets/resolve';
 
 /**
- * The problem of a `valueFrom` this version cannot read. It is found when the check runs, as upstream
- * finds a missing secret: a warning at apply, and the run fails naming it (never an empty value).
+ * The problem of a malformed `valueFrom` (a secretKeyRef without a key, …), or undefined for one that
+ * names what to read. What it names is read when the check, scrape or action runs
+ * (server/platform/secrets/spec-references.ts), as upstream reads it: a missing secret fails that run.
  */
-export function valueFromIssue(valueFrom: unknown): { code: 'custom'; message: string; params: { atRun: true } } {
-  return {
-    code: 'custom',
-    message: `${describeValueFrom(valueFrom)} cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …}`,
-    params: { atRun: true },
-  };
+export function valueFromIssue(valueFrom: unknown): { code: 'custom'; message: string } | undefined {
+  const ref = valueFromReference(valueFrom);
+  return typeof ref === 'string' ? { code: 'custom', message: ref } : undefined;
 }
 
 /**
- * A canary-checker EnvVar field (`password: {value: s3cret}`), or a plain text. A `valueFrom` cannot be
- * resolved yet: see valueFromIssue.
+ * A canary-checker EnvVar field (`password: {value: s3cret}`, `{valueFrom: {secretKeyRef: {name, key}}}`),
+ * or a plain text. A valueFrom is resolved before the spec is read for a run, so here it only has to be
+ * well formed.
  */
 export const envVarField = z
   .union([z.string(), z.object({ value: z.string().optional(), valueFrom: z.unknown().optional() }).loose()], {
@@ -39,8 +23,10 @@ export const envVarField = z
   })
   .superRefine((raw, ctx) => {
     if (typeof raw === 'string') return;
-    if (raw.valueFrom !== undefined) ctx.addIssue(valueFromIssue(raw.valueFrom));
-    else if (raw.value === undefined) ctx.addIssue({ code: 'custom', message: 'must be a text or {value: "…"}' });
+    if (raw.valueFrom !== undefined) {
+      const issue = valueFromIssue(raw.valueFrom);
+      if (issue) ctx.addIssue({ ...issue, path: ['valueFrom'] });
+    } else if (raw.value === undefined) ctx.addIssue({ code: 'custom', message: 'must be a text or {value: "…"}' });
   })
   .transform((raw) => (typeof raw === 'string' ? raw : (raw.value ?? '')));
 
@@ -49,7 +35,9 @@ export const namedEnvVarField = z
   .object({ name: z.string({ message: 'is required' }).min(1, 'is required'), value: z.string().optional(), valueFrom: z.unknown().optional() })
   .loose()
   .superRefine((raw, ctx) => {
-    if (raw.valueFrom !== undefined) ctx.addIssue({ ...valueFromIssue(raw.valueFrom), path: ['valueFrom'] });
+    if (raw.valueFrom === undefined) return;
+    const issue = valueFromIssue(raw.valueFrom);
+    if (issue) ctx.addIssue({ ...issue, path: ['valueFrom'] });
   })
   .transform((raw) => ({ name: raw.name, value: raw.value ?? '' }));
 

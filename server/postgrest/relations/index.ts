@@ -1,6 +1,7 @@
 import type { FunctionDef, RelationDef } from '../registry';
 import { artifactRelations } from './artifacts';
 import { catalogFunctions, catalogRelations } from './catalog';
+import { connectionRelations } from './connections';
 import { healthFunctions, healthRelations } from './health';
 import { identityRelations } from './identity';
 import { incidentRelations } from './incidents';
@@ -9,6 +10,6 @@ import { platformRelations } from './platform';
 import { topologyRelations } from './topology';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations];
 
 export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions];

@@ -25,9 +25,8 @@ const sqlEntry = z
       ctx.addIssue({ code: 'custom', path: ['connection'], message: 'is required: a postgres:// or mysql:// URL (or a Go DSN user:pass@tcp(host:3306)/db)' });
       return;
     }
-    if (url.startsWith('connection://')) {
-      ctx.addIssue({ code: 'custom', path: ['connection'], message: 'connection:// references are not supported yet; write the URL' });
-    } else if (!entry.driver && !sqlDriverOf(url)) {
+    // A connection:// reference is filled in (its url and credentials) before the entry runs.
+    if (!url.startsWith('connection://') && !entry.driver && !sqlDriverOf(url)) {
       ctx.addIssue({ code: 'custom', path: ['driver'], message: 'cannot tell the database from the connection; set driver to postgres or mysql' });
     }
   });

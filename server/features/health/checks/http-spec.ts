@@ -51,7 +51,7 @@ const awsSigV4Schema = z
   skipTLSVerify: z.boolean().optional(),
   })
   .superRefine((aws, ctx) => {
-    if (aws.connection) ctx.addIssue({ code: 'custom', path: ['connection'], message: `${JSON.stringify(aws.connection)} cannot be read: stored connections are not supported yet; give accessKey and secretKey`, params: { atRun: true } });
+    if (aws.connection && !aws.connection.startsWith('connection://')) ctx.addIssue({ code: 'custom', path: ['connection'], message: 'must be a connection reference: connection://<namespace>/<name>' });
     if (aws.assumeRole) ctx.addIssue({ code: 'custom', path: ['assumeRole'], message: 'is not supported yet (no STS here): sign with the keys of the role itself', params: { atRun: true } });
   });
 
@@ -115,8 +115,9 @@ export const httpSchema = z
   .superRefine((spec, ctx) => {
     if (spec.url && spec.endpoint) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'give url or endpoint (its older name), not both' });
     const raw = spec.url || spec.endpoint;
-    if (spec.connection) {
-      ctx.addIssue({ code: 'custom', path: ['connection'], message: `${JSON.stringify(spec.connection)} cannot be read: stored connections are not supported yet; write url`, params: { atRun: true } });
+    // The connection gives the url (and credentials) when the check runs (server/platform/secrets).
+    if (spec.connection && !raw) {
+      if (!spec.connection.startsWith('connection://')) ctx.addIssue({ code: 'custom', path: ['connection'], message: 'must be a connection reference: connection://<namespace>/<name>' });
       return;
     }
     if (!raw) {

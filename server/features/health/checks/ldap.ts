@@ -14,14 +14,20 @@ const KEPT_DNS = 20;
  */
 const schema = z
   .object({
-    url: z.string({ message: 'is required (ldap://host:389 or ldaps://host:636; the older host field is not read)' }).trim().regex(/^ldaps?:\/\/[^\s]+$/i, 'must be ldap://host:389 or ldaps://host:636'),
+    url: z.string().trim().regex(/^ldaps?:\/\/[^\s]+$/i, 'must be ldap://host:389 or ldaps://host:636').optional(),
+    connection: z.string().trim().regex(/^connection:\/\//, 'must be a connection reference: connection://<namespace>/<name>').optional(),
     username: envVarField.optional(),
     password: envVarField.optional(),
     bindDN: z.string({ message: 'is required: the base DN to search, e.g. ou=users,dc=example,dc=com' }).trim().min(1, 'is required: the base DN to search'),
     userSearch: z.string().trim().optional(),
     skipTLSVerify: z.boolean().optional(),
   })
-  .loose();
+  .loose()
+  // A connection gives the url when the check runs (server/platform/secrets/spec-references.ts).
+  .superRefine((spec, ctx) => {
+    if (!spec.url && !spec.connection) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (ldap://host:389 or ldaps://host:636; the older host field is not read), or a connection' });
+  })
+  .transform((spec) => ({ ...spec, url: spec.url ?? '' }));
 
 type LdapSpec = z.infer<typeof schema>;
 

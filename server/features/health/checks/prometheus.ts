@@ -15,7 +15,8 @@ const KEPT_RESULTS = 20;
  */
 const schema = z
   .object({
-    url: z.string({ message: 'is required: the Prometheus base URL, e.g. http://prometheus:9090 (host is deprecated; use url)' }).trim().regex(/^https?:\/\/\S+$/i, 'must be an http:// or https:// URL'),
+    url: z.string().trim().regex(/^https?:\/\/\S+$/i, 'must be an http:// or https:// URL').optional(),
+    connection: z.string().trim().regex(/^connection:\/\//, 'must be a connection reference: connection://<namespace>/<name>').optional(),
     query: z.string({ message: 'is required: a PromQL query' }).trim().min(1, 'is required: a PromQL query'),
     username: envVarField.optional(),
     password: envVarField.optional(),
@@ -23,7 +24,12 @@ const schema = z
     headers: z.array(z.object({ name: z.string().min(1, 'is required'), value: z.string({ message: 'is required (valueFrom is not supported)' }) })).optional(),
     tls: z.object({ insecureSkipVerify: z.boolean().optional(), ca: envVarField.optional() }).optional(),
   })
-  .loose();
+  .loose()
+  // A connection gives the url when the check runs (server/platform/secrets/spec-references.ts).
+  .superRefine((spec, ctx) => {
+    if (!spec.url && !spec.connection) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required: the Prometheus base URL, e.g. http://prometheus:9090 (host is deprecated; use url), or a connection' });
+  })
+  .transform((spec) => ({ ...spec, url: spec.url ?? '' }));
 
 type PrometheusSpec = z.infer<typeof schema>;
 

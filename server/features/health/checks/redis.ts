@@ -13,13 +13,15 @@ const schema = z
   .object({
     addr: z.string().trim().regex(HOST_PORT, 'must be host:port, e.g. redis.internal:6379').optional(),
     url: z.string().trim().min(1, 'must not be empty').optional(),
+    connection: z.string().trim().regex(/^connection:\/\//, 'must be a connection reference: connection://<namespace>/<name>').optional(),
     username: envVarField.optional(),
     password: envVarField.optional(),
     db: z.number().int().min(0, 'must be 0 or more').default(0),
   })
   .loose()
   .superRefine((spec, ctx) => {
-    if (!spec.addr && !spec.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (or addr: host:port)' });
+    // A connection gives the url when the check runs (server/platform/secrets/spec-references.ts).
+    if (!spec.addr && !spec.url && !spec.connection) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (or addr: host:port)' });
     if (spec.url && !isUrlForm(spec.url) && !HOST_PORT.test(spec.url)) ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be host:port or redis://host:port' });
   });
 

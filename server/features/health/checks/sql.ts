@@ -9,7 +9,7 @@ const KEPT_ROWS = 20;
 
 /**
  * canary-checker's SQLCheck fields, shared by postgres and mysql. Its `connection` is a connection string
- * (read as url) or a `connection://` reference to a stored connection, which fails the run (not supported yet).
+ * (read as url) or a `connection://` reference to a stored connection (its url and credentials fill the spec).
  */
 export const sqlSchema = z
   .object({
@@ -24,12 +24,10 @@ export const sqlSchema = z
   })
   .loose()
   .transform((spec, ctx) => {
+    // A connection:// reference is filled in (url, username, password) before the check runs
+    // (server/platform/secrets/spec-references.ts); only a spec being applied still holds it.
     const reference = spec.connection?.startsWith('connection://') ? spec.connection : undefined;
-    if (reference) {
-      ctx.addIssue({ code: 'custom', path: ['connection'], message: `${JSON.stringify(reference)} cannot be read: stored connections are not supported yet; write url`, params: { atRun: true } });
-      return z.NEVER;
-    }
-    const url = spec.url || spec.connection;
+    const url = spec.url || (reference ? reference : spec.connection);
     if (!url) {
       ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (or connection, a connection string)' });
       return z.NEVER;
