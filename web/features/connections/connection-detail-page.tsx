@@ -31,7 +31,8 @@ function ConnectionDetail({ id }: { id: string }) {
   const content = query.isLoading ? (
     <Loading />
   ) : row ? (
-    <Editor key={`${row.id}/${row.updated_at ?? ''}`} row={row} />
+    // Keyed by id only: the refetch after a save must not remount the form before it returns to the list.
+    <Editor key={row.id} row={row} />
   ) : (
     <p role="alert" className="text-sm text-red-600">
       {query.error?.message ?? 'No connection found: it may have been deleted.'}
