@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { summarizeIssues, type Issue } from '../../platform/http/errors';
 import { zodIssues } from '../../platform/http/validation';
+import { hasReferences } from '../../platform/secrets/spec-references';
 import type { CheckContext, CheckOutcome, CheckType, RegisteredCheckType } from './types';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
@@ -41,6 +42,12 @@ export function defineCheckType<S>(definition: CheckType<S>): RegisteredCheckTyp
       return Math.min(MAX_CHECK_TIMEOUT_MS, wanted && wanted > 0 ? wanted : DEFAULT_CHECK_TIMEOUT_MS);
     },
     async run(raw: unknown, ctx: CheckContext): Promise<CheckOutcome> {
+      // The engine reads every valueFrom and connection:// before a check runs (runner.ts); one still here
+      // would run with an empty value, which upstream never does.
+      if (hasReferences(raw)) {
+        const message = 'a valueFrom or connection:// reference was not read before the check ran; run it through the engine';
+        return { pass: false, message, error: message, data: {} };
+      }
       const parsed = parse(raw);
       if (!parsed.ok) {
         // Problems upstream finds only at run time (see Issue.atRun) fail the run as they would there.

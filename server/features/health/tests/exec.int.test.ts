@@ -138,7 +138,6 @@ describe('exec fields at apply', () => {
       checkout: { url: 'https://github.com/org/repo', branh: 'main' },
     });
     expect(checked.warnings).toEqual([
-      'spec.exec[0].env[0].valueFrom: valueFrom.secretKeyRef (name "s", key "k") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (the check fails when it runs)',
       'spec.exec[0].connections is not supported for exec checks; it is ignored',
       'spec.exec[0].relationships is not supported for exec checks; it is ignored',
     ]);

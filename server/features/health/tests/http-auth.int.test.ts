@@ -154,7 +154,7 @@ describe('http: AWS SigV4', () => {
 });
 
 describe('http: fields not run', () => {
-  it('warns of nested fields it reads and does not run, and of an AWS connection or role it cannot use yet', () => {
+  it('warns of nested fields it reads and does not run; an AWS connection is read at run', () => {
     const checked = validate('http', {
       name: 'x',
       url: `${base}/get`,
@@ -162,9 +162,7 @@ describe('http: fields not run', () => {
       awsSigV4: { accessKey: 'k', secretKey: 's', service: 's3', skipTLSVerify: true, connection: 'connection://aws/main' },
     });
     expect(checked.errors).toEqual([]);
-    expect(checked.warnings).toEqual([
-      'spec.http[0].awsSigV4.connection: "connection://aws/main" cannot be read: stored connections are not supported yet; give accessKey and secretKey (the check fails when it runs)',
-    ]);
+    expect(checked.warnings).toEqual([]);
     const plain = validate('http', { name: 'x', url: `${base}/get`, crawl: { depth: 1, filters: ['a'] }, awsSigV4: { accessKey: 'k', secretKey: 's', service: 's3', skipTLSVerify: true } });
     expect(plain.warnings).toEqual([
       'spec.http[0].crawl.filters: is read and not run (canary-checker does not run it either); use allowedURLFilters or disallowedURLFilters',

@@ -75,7 +75,7 @@ describe('http: fields and validation', () => {
     ]);
   });
 
-  it('warns of valueFrom, connections and fields it does not run, by name', () => {
+  it('accepts valueFrom and connections (read at run), warns of fields it does not run, by name', () => {
     const checked = validate('http', {
       name: 'x',
       url: `${base}/ok`,
@@ -86,21 +86,14 @@ describe('http: fields and validation', () => {
     });
     expect(checked.errors).toEqual([]);
     expect(checked.warnings).toEqual([
-      'spec.http[0].headers[0].valueFrom: valueFrom.secretKeyRef (name "s", key "k") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (the check fails when it runs)',
-      'spec.http[0].password: valueFrom.secretKeyRef (name "s", key "k") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (the check fails when it runs)',
-      'spec.http[0].connection: "connection://http/api" cannot be read: stored connections are not supported yet; write url (the check fails when it runs)',
       'spec.http[0].ntlm is not supported for http checks; it is ignored',
     ]);
   });
 
-  it('fails a run that needs a secret or a stored connection, naming it (never an empty value)', async () => {
+  it('never runs with a secret or a connection left unread (an empty value): the engine reads them first', async () => {
     const secret = await outcome('http', { name: 'x', url: `${base}/ok`, password: { valueFrom: { secretKeyRef: { name: 's', key: 'k' } } } });
-    expect(secret).toMatchObject({ pass: false, message: 'password: valueFrom.secretKeyRef (name "s", key "k") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …}' });
-    expect(secret.invalid).toBeFalsy();
-    expect(await outcome('http', { name: 'x', connection: 'connection://HTTP/500' })).toMatchObject({
-      pass: false,
-      message: 'connection: "connection://HTTP/500" cannot be read: stored connections are not supported yet; write url',
-    });
+    expect(secret).toMatchObject({ pass: false, message: expect.stringContaining('was not read before the check ran') });
+    expect(await outcome('http', { name: 'x', connection: 'connection://HTTP/500' })).toMatchObject({ pass: false, message: expect.stringContaining('was not read before the check ran') });
   });
 
   it('shows the url without the password it carries or credentials in its query', async () => {

@@ -187,7 +187,7 @@ spec:
 });
 
 describe('canary env', () => {
-  it('warns of an env value from a secret at apply, and fails every check of the canary naming it', async () => {
+  it('reads an env value from a secret at each run, and fails every check of the canary naming a missing one', async () => {
     const applied = await apply(`
 apiVersion: canaries.flanksource.com/v1
 kind: Canary
@@ -200,11 +200,17 @@ spec:
     - {name: uses-env, script: echo $REGION}
 `);
     expect(applied[0]).toMatchObject({ ok: true });
-    expect(applied[0]?.outcome?.warnings).toEqual([
-      'spec.env.TOKEN: valueFrom.secretKeyRef (name "api", key "token") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (every check of the canary fails when it runs)',
-    ]);
+    expect(applied[0]?.outcome?.warnings ?? []).toEqual([]);
     const { byName } = await run('env-from-secret');
-    expect(byName['uses-env']).toMatchObject({ pass: false, message: expect.stringMatching(/^spec\.env\.TOKEN: valueFrom\.secretKeyRef \(name "api", key "token"\) cannot be read/) });
+    expect(byName['uses-env']).toMatchObject({ pass: false, message: 'spec.env.TOKEN: valueFrom.secretKeyRef (name "api", key "token"): secret "api" not found in namespace "default"' });
+    await apply(`
+apiVersion: v1
+kind: Secret
+metadata: {name: api}
+stringData: {token: t0ken-value}
+`);
+    const again = await run('env-from-secret');
+    expect(again.byName['uses-env']).toMatchObject({ pass: true });
   });
 });
 

@@ -140,16 +140,11 @@ spec:
     expect(everything).not.toContain('n0t-shown-anywhere');
   });
 
-  it('warns of credentials it cannot read yet (the run fails naming them), refuses a check without a url', () => {
-    expect(validate('postgres', { name: 'from a secret', url: 'postgres://db/x', password: { valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } } })).toMatchObject({
-      errors: [],
-      warnings: ['spec.postgres[0].password: valueFrom.secretKeyRef (name "db", key "password") cannot be read: Kubernetes secrets, config maps, Helm values and service accounts are not supported yet; write the value itself as {value: …} (the check fails when it runs)'],
-    });
+  it('accepts credentials from secrets and stored connections (read at run), refuses a check without a url', () => {
+    expect(validate('postgres', { name: 'from a secret', url: 'postgres://db/x', password: { valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } } })).toMatchObject({ errors: [], warnings: [] });
+    expect(validate('postgres', { name: 'bad ref', url: 'postgres://db/x', password: { valueFrom: { secretKeyRef: { name: 'db' } } } }).errors).toEqual(['spec.postgres[0].password.valueFrom: secretKeyRef.key is required']);
     expect(validate('postgres', { name: 'no url', query: 'SELECT 1' }).errors).toEqual(['spec.postgres[0].url: is required (or connection, a connection string)']);
-    expect(validate('postgres', { name: 'stored', connection: 'connection://postgres/main' })).toMatchObject({
-      errors: [],
-      warnings: ['spec.postgres[0].connection: "connection://postgres/main" cannot be read: stored connections are not supported yet; write url (the check fails when it runs)'],
-    });
+    expect(validate('postgres', { name: 'stored', connection: 'connection://postgres/main' })).toMatchObject({ errors: [], warnings: [] });
   });
 
   it('reads connection as the connection string, as canary-checker does', async () => {
