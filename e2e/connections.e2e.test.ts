@@ -116,10 +116,23 @@ describe('connections', () => {
     await row.getByRole('cell', { name: 'password', exact: true }).waitFor();
     expect(await page.content()).not.toContain(value);
 
+    const before = (await query(`SELECT data FROM secrets WHERE name = 'pg-creds'`)).rows[0]?.data as Record<string, string>;
+    expect(before.password).toMatch(/^wk:/);
+
     await row.click();
     expect(await page.getByLabel('Key 1', { exact: true }).inputValue()).toBe('password');
     expect(await page.getByLabel('Value 1', { exact: true }).inputValue()).toBe('');
     expect(await page.content()).not.toContain(value);
+    // A stored key left blank keeps its value; a new key is added beside it.
+    await page.getByRole('button', { name: 'Add key' }).click();
+    await page.getByLabel('Key 2', { exact: true }).fill('user');
+    await page.getByLabel('Value 2', { exact: true }).fill('reader');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByText('Secret updated successfully').waitFor();
+    await row.getByRole('cell', { name: 'password, user', exact: true }).waitFor();
+    const after = (await query(`SELECT data FROM secrets WHERE name = 'pg-creds'`)).rows[0]?.data as Record<string, string>;
+    expect(after.password).toBe(before.password);
+    expect(after.user).toMatch(/^wk:/);
   });
 
   it('hides Connections from an editor, who gets the Unauthorized page', async () => {

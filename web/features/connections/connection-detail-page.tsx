@@ -61,8 +61,9 @@ function Editor({ row }: { row: ConnectionRow }) {
   const navigate = useNavigate();
   const { can } = useAccess();
   const def = connectionType(row.type);
-  const update = useUpdateConnection(row.id);
-  const remove = useDeleteConnection(row.id, row.name);
+  const toList = () => void navigate(CONNECTIONS_PATH);
+  const update = useUpdateConnection(row.id, toList);
+  const remove = useDeleteConnection(row.id, row.name, toList);
   const [confirming, setConfirming] = useState(false);
   const [serverProblems, setServerProblems] = useState<FormProblems>({});
   const linked = row.source && row.source !== 'UI' ? row.source : undefined;
@@ -89,12 +90,11 @@ function Editor({ row }: { row: ConnectionRow }) {
         readOnly={readOnly}
         saving={update.isPending}
         serverProblems={serverProblems}
-        onBack={() => void navigate(CONNECTIONS_PATH)}
+        onBack={toList}
         onDelete={onDelete}
         onSubmit={(values, initial) => {
           setServerProblems({});
           update.mutate(formToPatch(def, initial, values), {
-            onSuccess: () => void navigate(CONNECTIONS_PATH),
             onError: (error) => {
               const problems = saveErrorProblems(def, error);
               if (problems) setServerProblems(problems);
@@ -110,7 +110,7 @@ function Editor({ row }: { row: ConnectionRow }) {
         title="Delete Connection"
         description={`Are you sure you want to delete ${row.name}?`}
         busy={remove.isPending}
-        onConfirm={() => remove.mutate(undefined, { onSuccess: () => void navigate(CONNECTIONS_PATH) })}
+        onConfirm={() => remove.mutate()}
       />
     </>
   );

@@ -82,26 +82,31 @@ export function useCreateConnection() {
   });
 }
 
-/** PATCH /api/connections/{id}: a secret sent as the mask (or left out) keeps its stored value. */
-export function useUpdateConnection(id: string) {
+/**
+ * PATCH /api/connections/{id}: a secret sent as the mask (or left out) keeps its stored value. `onDone`
+ * runs before the refetch, which would otherwise replace the page (and its callbacks) under it.
+ */
+export function useUpdateConnection(id: string, onDone: () => void) {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: (input: Partial<ConnectionInput>) => api.patch(`/api/connections/${encodeURIComponent(id)}`, input, parseRow),
     meta: { toast: false },
     onSuccess: () => {
       toast.success('Connection updated successfully');
+      onDone();
       return invalidate();
     },
   });
 }
 
-/** DELETE /api/connections/{id}; spec §8: '{name} deleted successfully'. */
-export function useDeleteConnection(id: string, name: string) {
+/** DELETE /api/connections/{id}; spec §8: '{name} deleted successfully'. `onDone` runs before the refetch. */
+export function useDeleteConnection(id: string, name: string, onDone: () => void) {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: () => api.delete(`/api/connections/${encodeURIComponent(id)}`, () => undefined),
     onSuccess: () => {
       toast.success(`${name} deleted successfully`);
+      onDone();
       return invalidate();
     },
   });
