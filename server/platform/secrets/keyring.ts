@@ -145,11 +145,16 @@ export function loadKeyring(dataDir: string, env: NodeJS.ProcessEnv = process.en
   const file = path.join(dataDir, KEY_FILE);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(dataDir, { recursive: true });
+    // Written whole under another name, then linked into place: a process starting at the same moment
+    // reads either no file or the complete one, and the first link wins.
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    fs.writeFileSync(temp, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
     try {
-      fs.writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+      fs.linkSync(temp, file);
     } catch (error) {
-      // Another process made it first: read theirs.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      fs.rmSync(temp, { force: true });
     }
   }
   const mode = fs.statSync(file).mode & 0o777;
