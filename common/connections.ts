@@ -360,8 +360,13 @@ export function fieldValue(row: Pick<ConnectionInput, 'url' | 'username' | 'pass
   return (row[field.target as 'url' | 'username' | 'password' | 'certificate'] as string | undefined) ?? '';
 }
 
-/** Problems of a connection by field (`url: is required`), as the API answers them with 400. */
-export function connectionProblems(input: ConnectionInput): Array<{ path: string; message: string }> {
+/**
+ * Problems of a connection by field (`url: is required`), as the API answers them with 400. The form's
+ * required marks (spec §3) hold for the console and the API; a Connection document from a file is held
+ * only to what Mission Control's format requires (`form: false`): a known type and well-formed values.
+ */
+export function connectionProblems(input: ConnectionInput, options: { form?: boolean } = {}): Array<{ path: string; message: string }> {
+  const form = options.form ?? true;
   const problems: Array<{ path: string; message: string }> = [];
   if (!input.name || input.name.trim() === '') problems.push({ path: 'name', message: 'is required' });
   else if (!/^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/i.test(input.name.trim())) problems.push({ path: 'name', message: 'must be letters, digits, -, _ or . (starting and ending with a letter or digit)' });
@@ -374,7 +379,7 @@ export function connectionProblems(input: ConnectionInput): Array<{ path: string
   for (const field of def.fields) {
     const value = fieldValue(input, field);
     const path = field.target;
-    if (field.required && field.input !== 'checkbox' && value.trim() === '') problems.push({ path, message: `${field.label} is required` });
+    if (form && field.required && field.input !== 'checkbox' && value.trim() === '') problems.push({ path, message: `${field.label} is required` });
     else if (value !== '' && field.input === 'number' && !/^\d+$/.test(value.trim())) problems.push({ path, message: `${field.label} must be a whole number` });
     else if (value !== '' && field.input === 'select' && field.options && !field.options.includes(value)) problems.push({ path, message: `${field.label} must be one of ${field.options.join(', ')}` });
   }

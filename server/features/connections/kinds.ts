@@ -15,7 +15,7 @@ const metadata = z.object({
 
 /** Problems of a connection document, by path from the document (`spec.postgres.url: URL is required`). */
 function documentProblems(input: ConnectionInput, blockPath: (target: string) => string): Problem[] {
-  return connectionProblems(input)
+  return connectionProblems(input, { form: false })
     .filter((problem) => problem.path !== 'name' && problem.path !== 'namespace')
     .map((problem) => ({ path: blockPath(problem.path), message: problem.message }));
 }

@@ -39,6 +39,7 @@ export function fillFromConnection(target: Record<string, unknown>, connection: 
   set('username', connection.username ? env(connection.username) : undefined);
   set('password', connection.password ? env(connection.password) : undefined);
   if (connection.properties.bearer) set('bearer', env(connection.properties.bearer));
+  if (connection.type === 'git' && connection.certificate) set('certificate', env(connection.certificate));
   if (connection.type === 'redis' && /^\d+$/.test(connection.properties.db ?? '')) set('db', Number(connection.properties.db));
   return out;
 }

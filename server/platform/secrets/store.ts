@@ -55,7 +55,9 @@ export class SecretStore {
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value as T | undefined;
     const value = await load();
-    this.cache.set(key, { value, at: Date.now() });
+    // Only what exists is kept: a secret created after a run that missed it is read by the next run.
+    if (value !== undefined) this.cache.set(key, { value, at: Date.now() });
+    else this.cache.delete(key);
     return value;
   }
 

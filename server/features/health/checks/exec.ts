@@ -79,7 +79,8 @@ export const execCheck = defineCheckType({
   endpoint: (spec) => spec.script.split('\n')[0]?.slice(0, 120) ?? '',
   async run(spec, ctx) {
     if (spec.checkout?.connection !== undefined) {
-      return failed('checkout.connection: stored connections are not supported yet; write checkout.url with username and password (or certificate)', notRun('checkout.connection'), true);
+      // A connection:// reference was filled in (url, credentials) before the run; anything else is not one.
+      return failed('checkout.connection: must be a connection reference: connection://<namespace>/<name>', notRun('checkout.connection'), true);
     }
     const env: NodeJS.ProcessEnv = { ...ctx.env };
     for (const item of spec.env ?? []) env[item.name] = item.value;

@@ -24,9 +24,10 @@ const schema = z
   })
   .loose()
   // A connection gives the url when the check runs (server/platform/secrets/spec-references.ts).
+  // Checked with the other fields' problems (`when`), not only once they are all valid.
   .superRefine((spec, ctx) => {
-    if (!spec.url && !spec.connection) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (ldap://host:389 or ldaps://host:636; the older host field is not read), or a connection' });
-  })
+    if (!spec?.url && !spec?.connection) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (ldap://host:389 or ldaps://host:636; the older host field is not read), or a connection' });
+  }, { when: () => true })
   .transform((spec) => ({ ...spec, url: spec.url ?? '' }));
 
 type LdapSpec = z.infer<typeof schema>;

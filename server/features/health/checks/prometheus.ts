@@ -26,9 +26,10 @@ const schema = z
   })
   .loose()
   // A connection gives the url when the check runs (server/platform/secrets/spec-references.ts).
+  // Checked with the other fields' problems (`when`), not only once they are all valid.
   .superRefine((spec, ctx) => {
-    if (!spec.url && !spec.connection) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required: the Prometheus base URL, e.g. http://prometheus:9090 (host is deprecated; use url), or a connection' });
-  })
+    if (!spec?.url && !spec?.connection) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required: the Prometheus base URL, e.g. http://prometheus:9090 (host is deprecated; use url), or a connection' });
+  }, { when: () => true })
   .transform((spec) => ({ ...spec, url: spec.url ?? '' }));
 
 type PrometheusSpec = z.infer<typeof schema>;

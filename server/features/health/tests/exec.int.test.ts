@@ -157,8 +157,8 @@ describe('exec fields at apply', () => {
     expect(validate('exec', { name: 'x', script: 'ls', artifacts: [{ path: '' }] }).errors).toEqual(['spec.exec[0].artifacts[0].path: is required']);
   });
 
-  it('makes a run with a checkout connection invalid, by name', async () => {
+  it('does not run a checkout whose connection was not read first (the engine fills url and credentials from it)', async () => {
     const ran = await outcome('exec', { name: 'x', script: 'ls', checkout: { connection: 'connection://git/repo' } });
-    expect(ran).toMatchObject({ pass: false, invalid: true, message: expect.stringContaining('checkout.connection: stored connections are not supported yet') });
+    expect(ran).toMatchObject({ pass: false, message: expect.stringContaining('was not read before the check ran') });
   });
 });

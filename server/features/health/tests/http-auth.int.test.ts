@@ -162,7 +162,10 @@ describe('http: fields not run', () => {
       awsSigV4: { accessKey: 'k', secretKey: 's', service: 's3', skipTLSVerify: true, connection: 'connection://aws/main' },
     });
     expect(checked.errors).toEqual([]);
-    expect(checked.warnings).toEqual([]);
+    expect(checked.warnings).toEqual([
+      'spec.http[0].crawl.filters: is read and not run (canary-checker does not run it either); use allowedURLFilters or disallowedURLFilters',
+      'spec.http[0].awsSigV4.skipTLSVerify: concerns calls to AWS itself, which signing with static keys does not make; ignored',
+    ]);
     const plain = validate('http', { name: 'x', url: `${base}/get`, crawl: { depth: 1, filters: ['a'] }, awsSigV4: { accessKey: 'k', secretKey: 's', service: 's3', skipTLSVerify: true } });
     expect(plain.warnings).toEqual([
       'spec.http[0].crawl.filters: is read and not run (canary-checker does not run it either); use allowedURLFilters or disallowedURLFilters',

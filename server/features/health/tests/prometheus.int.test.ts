@@ -150,6 +150,6 @@ spec:
       host: http://prometheus:9090
       query: up
 `);
-    expect(applied.errors).toEqual(['spec.prometheus[0].url: is required: the Prometheus base URL, e.g. http://prometheus:9090 (host is deprecated; use url)']);
+    expect(applied.errors).toEqual(['spec.prometheus[0].url: is required: the Prometheus base URL, e.g. http://prometheus:9090 (host is deprecated; use url), or a connection']);
   });
 });
