@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Actor } from '../../platform/auth/types';
+import { assertConnectionUse } from '../../platform/secrets/use';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { decide } from '../../platform/auth/decide';
@@ -51,7 +53,10 @@ export async function scraperApi(app: FastifyInstance, ctx: AppContext): Promise
     },
   });
 
-  const save = async (body: z.infer<typeof scraperBody>, createdBy: string, id?: string) => {
+  const save = async (body: z.infer<typeof scraperBody>, actor: Actor | undefined, id?: string) => {
+    const createdBy = actor?.id ?? '';
+    // Spec §6: a connection of another namespace is used only by who may read it.
+    await assertConnectionUse(pool, actor, body.spec, body.namespace ?? 'default');
     try {
       return await inTransaction(pool, (client) => saveScraper(client, { ...body, source: 'UI', createdBy }, id ? { id } : { createOnly: true }));
     } catch (error) {
@@ -67,7 +72,7 @@ export async function scraperApi(app: FastifyInstance, ctx: AppContext): Promise
     tags: ['catalog'],
     access: { resource: 'config_scrapers', action: 'create' },
     body: scraperBody,
-    handler: async ({ body, req, reply }) => reply.status(201).send(await save(body, req.actor?.id ?? '')),
+    handler: async ({ body, req, reply }) => reply.status(201).send(await save(body, req.actor)),
   });
 
   route(app, {
@@ -86,7 +91,7 @@ export async function scraperApi(app: FastifyInstance, ctx: AppContext): Promise
       if (body.name !== current.name) issues.push({ path: 'body.name', message: 'cannot be changed once the scraper exists' });
       if (body.namespace !== current.namespace) issues.push({ path: 'body.namespace', message: 'cannot be changed once the scraper exists' });
       if (issues.length > 0) throw new ValidationError(issues);
-      return save(body, req.actor?.id ?? '', params.id);
+      return save(body, req.actor, params.id);
     },
   });
 

@@ -5,11 +5,10 @@ import { runErrors } from '../../platform/jobs/run-errors';
 import type { JobRun } from '../../platform/jobs/job-run';
 import type { Logger } from '../../platform/logger';
 import { withoutSecrets } from '../../platform/peers/credentials';
-import { secretStore } from '../../platform/secrets';
-import { hasReferences, resolveSpecReferences } from '../../platform/secrets/spec-references';
 import { mapResults } from './mapping';
 import { loadScraper } from './scrapers';
-import { parseScraperSpec, zodProblems } from './spec';
+import { runnableEntry } from './sources/resolve-entry';
+import { parseScraperSpec } from './spec';
 import { storeScrape, type ScrapeSummary } from './store';
 import type { ScrapedItem } from './types';
 
@@ -43,17 +42,12 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
         error(entry.unreadable);
         continue;
       }
-      let input = entry.entry;
       let secrets: string[] = [];
       try {
-        if (hasReferences(entry.raw)) {
-          // Secrets and connections are read at each run, as config-db reads them.
-          const resolved = await resolveSpecReferences(secretStore(pool), entry.raw, scraper.namespace, entry.where);
-          secrets = resolved.secrets;
-          const reparsed = entry.source.schema.safeParse(resolved.spec);
-          if (!reparsed.success) throw new Error(zodProblems(reparsed.error, entry.where).map((problem) => `${problem.path}: ${problem.message}`).join('; '));
-          input = reparsed.data as Record<string, unknown>;
-        }
+        // Secrets and connections are read at each run, as config-db reads them.
+        const runnable = await runnableEntry(pool, entry.source, entry.raw, entry.entry, scraper.namespace, entry.where);
+        secrets = runnable.secrets;
+        const input = runnable.entry;
         const results = await entry.source.scrape(input, { scraperId: id, namespace: scraper.namespace, signal, log: options.log, error: (message) => error(`${entry.where}: ${withoutSecrets(message, secrets)}`) });
         items.push(...mapResults(results, entry.mapping, entry.where, error));
       } catch (problem) {

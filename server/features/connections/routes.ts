@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { connectionProblems } from '../../../common/connections';
+import type pg from 'pg';
+import { connectionProblems, parseValueReference, type ConnectionInput } from '../../../common/connections';
 import type { AppContext } from '../../platform/context';
 import { messageOf } from '../../platform/errors';
 import { AppError, ValidationError } from '../../platform/http/errors';
@@ -9,10 +10,37 @@ import { inTransaction } from '../../platform/jobs/db';
 import { testConnection } from '../../platform/connections/testers';
 import { withoutSecrets } from '../../platform/peers/credentials';
 import { processKeyring, secretStore } from '../../platform/secrets';
-import { revealConnection } from '../../platform/secrets/resolve';
+import { resolveReference, revealConnection } from '../../platform/secrets/resolve';
 import type { StoredConnection } from '../../platform/secrets/store';
 import { saveSecret } from './kinds';
 import { connectionBody, connectionFromBody, connectionPatchBody, forValidation, saveConnection, shownConnection, storedConnection, withDefaults, type Problem } from './service';
+
+/**
+ * References the console or API sends must point at something: `secret://name/key` and
+ * `configmap://name/key` are read now, and each one that cannot be is a problem of its field. (A file may
+ * name a secret applied after it: documents are not held to this.)
+ */
+async function referenceProblems(pool: pg.Pool, input: ConnectionInput): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  const store = secretStore(pool);
+  const fields: Array<[string, string | undefined]> = [
+    ['url', input.url],
+    ['username', input.username],
+    ['password', input.password],
+    ['certificate', input.certificate],
+    ...Object.entries(input.properties ?? {}).map(([key, value]): [string, string] => [`properties.${key}`, value]),
+  ];
+  for (const [path, value] of fields) {
+    const ref = value ? parseValueReference(value) : undefined;
+    if (!ref) continue;
+    try {
+      await resolveReference(store, input.namespace, ref, path);
+    } catch (error) {
+      problems.push({ path, message: messageOf(error).replace(`${path}: `, '') });
+    }
+  }
+  return problems;
+}
 
 /** The limit spec §2 gives a connection test. */
 export const TEST_TIMEOUT_MS = 10_000;
@@ -39,6 +67,8 @@ export function connectionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const full = withDefaults(input);
       const all = [...problems, ...connectionProblems(full)];
       if (all.length > 0) throw invalid(all);
+      const missing = await referenceProblems(pool, full);
+      if (missing.length > 0) throw invalid(missing);
       const saved = await inTransaction(pool, (client) => saveConnection(client, processKeyring(), full, { source: 'UI', createdBy: req.actor?.id, createOnly: true, labels: body.labels ?? {} }));
       return reply.status(201).send(await shownConnection(pool, saved.id));
     },
@@ -60,6 +90,8 @@ export function connectionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const full = withDefaults(input);
       const all = [...problems, ...connectionProblems(forValidation(full, body.type === undefined || body.type === current.type ? current.stored : undefined))];
       if (all.length > 0) throw invalid(all);
+      const missing = await referenceProblems(pool, full);
+      if (missing.length > 0) throw invalid(missing);
       await inTransaction(pool, (client) => saveConnection(client, processKeyring(), full, { source: 'UI', id: params.id, labels: body.labels ?? current.labels }));
       return shownConnection(pool, params.id);
     },

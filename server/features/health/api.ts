@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Actor } from '../../platform/auth/types';
+import { assertConnectionUse } from '../../platform/secrets/use';
 import { z } from 'zod';
 import { canRunChecks } from '../../../common/rbac';
 import type { AppContext } from '../../platform/context';
@@ -172,7 +174,10 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
     },
   });
 
-  const save = async (body: z.infer<typeof canaryBody>, createdBy: string, id?: string) => {
+  const save = async (body: z.infer<typeof canaryBody>, actor: Actor | undefined, id?: string) => {
+    const createdBy = actor?.id ?? '';
+    // Spec §6: a connection of another namespace is used only by who may read it.
+    await assertConnectionUse(pool, actor, body.spec, body.namespace ?? 'default');
     try {
       return await inTransaction(pool, (client) => saveCanary(client, { ...body, source: 'UI', createdBy }, id ? { id } : { createOnly: true }));
     } catch (error) {
@@ -189,7 +194,7 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
     access: { resource: 'canaries', action: 'create' },
     body: canaryBody,
     handler: async ({ body, req, reply }) => {
-      const saved = await save(body, req.actor?.id ?? '');
+      const saved = await save(body, req.actor);
       return reply.status(201).send(saved);
     },
   });
@@ -211,7 +216,7 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
       if (body.name !== current.name) issues.push({ path: 'body.name', message: 'cannot be changed once the canary exists' });
       if (body.namespace !== current.namespace) issues.push({ path: 'body.namespace', message: 'cannot be changed once the canary exists' });
       if (issues.length > 0) throw new ValidationError(issues);
-      return save(body, req.actor?.id ?? '', params.id);
+      return save(body, req.actor, params.id);
     },
   });
 

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Actor } from '../../platform/auth/types';
+import { assertConnectionUse } from '../../platform/secrets/use';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { decide } from '../../platform/auth/decide';
@@ -112,7 +114,10 @@ export function topologyApi(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 
-  const save = async (body: z.infer<typeof topologyBody>, createdBy: string, id?: string) => {
+  const save = async (body: z.infer<typeof topologyBody>, actor: Actor | undefined, id?: string) => {
+    const createdBy = actor?.id ?? '';
+    // Spec §6: a connection of another namespace is used only by who may read it.
+    await assertConnectionUse(pool, actor, body.spec, body.namespace ?? 'default');
     try {
       return await inTransaction(pool, (client) => saveTopology(client, { ...body, source: 'UI', createdBy }, id ? { id } : { createOnly: true }));
     } catch (error) {
@@ -128,7 +133,7 @@ export function topologyApi(app: FastifyInstance, ctx: AppContext): void {
     tags: ['topology'],
     access: { resource: 'topologies', action: 'create' },
     body: topologyBody,
-    handler: async ({ body, req, reply }) => reply.status(201).send(await save(body, req.actor?.id ?? '')),
+    handler: async ({ body, req, reply }) => reply.status(201).send(await save(body, req.actor)),
   });
 
   route(app, {
@@ -147,7 +152,7 @@ export function topologyApi(app: FastifyInstance, ctx: AppContext): void {
       if (body.name !== undefined && body.name !== current.name) issues.push({ path: 'body.name', message: 'cannot be changed once the topology exists' });
       if (body.namespace !== undefined && body.namespace !== current.namespace) issues.push({ path: 'body.namespace', message: 'cannot be changed once the topology exists' });
       if (issues.length > 0) throw new ValidationError(issues);
-      return save({ ...body, name: current.name, namespace: current.namespace }, req.actor?.id ?? '', params.id);
+      return save({ ...body, name: current.name, namespace: current.namespace }, req.actor, params.id);
     },
   });
 

@@ -1,8 +1,11 @@
 import type { ComponentHealth, ComponentProperty } from '../../../common/topology';
 import { isRecord, messageOf } from '../../platform/errors';
+import type pg from 'pg';
 import type { Queryable } from '../../platform/jobs/db';
 import type { Logger } from '../../platform/logger';
+import { withoutSecrets } from '../../platform/peers/credentials';
 import { queryOne } from '../catalog/jsonpath';
+import { runnableEntry } from '../catalog/sources/resolve-entry';
 import { evaluateCel, renderTemplate } from '../../platform/expressions';
 import { asHealth } from './rollup';
 import { selectChecks, selectComponents, selectConfigs, type SelectedCheck, type SelectedConfig } from './selectors';
@@ -39,6 +42,9 @@ export interface BuiltComponent {
 
 export interface BuildContext {
   db: Queryable;
+  /** Where lookups read the secrets and connections they name (the topology's namespace). */
+  pool: pg.Pool;
+  namespace: string;
   topologyId: string;
   signal: AbortSignal;
   log: Logger;
@@ -315,14 +321,18 @@ async function lookupChildren(spec: ComponentSpec, parent: BuiltComponent, ctx: 
   }
   const results: unknown[] = [];
   for (const entry of lookup.sources) {
+    let secrets: string[] = [];
     try {
-      const raw = await entry.source.scrape(entry.entry, { scraperId: ctx.topologyId, namespace: 'default', signal: ctx.signal, log: ctx.log, error: (message) => ctx.error(`${entry.where}: ${message}`) });
+      const runnable = await runnableEntry(ctx.pool, entry.source, entry.raw, entry.entry, ctx.namespace, entry.where);
+      secrets = runnable.secrets;
+      const raw = await entry.source.scrape(runnable.entry, { scraperId: ctx.topologyId, namespace: ctx.namespace, signal: ctx.signal, log: ctx.log, error: (message) => ctx.error(`${entry.where}: ${withoutSecrets(message, secrets)}`) });
       for (const result of raw) {
         if (Array.isArray(result.config)) results.push(...result.config);
         else results.push(result.config);
       }
     } catch (error) {
-      ctx.error(`${entry.where}: ${messageOf(error)}`);
+      const message = withoutSecrets(messageOf(error), secrets);
+      ctx.error(message.startsWith(entry.where) ? message : `${entry.where}: ${message}`);
     }
   }
   if (lookup.sources.length === 0) return;

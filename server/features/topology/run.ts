@@ -28,7 +28,7 @@ export async function runTopology(pool: pg.Pool, id: string, options: { signal?:
   const error = (message: string) => errors.add(message);
   for (const problem of parsed.errors) error(`${problem.path}: ${problem.message}`);
   if (parsed.errors.length > 0) return { created: 0, updated: 0, unchanged: 0, deleted: 0, components: [], errors: errors.list() };
-  const root = await buildTopology(parsed.root, { name: topology.name, icon: topology.icon, labels: topology.labels }, { db: pool, topologyId: id, signal, log: options.log, error });
+  const root = await buildTopology(parsed.root, { name: topology.name, icon: topology.icon, labels: topology.labels }, { db: pool, pool, namespace: topology.namespace, topologyId: id, signal, log: options.log, error });
   if (signal.aborted) throw new Error('the run was stopped before it finished; nothing was written');
   const summary = await inTransaction(pool, async (client) => {
     const stored = await storeTopology(client, id, root);

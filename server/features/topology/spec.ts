@@ -106,7 +106,8 @@ export interface LookupSpec {
   checks?: CheckSelector[];
   components?: ComponentSelector[];
   /** Entries of catalog source types, each a list; results become components (see display). */
-  sources: Array<{ source: AnySource; where: string; entry: Record<string, unknown> }>;
+  /** Each entry as checked, and as written (`raw`: its secrets and connections are read at each run). */
+  sources: Array<{ source: AnySource; where: string; entry: Record<string, unknown>; raw: unknown }>;
   /** CEL over `results` (the list of what the sources answered): a list of component maps. */
   display?: { expr: string };
 }
@@ -250,7 +251,7 @@ function parseLookup(raw: unknown, where: string, errors: SpecProblem[], warning
       const at = `${where}.${key}[${index}]`;
       const parsed = source.schema.safeParse(entry);
       if (!parsed.success) errors.push(...zodProblems(parsed.error, at));
-      else lookup.sources.push({ source, where: at, entry: parsed.data });
+      else lookup.sources.push({ source, where: at, entry: parsed.data, raw: entry });
     });
   }
   return lookup;

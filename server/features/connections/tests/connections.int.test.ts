@@ -131,7 +131,35 @@ spec:
     const badRef = await t.app.inject({ method: 'POST', url: '/api/connections', headers: t.adminHeaders, payload: { name: 'r', type: 'slack', properties: { channel: 'C1' }, password: { valueFrom: { secretKeyRef: { name: 'x' } } } } });
     expect(badRef.statusCode).toBe(400);
     expect(badRef.json().message).toContain('secretKeyRef.key is required');
+    const missingSecret = await t.app.inject({ method: 'POST', url: '/api/connections', headers: t.adminHeaders, payload: { name: 's', type: 'slack', properties: { channel: 'C1' }, password: 'secret://absent/token' } });
+    expect(missingSecret.statusCode).toBe(400);
+    expect(missingSecret.json().details).toEqual([{ path: 'body.password', message: 'secret "absent" not found in namespace "default"' }]);
+    const missingKey = await t.app.inject({ method: 'POST', url: '/api/connections', headers: t.adminHeaders, payload: { name: 's', type: 'slack', properties: { channel: 'C1' }, password: { valueFrom: { secretKeyRef: { name: 'web-auth', key: 'nope' } } } } });
+    expect(missingKey.json().details).toEqual([{ path: 'body.password', message: 'secret "web-auth" in namespace "default" has no key "nope" (its keys: password, token)' }]);
     expect(await count()).toBe(before);
+  });
+
+  it('refuses, with 403 naming it, a canary that uses a connection of another namespace its author may not read', async () => {
+    await apply(`
+apiVersion: mission-control.flanksource.com/v1
+kind: Connection
+metadata: {name: prod-web, namespace: prod}
+spec: {http: {url: ${peerUrl}/private}}
+`);
+    const editor = await t.userWith(['editor']);
+    const canary = (namespace: string) => ({ name: `cross-${namespace}`, namespace, spec: { schedule: '@every 1h', http: [{ name: 'prod page', connection: 'connection://prod/prod-web' }] } });
+    const refused = await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: editor.headers, payload: canary('default') });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toContain('body.spec.http[0].connection: connection://prod/prod-web is a connection of the namespace "prod", not "default"');
+    expect((await t.db.pool.query("SELECT 1 FROM canaries WHERE name = 'cross-default'")).rowCount).toBe(0);
+    // The same namespace needs no read of the connection; an admin may use any namespace's.
+    expect((await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: editor.headers, payload: canary('prod') })).statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: t.adminHeaders, payload: { ...canary('default'), name: 'cross-admin' } })).statusCode).toBe(201);
+    // A permission row on that connection lets the editor use it.
+    const connection = (await t.db.pool.query<{ id: string }>("SELECT id FROM connections WHERE name = 'prod-web'")).rows[0]?.id;
+    await t.db.pool.query("INSERT INTO permissions (action, subject, subject_type, connection_id) VALUES ('read', $1, 'person', $2)", [editor.id, connection]);
+    const allowed = await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: editor.headers, payload: canary('default') });
+    expect(allowed.statusCode, allowed.body).toBe(201);
   });
 
   it('creates, tests, changes and deletes a connection through the API; a masked field keeps its secret', async () => {
@@ -256,6 +284,33 @@ spec:
 `);
     const [result] = await run('pg-via-connection');
     expect(result).toMatchObject({ pass: true });
+  });
+});
+
+describe('topology lookups read connections', () => {
+  it('looks components up from SQL through a stored connection', async () => {
+    const results = await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Topology
+metadata: {name: via-connection}
+spec:
+  schedule: "@every 1h"
+  components:
+    - name: databases
+      type: Group
+      lookup:
+        sql:
+          - connection: connection://default/inline
+            query: SELECT 'alpha' AS name UNION ALL SELECT 'beta'
+        display:
+          expr: "results.map(r, {'name': r.name, 'type': 'Database'}).toJSON()"
+`);
+    expect(results[0]?.errors).toEqual([]);
+    const { runTopology } = await import('../../topology/run');
+    const summary = await runTopology(t.db.pool, results[0]?.outcome?.id ?? '', { log });
+    expect(summary.errors).toEqual([]);
+    const { rows } = await t.db.pool.query<{ name: string }>("SELECT name FROM components WHERE type = 'Database' AND deleted_at IS NULL ORDER BY name");
+    expect(rows.map((row) => row.name)).toEqual(['alpha', 'beta']);
   });
 });
 

@@ -172,8 +172,8 @@ spec:
       auth: {username: {value: x}, password: {value: y}}
 `);
     expect(applied.errors).toEqual([
-      'spec.ldap[0].url: is required (ldap://host:389 or ldaps://host:636; the older host field is not read), or a connection',
       'spec.ldap[0].bindDN: is required: the base DN to search, e.g. ou=users,dc=example,dc=com',
+      'spec.ldap[0].url: is required (ldap://host:389 or ldaps://host:636; the older host field is not read), or a connection',
     ]);
   });
 });

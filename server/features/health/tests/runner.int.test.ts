@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../../../test/app';
 import { parsePrometheusText } from '../../../../test/peers/prom-text';
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
+import { secretKind } from '../../connections/kinds';
 import { canaryKind } from '../canary-kind';
 import { checkMetricsOf } from '../check-metrics';
 import { runCanary } from '../run-canary';
@@ -203,14 +204,10 @@ spec:
     expect(applied[0]?.outcome?.warnings ?? []).toEqual([]);
     const { byName } = await run('env-from-secret');
     expect(byName['uses-env']).toMatchObject({ pass: false, message: 'spec.env.TOKEN: valueFrom.secretKeyRef (name "api", key "token"): secret "api" not found in namespace "default"' });
-    await apply(`
-apiVersion: v1
-kind: Secret
-metadata: {name: api}
-stringData: {token: t0ken-value}
-`);
+    const secret = await applyDocuments(t.db.pool, [secretKind], [{ file: 'secret.yaml', text: 'apiVersion: v1\nkind: Secret\nmetadata: {name: api}\nstringData: {token: t0ken-value}\n' }], 'ConfigFile', createLogger('silent'));
+    expect(secret[0]?.ok).toBe(true);
     const again = await run('env-from-secret');
-    expect(again.byName['uses-env']).toMatchObject({ pass: true });
+    expect(again.byName['uses-env'], JSON.stringify(again.byName['uses-env'])).toMatchObject({ pass: true });
   });
 });
 
