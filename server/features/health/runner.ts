@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { isRecord, messageOf } from '../../platform/errors';
 import { ExpressionError, readTemplateSpec, templateSpecText, evaluateTemplateSpec, type TemplateSpec } from '../../platform/expressions';
 import type { Logger } from '../../platform/logger';
-import { withoutSecrets } from '../../platform/peers/credentials';
+import { withoutSecrets, withoutSecretsDeep } from '../../platform/peers/credentials';
 import { secretStore } from '../../platform/secrets';
 import { resolveEnvVar } from '../../platform/secrets/resolve';
 import { hasReferences, resolveSpecReferences } from '../../platform/secrets/spec-references';
@@ -104,8 +104,9 @@ async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, 
       return { outcome: { pass: false, message, error: message, data: {} }, duration: 0 };
     }
   }
-  const scrub = (outcome: CheckOutcome): CheckOutcome =>
-    secrets.length === 0 ? outcome : { ...outcome, message: outcome.message === undefined ? undefined : withoutSecrets(outcome.message, secrets), ...(outcome.error !== undefined ? { error: withoutSecrets(outcome.error, secrets) } : {}) };
+  // Values read from secrets never reach a result: its message, error, details and the variables
+  // expressions see (an exec check may print one) carry *** instead.
+  const scrub = (outcome: CheckOutcome): CheckOutcome => (secrets.length === 0 ? outcome : (withoutSecretsDeep(outcome, secrets) as CheckOutcome));
   const timeoutMs = type.timeoutMs(spec);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([parent, timeout]);

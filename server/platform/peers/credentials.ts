@@ -104,6 +104,15 @@ export function withoutSecrets(text: string, secrets: ReadonlyArray<string | und
   return clean;
 }
 
+/** Every text inside a value (results, details, variables) without the given secrets; other values as they are. */
+export function withoutSecretsDeep(value: unknown, secrets: ReadonlyArray<string | undefined>): unknown {
+  if (typeof value === 'string') return withoutSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => withoutSecretsDeep(item, secrets));
+  if (value instanceof Uint8Array || value instanceof Date) return value;
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutSecretsDeep(item, secrets)]));
+  return value;
+}
+
 /** The message of anything thrown, without the given secrets. */
 export function safeMessage(error: unknown, secrets: ReadonlyArray<string | undefined>): string {
   const message = error instanceof Error ? error.message || error.name : isRecord(error) && typeof error.message === 'string' ? error.message : String(error);
