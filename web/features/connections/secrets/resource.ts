@@ -5,7 +5,7 @@ import { secretsApi } from './api';
 const keysOf = (row: Record<string, unknown>): string => (Array.isArray(row.keys) ? row.keys.filter((key) => typeof key === 'string').join(', ') : '');
 
 /** What secrets and config maps share: admins only like connections, listed by their keys, one editor. */
-function keyedResource(options: Pick<SettingsResource, 'table' | 'label' | 'singular' | 'icon'> & { url: string }): SettingsResource {
+function keyedResource(options: Pick<SettingsResource, 'table' | 'label' | 'singular' | 'icon'> & { url: '/api/secrets' | '/api/config_maps' }): SettingsResource {
   return {
     table: options.table,
     label: options.label,
