@@ -10,6 +10,7 @@ import { RateLimiter } from './rate-limit';
 import { permissionGroupKind } from './permission-group-kind';
 import { permissionKind } from './permission-kind';
 import { teamKind } from './team-kind';
+import './service-accounts';
 
 /**
  * Identity and access (spec §1, §6, §8): the Kratos-compatible self-service API under /api/.ory, the

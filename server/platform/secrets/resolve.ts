@@ -3,6 +3,7 @@ import { parseValueReference, type ValueReference } from '../../../common/connec
 import type { ResolvedConnection } from '../connections/types';
 import { isRecord } from '../errors';
 import { jsonPathMatches } from '../expressions/shared/jsonpath';
+import { serviceAccountToken } from './service-accounts';
 import type { SecretStore, StoredConnection } from './store';
 
 /**
@@ -25,7 +26,9 @@ function quote(text: string): string {
 /** A stored reference's value, read in `namespace`. */
 export async function resolveReference(store: SecretStore, namespace: string, ref: ValueReference, where: string): Promise<string> {
   if (ref.kind === 'serviceaccount') {
-    throw new UnresolvedReference(`${where}: serviceAccount ${quote(ref.name)} cannot be read: this server does not issue service account tokens yet; put the token in a Secret and use secretKeyRef`);
+    const token = await serviceAccountToken(store.pool, ref.name);
+    if (!token) throw new UnresolvedReference(`${where}: no account ${quote(ref.name)} to issue a token for (a service account is a person of this console, named by email)`);
+    return token;
   }
   if (ref.kind === 'helm') return helmValue(store, namespace, ref.name, ref.key, where);
   const kind = ref.kind === 'secret' ? 'Secret' : 'ConfigMap';

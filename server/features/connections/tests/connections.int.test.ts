@@ -287,6 +287,36 @@ spec:
   });
 });
 
+describe('service accounts', () => {
+  it('issues a read-only token for a named account (valueFrom.serviceAccount) and reuses it; an unknown account fails naming it', async () => {
+    const base = await t.listen();
+    await apply(`
+apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: service-account}
+spec:
+  schedule: "@every 1h"
+  http:
+    - name: console api as the account
+      url: ${base}/api/db/canaries?select=name&limit=1
+      username: token
+      password: {valueFrom: {serviceAccount: test-admin@example.com}}
+    - name: unknown account
+      url: ${base}/api/db/canaries?limit=1
+      username: token
+      password: {valueFrom: {serviceAccount: nobody@example.com}}
+`);
+    const byName = async () => Object.fromEntries((await runCanary({ pool: t.db.pool, log }, await canaryId('service-account'), new AbortController().signal)).map((r) => [r.check.name, r.outcome.result]));
+    const first = await byName();
+    expect(first['console api as the account']).toMatchObject({ pass: true });
+    expect(first['unknown account']?.message).toContain('no account "nobody@example.com" to issue a token for');
+    await byName();
+    const tokens = await t.db.pool.query("SELECT scopes FROM access_tokens WHERE name = 'service account (valueFrom.serviceAccount)'");
+    expect(tokens.rowCount).toBe(1);
+    expect(JSON.stringify(tokens.rows[0]?.scopes)).not.toContain('create');
+  });
+});
+
 describe('topology lookups read connections', () => {
   it('looks components up from SQL through a stored connection', async () => {
     const results = await apply(`
