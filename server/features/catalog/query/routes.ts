@@ -18,7 +18,7 @@ const KIND_RESOURCE: Record<ResourceKind, Resource | undefined> = {
   checks: 'canaries',
   configs: 'config_scrapers',
   components: 'topologies',
-  connections: undefined,
+  connections: 'connections',
   playbooks: undefined,
 };
 

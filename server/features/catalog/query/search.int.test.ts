@@ -56,6 +56,16 @@ afterAll(async () => {
 });
 
 describe('POST /api/resources/search', () => {
+  it('finds connections by name and type, without their URL or credentials', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/api/connections', headers: t.adminHeaders, payload: { name: 'payments-db', type: 'postgres', url: 'postgres://db:5432/pay', username: 'pay', password: 'pay-secret' } });
+    expect(created.statusCode).toBe(201);
+    const answer = await search({ connections: [{ search: 'payments' }, { types: ['slack'] }] });
+    const body = answer.body as Answer;
+    expect(body.connections).toEqual([{ id: created.json().id, name: 'payments-db', icon: 'postgres', type: 'postgres', tags: {}, namespace: 'default', agent_id: '00000000-0000-0000-0000-000000000000' }]);
+    expect(JSON.stringify(body)).not.toContain('pay-secret');
+    await t.app.inject({ method: 'DELETE', url: `/api/connections/${String(created.json().id)}`, headers: t.adminHeaders });
+  });
+
   it('answers every kind, with id, name, type and tags; kinds without a table yet are empty (no component matches x here)', async () => {
     const answer = await search({ configs: [{ search: 'payments' }], checks: [{ search: 'payments' }], components: [{ search: 'x' }], connections: [{}], playbooks: [{}] });
     expect(answer.status).toBe(200);
@@ -120,8 +130,10 @@ describe('POST /api/resources/search', () => {
     expect(refused.status).toBe(403);
     expect((refused.body as { message: string }).message).toContain('checks or configs');
     expect((await search({ components: [{}] }, nobody.headers)).status).toBe(403);
-    expect((await search({ connections: [{}] }, nobody.headers)).status).toBe(200);
+    expect((await search({ playbooks: [{}] }, nobody.headers)).status).toBe(200);
     const viewer = await t.userWith(['viewer']);
+    // Connections are the admins' (spec §6).
+    expect((await search({ connections: [{}] }, viewer.headers)).status).toBe(403);
     expect((await search({ configs: [{ search: 'api' }] }, viewer.headers)).status).toBe(200);
   });
 });

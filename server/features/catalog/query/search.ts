@@ -8,8 +8,8 @@ import { filterConditions, Params, selectorConditions } from './sql';
  * list of selectors; a kind's answer is the union of its selectors' matches (each up to its own limit),
  * exact names first, then names that start with the search, then the rest by name.
  *
- * Checks, components and configs are searched. Connections and playbooks answer empty lists: their
- * tables arrive with the connections and playbooks features, and their search joins this file.
+ * Checks, components, configs and connections are searched (connections by name, namespace, type and
+ * labels; never their URL or credentials). Playbooks answer an empty list until that feature lands.
  */
 
 export interface FoundResource {
@@ -86,6 +86,18 @@ const COMPONENTS: KindTable = {
   fields: { name: 'r.name', type: 'r.type', health: 'r.health', status: 'r.status', description: 'r.description', owner: 'r.owner', agent: 'r.agent_id::text' },
 };
 
+const CONNECTIONS: KindTable = {
+  from: 'connections r',
+  live: ['r.deleted_at IS NULL'],
+  select: 'r.id, r.name, r.type AS icon, r.type, r.labels AS tags, r.namespace, r.agent_id',
+  name: 'r.name',
+  type: 'r.type',
+  tags: 'r.labels',
+  agent: 'r.agent_id',
+  words: ['r.name'],
+  fields: { name: 'r.name', type: 'r.type', namespace: 'r.namespace', agent: 'r.agent_id::text' },
+};
+
 function selectorStatement(table: KindTable, selector: Selector): { text: string; values: unknown[] } {
   const params = new Params();
   const where = [...table.live];
@@ -141,6 +153,11 @@ async function searchKind(pool: pg.Pool, table: KindTable, selectors: readonly S
 }
 
 export async function searchResources(pool: pg.Pool, body: SearchBody): Promise<SearchAnswer> {
-  const [checks, components, configs] = await Promise.all([searchKind(pool, CHECKS, body.checks), searchKind(pool, COMPONENTS, body.components), searchKind(pool, CONFIGS, body.configs)]);
-  return { checks, components, configs, connections: [], playbooks: [] };
+  const [checks, components, configs, connections] = await Promise.all([
+    searchKind(pool, CHECKS, body.checks),
+    searchKind(pool, COMPONENTS, body.components),
+    searchKind(pool, CONFIGS, body.configs),
+    searchKind(pool, CONNECTIONS, body.connections),
+  ]);
+  return { checks, components, configs, connections, playbooks: [] };
 }
