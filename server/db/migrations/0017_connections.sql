@@ -86,3 +86,21 @@ CREATE VIEW config_maps_shown AS
   SELECT id, name, namespace, ARRAY(SELECT jsonb_object_keys(data) ORDER BY 1) AS keys, data, labels, source, created_by, created_at, updated_at, deleted_at
   FROM secrets WHERE kind = 'ConfigMap';
 
+
+-- Spec §3 Permission: summary rows carry the connection they name (id, name, namespace, type).
+CREATE OR REPLACE VIEW permissions_summary AS
+SELECT
+  pm.id, pm.name, pm.namespace, pm.description, pm.action, pm.deny, pm.subject, pm.subject_type,
+  pm.person_id, pm.team_id, pm.notification_id, pm.object, pm.object_selector, pm.config_id, pm.component_id,
+  pm.canary_id, pm.playbook_id, pm.connection_id, pm.tags, pm.agents, pm.until, pm.source, pm.error,
+  pm.created_by, pm.updated_by, pm.created_at, pm.updated_at, pm.deleted_at,
+  CASE WHEN p.id IS NULL THEN NULL ELSE jsonb_build_object('id', p.id, 'name', p.name, 'email', p.email, 'avatar', p.avatar) END AS person,
+  CASE WHEN t.id IS NULL THEN NULL ELSE jsonb_build_object('id', t.id, 'name', t.name, 'icon', t.icon) END AS team,
+  CASE WHEN pm.subject_type = 'group' THEN pm.subject END AS "group",
+  CASE WHEN cb.id IS NULL THEN NULL ELSE jsonb_build_object('id', cb.id, 'name', cb.name) END AS created_by_person,
+  CASE WHEN cn.id IS NULL THEN NULL ELSE jsonb_build_object('id', cn.id, 'name', cn.name, 'namespace', cn.namespace, 'type', cn.type) END AS connection_object
+FROM permissions pm
+LEFT JOIN people p ON p.id = pm.person_id
+LEFT JOIN teams t ON t.id = pm.team_id
+LEFT JOIN people cb ON cb.id = pm.created_by
+LEFT JOIN connections cn ON cn.id = pm.connection_id;

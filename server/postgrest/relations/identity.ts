@@ -97,7 +97,7 @@ export const identityRelations: RelationDef[] = [
     // The Permissions page (spec §3: summary rows carry person, team and group).
     name: 'permissions_summary',
     rbac: 'rbac',
-    readable: [...PERMISSION_COLUMNS, 'person', 'team', 'group', 'created_by_person'],
+    readable: [...PERMISSION_COLUMNS, 'person', 'team', 'group', 'created_by_person', 'connection_object'],
     primaryKey: ['id'],
     softDelete: true,
     notNull: ['id', 'action', 'deny', 'subject', 'subject_type', 'source', 'created_at', 'updated_at'],

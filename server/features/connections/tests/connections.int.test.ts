@@ -160,6 +160,8 @@ spec: {http: {url: ${peerUrl}/private}}
     await t.db.pool.query("INSERT INTO permissions (action, subject, subject_type, connection_id) VALUES ('read', $1, 'person', $2)", [editor.id, connection]);
     const allowed = await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: editor.headers, payload: canary('default') });
     expect(allowed.statusCode, allowed.body).toBe(201);
+    const summary = await t.app.inject({ method: 'GET', url: `/api/db/permissions_summary?select=connection_object&connection_id=eq.${connection}`, headers: t.adminHeaders });
+    expect(summary.json()).toEqual([{ connection_object: { id: connection, name: 'prod-web', namespace: 'prod', type: 'http' } }]);
   });
 
   it('creates, tests, changes and deletes a connection through the API; a masked field keeps its secret', async () => {
