@@ -1,5 +1,6 @@
 import type { Feature } from '../../platform/context';
 import { secretStore } from '../../platform/secrets';
+import { keysInUse } from '../../platform/secrets/rotate';
 import { configMapKind, connectionKind, secretKind } from './kinds';
 import { connectionRoutes } from './routes';
 
@@ -16,6 +17,12 @@ export const connectionsFeature: Feature = {
   },
   // Every instance drops its cached connections and secrets as soon as any instance changes one.
   async start(ctx) {
-    return secretStore(ctx.pool).listen(ctx.log);
+    const store = secretStore(ctx.pool);
+    // Values under a key this instance does not hold cannot be read here: said once at start, by key id.
+    const unknown = [...(await keysInUse(ctx.pool)).entries()].filter(([id]) => !store.keyring.has(id));
+    for (const [id, count] of unknown) {
+      ctx.log.warn({ key: id, values: count }, `${count} stored secret value(s) are encrypted with key ${id}, which this instance does not hold: set WATCHKEEPER_SECRET_KEY or copy secret.key from the instance that wrote them (docs/CONNECTIONS.md)`);
+    }
+    return store.listen(ctx.log);
   },
 };
