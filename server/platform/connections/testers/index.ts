@@ -9,8 +9,9 @@ import { testLdap } from './ldap';
 import * as notify from './notifications';
 import { testRedis } from './redis';
 import { failed, reasonOf, secretsOf, untested } from './shared';
+import { testSftp } from './sftp';
 import { testMongo, testMysql, testPostgres, testSqlServer } from './sql';
-import { testJmeter, testRestic, testSftp, testSmb, testWindows } from './untestable';
+import { testJmeter, testRestic, testSmb, testWindows } from './untestable';
 
 /** One tester per connection type of common/connections.ts: adding a type is a module and one line here. */
 const TESTERS: Readonly<Record<string, ConnectionTester>> = {

@@ -7,7 +7,6 @@ const missing =
   async () =>
     untested(`${label} connections cannot be tested here: ${what}`);
 
-export const testSftp = missing('SFTP', 'this server has no SSH/SFTP client (the ssh2 package is not installed)');
 export const testSmb = missing('SMB', 'this server has no SMB client (no SMB library is installed)');
 export const testWindows = missing('Windows', 'this server has no WinRM or WMI client to log in to a Windows host');
 export const testRestic = missing('Restic', 'this server has no restic client (Watchkeeper does not run the restic command)');
