@@ -95,8 +95,14 @@ describe('job history of system jobs', () => {
       expect(await counterValue(runtime.metrics, 'jobRuns', { name: 'Works', status: 'SUCCESS' })).toBe(1);
       const { values } = await runtime.metrics.jobDuration.get();
       expect(values.some((sample) => sample.labels.name === 'Works' && sample.metricName?.endsWith('_count') && sample.value === 1)).toBe(true);
-      // The slot moved to the next hour and the lease is gone.
-      const job = (await db.pool.query<{ lease_owner: string | null; last_run_at: Date | null; next_run_at: Date }>("SELECT * FROM scheduled_jobs WHERE name = 'Works'")).rows[0];
+      // The slot moved to the next hour and the lease is gone (released just after the history row is
+      // finished: read until it is, for a bounded time).
+      const readJob = async () => (await db.pool.query<{ lease_owner: string | null; last_run_at: Date | null; next_run_at: Date }>("SELECT * FROM scheduled_jobs WHERE name = 'Works'")).rows[0];
+      let job = await readJob();
+      for (let tries = 0; tries < 50 && job?.lease_owner; tries += 1) {
+        await sleep(100);
+        job = await readJob();
+      }
       expect(job?.lease_owner).toBeNull();
       expect(job?.last_run_at?.toISOString()).toBe(row.details.scheduled_for);
       // The next @hourly slot: in the future and on the hour (it may be seconds away near the hour's end).
