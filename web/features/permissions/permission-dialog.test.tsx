@@ -75,6 +75,9 @@ async function pickPat(user: User) {
 
 const alerts = () => within(dialog()).queryAllByRole('alert').map((node) => node.textContent);
 
+// Typing into its pickers in jsdom takes seconds; under a loaded CI machine more than the default 5 s.
+vi.setConfig({ testTimeout: 20_000 });
+
 describe('permission dialog', () => {
   it('says a field is required once it was touched, and all of them on save', async () => {
     const { user } = renderDialog();
