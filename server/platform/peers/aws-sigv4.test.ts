@@ -29,7 +29,9 @@ describe('AWS SigV4', () => {
   });
 
   it('agrees with the aws4 package on any method, path, query, headers and body', () => {
-    const segment = fc.stringMatching(/^[A-Za-z0-9_.~-]{1,8}$/);
+    // Not a segment of dots alone: WHATWG URL keeps a last '.' after some segments ('/~/.~/.'), where RFC 3986
+    // dot-segment removal gives '/~/.~/' and the aws4 package '/~/.~'; three readings of a path no client sends.
+    const segment = fc.stringMatching(/^[A-Za-z0-9_.~-]{1,8}$/).filter((text) => !/^\.+$/.test(text));
     const word = fc.string({ maxLength: 12 });
     fc.assert(
       fc.property(
