@@ -44,6 +44,35 @@ export class SpecInvalid extends Error {
   }
 }
 
+/**
+ * Whether a save may go on with the row found (spec §4): by id it must exist; a create must not find one
+ * (`field` names the name's field in the message); a row made in the console is never taken over by a
+ * file, and a row from a file is changed there, not in the console.
+ */
+export function assertSavable(
+  existing: { source: string } | undefined,
+  save: { noun: string; name: string; namespace: string; source: string; id?: string | undefined; createOnly?: boolean | undefined; field?: string },
+): void {
+  if (save.id && !existing) throw new AppError('not_found', `${save.noun} ${save.id} not found`);
+  if (save.createOnly && existing) throw new AppError('conflict', `${save.field ?? 'metadata.name'}: a ${save.noun} "${save.name}" already exists in the namespace "${save.namespace}"; choose another name or edit that one`);
+  if (existing && !save.id && existing.source === 'UI' && save.source !== 'UI') {
+    throw new AppError('conflict', `metadata.name: the ${save.noun} "${save.namespace}/${save.name}" was created in the console; rename one of them`);
+  }
+  if (existing && save.id && existing.source !== 'UI' && save.source === 'UI') throw new AppError('conflict', `this ${save.noun} comes from ${existing.source}: change it there`);
+}
+
+/**
+ * Soft-deletes a row made in the console: 404 when there is none, 409 for a row from a file (deleted
+ * there). `where` narrows the row (`kind = 'Secret'`) with parameters after the id.
+ */
+export async function deleteConsoleRow(db: Queryable, table: string, noun: string, id: string, where: { sql: string; values: unknown[] } = { sql: '', values: [] }): Promise<void> {
+  const { rows } = await db.query<{ source: string }>(`SELECT source FROM ${table} WHERE id = $1 AND deleted_at IS NULL${where.sql}`, [id, ...where.values]);
+  const source = rows[0]?.source;
+  if (!source) throw new AppError('not_found', `${noun} ${id} not found`);
+  if (source !== 'UI') throw new AppError('conflict', `this ${noun} comes from ${source}: delete it there`);
+  await db.query(`UPDATE ${table} SET deleted_at = now() WHERE id = $1`, [id]);
+}
+
 /** Creates or updates one row (by id from the console, else by namespace and name); the spec is checked first. */
 export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, input: SpecRowInput, options: { id?: string; createOnly?: boolean } = {}): Promise<SavedSpecResource> {
   const problems = table.problems(input.spec);
@@ -54,12 +83,7 @@ export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, in
     ? await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [options.id])
     : await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE`, [input.namespace, input.name]);
   const existing = found.rows[0];
-  if (options.id && !existing) throw new AppError('not_found', `${table.noun} ${options.id} not found`);
-  if (options.createOnly && existing) throw new AppError('conflict', `metadata.name: a ${table.noun} "${input.name}" already exists in the namespace "${input.namespace}"; choose another name or edit that one`);
-  if (existing && !options.id && existing.source === 'UI' && input.source !== 'UI') {
-    throw new AppError('conflict', `metadata.name: the ${table.noun} "${input.namespace}/${input.name}" was created in the console; rename one of them`);
-  }
-  if (existing && options.id && existing.source !== 'UI' && input.source === 'UI') throw new AppError('conflict', `this ${table.noun} comes from ${existing.source}: change it there`);
+  assertSavable(existing, { noun: table.noun, name: input.name, namespace: input.namespace, source: input.source, id: options.id, createOnly: options.createOnly });
   if (existing) {
     await client.query(`UPDATE ${table.table} SET name = $2, namespace = $3, labels = $4, spec = $5, source = $6 WHERE id = $1`, [
       existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source,
@@ -78,11 +102,6 @@ export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, in
 /** The resource kind (`apply -f`, the watched folder) whose documents are rows of this table. */
 export function specRowKind(table: SpecRowTable, options: { kind: string; apiVersions: string[] }) {
   return specResourceKind({ ...options, problems: table.problems, save: (client, input) => saveSpecRow(client, table, input) });
-}
-
-export async function deleteSpecRow(db: Queryable, table: Pick<SpecRowTable, 'table'>, id: string): Promise<boolean> {
-  const result = await db.query(`UPDATE ${table.table} SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL`, [id]);
-  return (result.rowCount ?? 0) > 0;
 }
 
 const uuid = z.string().uuid('must be a UUID');
@@ -142,11 +161,7 @@ export function specRowRoutes(app: FastifyInstance, pool: pg.Pool, options: { ur
     access: { resource: options.access, action: 'delete' },
     params: z.object({ id: uuid }),
     handler: async ({ params }) => {
-      const { rows } = await pool.query<{ source: string }>(`SELECT source FROM ${table.table} WHERE id = $1 AND deleted_at IS NULL`, [params.id]);
-      const source = rows[0]?.source;
-      if (!source) throw new AppError('not_found', `${table.noun} ${params.id} not found`);
-      if (source !== 'UI') throw new AppError('conflict', `this ${table.noun} comes from ${source}: delete it there`);
-      await deleteSpecRow(pool, table, params.id);
+      await deleteConsoleRow(pool, table.table, table.noun, params.id);
       return { message: 'success' };
     },
   });

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { connectionProblems, connectionType, type ConnectionInput } from '../../../common/connections';
-import { AppError } from '../../platform/http/errors';
+import { assertSavable } from '../../platform/spec-rows';
 import { problemPathSegments, type ResourceKind, type ResourceSource } from '../../platform/resources';
 import { processKeyring } from '../../platform/secrets';
 import { connectionFromSpec, saveConnection, withDefaults, type Problem } from './service';
@@ -116,10 +116,7 @@ export async function saveSecret(client: pg.PoolClient, input: SecretInput, opti
     ? await client.query<{ id: string; source: string; data: Record<string, string> }>('SELECT id, source, data FROM secrets WHERE id = $1 AND kind = $2 AND deleted_at IS NULL FOR UPDATE', [options.id, input.kind])
     : await client.query<{ id: string; source: string; data: Record<string, string> }>('SELECT id, source, data FROM secrets WHERE kind = $1 AND namespace = $2 AND name = $3 AND deleted_at IS NULL FOR UPDATE', [input.kind, input.namespace, input.name]);
   const existing = found.rows[0];
-  if (options.id && !existing) throw new AppError('not_found', `${noun} ${options.id} not found`);
-  if (options.createOnly && existing) throw new AppError('conflict', `name: a ${noun} "${input.name}" already exists in the namespace "${input.namespace}"; choose another name or edit that one`);
-  if (existing && !options.id && existing.source === 'UI' && options.source !== 'UI') throw new AppError('conflict', `metadata.name: the ${noun} "${input.namespace}/${input.name}" was created in the console; rename one of them`);
-  if (existing && options.id && existing.source !== 'UI' && options.source === 'UI') throw new AppError('conflict', `this ${noun} comes from ${existing.source}: change it there`);
+  assertSavable(existing, { noun, name: input.name, namespace: input.namespace, source: options.source, id: options.id, createOnly: options.createOnly, field: 'name' });
   const keyring = processKeyring();
   const data: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.data)) {

@@ -7,6 +7,7 @@ import { messageOf } from '../../platform/errors';
 import { AppError, ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { inTransaction } from '../../platform/jobs/db';
+import { deleteConsoleRow } from '../../platform/spec-rows';
 import { testConnection } from '../../platform/connections/testers';
 import { withoutSecrets } from '../../platform/peers/credentials';
 import { processKeyring, secretStore } from '../../platform/secrets';
@@ -105,11 +106,7 @@ export function connectionRoutes(app: FastifyInstance, ctx: AppContext): void {
     access: { resource: 'connections', action: 'delete' },
     params: z.object({ id: uuid }),
     handler: async ({ params, reply }) => {
-      const { rows } = await pool.query<{ source: string }>('SELECT source FROM connections WHERE id = $1 AND deleted_at IS NULL', [params.id]);
-      const source = rows[0]?.source;
-      if (!source) throw new AppError('not_found', `connection ${params.id} not found`);
-      if (source !== 'UI') throw new AppError('conflict', `this connection comes from ${source}: delete it there`);
-      await pool.query('UPDATE connections SET deleted_at = now() WHERE id = $1', [params.id]);
+      await deleteConsoleRow(pool, 'connections', 'connection', params.id);
       return reply.status(204).send();
     },
   });
@@ -197,11 +194,7 @@ export function connectionRoutes(app: FastifyInstance, ctx: AppContext): void {
       access: { resource: 'connections', action: 'delete' },
       params: z.object({ id: uuid }),
       handler: async ({ params, reply }) => {
-        const { rows } = await pool.query<{ source: string }>('SELECT source FROM secrets WHERE id = $1 AND kind = $2 AND deleted_at IS NULL', [params.id, kind]);
-        const source = rows[0]?.source;
-        if (!source) throw new AppError('not_found', `${noun} ${params.id} not found`);
-        if (source !== 'UI') throw new AppError('conflict', `this ${noun} comes from ${source}: delete it there`);
-        await pool.query('UPDATE secrets SET deleted_at = now() WHERE id = $1', [params.id]);
+        await deleteConsoleRow(pool, 'secrets', noun, params.id, { sql: ' AND kind = $2', values: [kind] });
         return reply.status(204).send();
       },
     });

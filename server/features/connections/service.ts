@@ -13,6 +13,7 @@ import {
 } from '../../../common/connections';
 import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
+import { assertSavable } from '../../platform/spec-rows';
 import type { Queryable } from '../../platform/jobs/db';
 import type { ResourceSource } from '../../platform/resources';
 import { isEncrypted, type Keyring } from '../../platform/secrets';
@@ -282,12 +283,7 @@ export async function saveConnection(client: pg.PoolClient, keyring: Keyring, in
         [input.namespace, input.name],
       );
   const existing = found.rows[0];
-  if (options.id && !existing) throw new AppError('not_found', `connection ${options.id} not found`);
-  if (options.createOnly && existing) throw new AppError('conflict', `name: a connection "${input.name}" already exists in the namespace "${input.namespace}"; choose another name or edit that one`);
-  if (existing && !options.id && existing.source === 'UI' && options.source !== 'UI') {
-    throw new AppError('conflict', `metadata.name: the connection "${input.namespace}/${input.name}" was created in the console; rename one of them`);
-  }
-  if (existing && options.id && existing.source !== 'UI' && options.source === 'UI') throw new AppError('conflict', `this connection comes from ${existing.source}: change it there`);
+  assertSavable(existing, { noun: 'connection', name: input.name, namespace: input.namespace, source: options.source, id: options.id, createOnly: options.createOnly, field: 'name' });
   // A type change keeps nothing of the old type's secrets.
   const previous = existing && existing.type === input.type ? existing : undefined;
   const fields = storedFields(keyring, input, previous);

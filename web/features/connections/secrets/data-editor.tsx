@@ -7,6 +7,7 @@ import { ApiError } from '@web/lib/api';
 import { Button } from '@web/ui/primitives/button';
 import { Field } from '@web/ui/primitives/field';
 import { IconButton } from '@web/ui/primitives/icon-button';
+import { PairsInput } from '@web/features/canaries/editor/pairs-input';
 import { dataFormProblems, dataFormToWrite, initialDataForm, type DataForm, type DataPair, type DataProblems } from './data';
 
 const inputClass =
@@ -119,50 +120,19 @@ export default function DataEditor({ resource, row, readOnly, saving, saveError,
           </p>
         ) : null}
       </fieldset>
-      <fieldset className="flex flex-col gap-2">
-        <legend className="mb-1 text-sm font-medium text-slate-700">Labels</legend>
-        {form.labels.length === 0 ? <p className="text-xs text-slate-500">None</p> : null}
-        {form.labels.map((pair, index) => (
-          <div key={index} className="flex items-center gap-2">
-            <input
-              aria-label={`Label ${index + 1} key`}
-              className={inputClass}
-              value={pair.key}
-              placeholder="Key"
-              disabled={readOnly}
-              onChange={(event) => change({ ...form, labels: form.labels.map((item, at) => (at === index ? { ...item, key: event.target.value } : item)) })}
-            />
-            <input
-              aria-label={`Label ${index + 1} value`}
-              className={inputClass}
-              value={pair.value}
-              placeholder="Value"
-              disabled={readOnly}
-              onChange={(event) => change({ ...form, labels: form.labels.map((item, at) => (at === index ? { ...item, value: event.target.value } : item)) })}
-            />
-            {readOnly ? null : (
-              <IconButton
-                label={`Remove label ${index + 1}`}
-                icon={<Trash2 className="size-4" aria-hidden="true" />}
-                onClick={() => change({ ...form, labels: form.labels.filter((_, at) => at !== index) })}
-              />
-            )}
-          </div>
-        ))}
-        {readOnly ? null : (
-          <div>
-            <Button size="sm" variant="ghost" onClick={() => change({ ...form, labels: [...form.labels, { key: '', value: '' }] })}>
-              <Plus className="size-4" aria-hidden="true" />
-              Add label
-            </Button>
-          </div>
-        )}
-        {shown.labels ? (
-          <p role="alert" className="text-xs text-red-600">
-            {shown.labels}
-          </p>
-        ) : null}
-      </fieldset>
+      <PairsInput
+        label="Labels"
+        item="Label"
+        keyLabel="Key"
+        value={form.labels.map((pair) => ({ name: pair.key, value: pair.value }))}
+        disabled={readOnly}
+        onChange={(pairs) => change({ ...form, labels: pairs.map((pair) => ({ key: pair.name, value: pair.value })) })}
+      />
+      {shown.labels ? (
+        <p role="alert" className="text-xs text-red-600">
+          {shown.labels}
+        </p>
+      ) : null}
       <FormActions onBack={onBack} existing={existing} readOnly={readOnly} saving={saving} onDelete={onDelete} />
     </form>
   );
