@@ -9,6 +9,7 @@ import {
   failEvent,
   millisUntilNextEvent,
   renewEvents,
+  subscribeConsumer,
   unlockEvents,
   type Backoff,
   type QueuedEvent,
@@ -41,6 +42,8 @@ export interface ConsumerOptions {
 }
 
 export interface ConsumerSpec extends ConsumerOptions {
+  /** The subscription: every event of these names published from now on gets a delivery for this consumer. */
+  name: string;
   names: readonly string[];
   handler: EventHandler;
 }
@@ -59,7 +62,7 @@ export class Consumer implements Worker {
     private readonly ctx: WorkerContext,
     private readonly spec: ConsumerSpec,
   ) {
-    this.label = `events:${spec.names.join(',')}`;
+    this.label = `events:${spec.name}`;
     this.backoff = { ...DEFAULT_BACKOFF, ...spec.backoff };
     this.batchSize = Math.max(1, spec.batchSize ?? 10);
   }
@@ -78,10 +81,15 @@ export class Consumer implements Worker {
 
   private async run(): Promise<void> {
     const { timings, log } = this.ctx;
+    let subscribed = false;
     while (!this.stopping) {
       let waitMillis = timings.pollMillis;
       try {
-        const { events, exhausted } = await claimEvents(this.ctx.pool, this.spec.names, this.ctx.instanceId, this.batchSize, timings.leaseMillis);
+        if (!subscribed) {
+          await subscribeConsumer(this.ctx.pool, this.spec.name, this.spec.names);
+          subscribed = true;
+        }
+        const { events, exhausted } = await claimEvents(this.ctx.pool, this.spec.names, this.ctx.instanceId, this.batchSize, timings.leaseMillis, this.spec.name);
         for (const row of exhausted) this.ctx.metrics.eventsProcessed.inc({ name: row.name, result: 'failed' });
         await unlockEvents(this.ctx.pool, exhausted.map((row) => row.id), this.ctx.instanceId);
         if (events.length > 0) {
@@ -93,7 +101,7 @@ export class Consumer implements Worker {
           this.current = undefined;
         }
         if (events.length + exhausted.length === this.batchSize) continue;
-        waitMillis = boundedWait(await millisUntilNextEvent(this.ctx.pool, this.spec.names), MIN_IDLE_MILLIS, timings.pollMillis);
+        waitMillis = boundedWait(await millisUntilNextEvent(this.ctx.pool, this.spec.names, this.spec.name), MIN_IDLE_MILLIS, timings.pollMillis);
       } catch (error) {
         this.current = undefined;
         log.warn({ err: errorMessage(error), worker: this.label }, 'could not claim events; retrying');

@@ -116,6 +116,43 @@ describe('consumers', () => {
     expect(ok).toBe(200);
   });
 
+  it('deliver one event to every subscribed consumer once each, across two instances, with failures kept per consumer', async () => {
+    const handled = { steady: [] as string[], broken: [] as string[] };
+    const runtimes: TestRuntime[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const registry = new BackgroundWork();
+      registry.consumer({ name: 'steady', events: ['fan.out'], batchSize: 5, handler: async (event) => void handled.steady.push(String(event.properties.n)) });
+      registry.consumer({
+        name: 'broken',
+        events: ['fan.out'],
+        maxAttempts: 1,
+        async handler(event) {
+          handled.broken.push(String(event.properties.n));
+          throw new Error('the peer is down');
+        },
+      });
+      runtimes.push(await startTestRuntime(db.url, registry));
+    }
+    try {
+      await eventually(async () => ((await db.pool.query("SELECT count(*)::int AS n FROM event_consumers WHERE 'fan.out' = ANY(events)")).rows[0].n === 2 ? true : undefined), 5_000, 'two subscriptions');
+      const ids = new Set<string>();
+      for (let n = 0; n < 60; n += 1) ids.add(await publish(db.pool, 'fan.out', { n }));
+      expect(ids.size).toBe(60);
+      await eventually(async () => (handled.steady.length >= 60 && handled.broken.length >= 60 ? true : undefined), 20_000, 'both consumers');
+      await sleep(300);
+    } finally {
+      await Promise.all(runtimes.map((runtime) => runtime.stop()));
+      await db.pool.query("DELETE FROM event_consumers WHERE name IN ('steady', 'broken')");
+    }
+    expect(handled.steady.sort()).toEqual(Array.from({ length: 60 }, (_, n) => String(n)).sort());
+    expect(handled.broken.sort()).toEqual(Array.from({ length: 60 }, (_, n) => String(n)).sort());
+    // The steady consumer's deliveries are done and gone; the broken one's stay, failed, with its error.
+    const left = (await db.pool.query('SELECT consumer, count(*)::int AS n, min(error) AS error FROM event_queue GROUP BY consumer')).rows;
+    expect(left).toEqual([{ consumer: 'broken', n: 60, error: 'the peer is down' }]);
+    const summary = (await db.pool.query("SELECT consumer, pending, failed FROM event_queue_summary WHERE name = 'fan.out'")).rows;
+    expect(summary).toEqual([{ consumer: 'broken', pending: 0, failed: 60 }]);
+  });
+
   it('retry failures with exponential backoff and keep the event with its last error when attempts run out', async () => {
     const attempts: Array<{ attempt: number; at: number }> = [];
     const registry = new BackgroundWork();

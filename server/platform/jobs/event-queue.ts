@@ -1,4 +1,4 @@
-import { Kysely, sql } from 'kysely';
+import { CompiledQuery, Kysely } from 'kysely';
 import { interval, type Queryable } from './db';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -34,23 +34,39 @@ export async function publish<DB>(
     throw new Error('event priority must be an integer and maxAttempts a positive integer');
   }
   const payload = JSON.stringify(properties);
-  if (db instanceof Kysely) {
-    const result = await sql<{ id: string }>`INSERT INTO event_queue (name, properties, priority, max_attempts, next_attempt_at)
-      VALUES (${name}, ${payload}::jsonb, ${priority}, ${maxAttempts}, now() + ${delay}::interval) RETURNING id`.execute(db);
-    return firstId(result.rows);
-  }
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO event_queue (name, properties, priority, max_attempts, next_attempt_at)
-     VALUES ($1, $2::jsonb, $3, $4, now() + $5::interval) RETURNING id`,
-    [name, payload, priority, maxAttempts, delay],
-  );
+  // One row per subscribed consumer (event_consumers), all with the same event_id; none subscribed keeps
+  // one row with consumer '' until a consumer of that name subscribes (see subscribeConsumer).
+  const text = `WITH event AS (SELECT gen_random_uuid() AS id),
+      targets AS (
+        SELECT c.name AS consumer FROM event_consumers c WHERE $1 = ANY(c.events)
+        UNION ALL SELECT '' WHERE NOT EXISTS (SELECT 1 FROM event_consumers c WHERE $1 = ANY(c.events))
+      )
+    INSERT INTO event_queue (event_id, consumer, name, properties, priority, max_attempts, next_attempt_at)
+    SELECT event.id, targets.consumer, $1, $2::jsonb, $3, $4, now() + $5::interval FROM event, targets
+    RETURNING event_id AS id`;
+  const values = [name, payload, priority, maxAttempts, delay];
+  if (db instanceof Kysely) return firstId((await db.executeQuery(CompiledQuery.raw(text, values))).rows as Array<{ id: string }>);
+  const { rows } = await db.query<{ id: string }>(text, values);
   return firstId(rows);
 }
-
 function firstId(rows: Array<{ id: string }>): string {
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('event_queue insert returned no id');
   return id;
+}
+
+/**
+ * Subscribes a consumer to these event names from now on (every instance running it does the same; the
+ * last one started sets the list). Events published while nobody subscribed to their name (consumer '')
+ * are claimed by the first consumer of that name that comes (see claimEvents), so nothing published before
+ * the first `serve` started is lost.
+ */
+export async function subscribeConsumer(db: Queryable, consumer: string, names: readonly string[]): Promise<void> {
+  await db.query(
+    `INSERT INTO event_consumers (name, events) VALUES ($1, $2::text[])
+     ON CONFLICT (name) DO UPDATE SET events = excluded.events, updated_at = now()`,
+    [consumer, names],
+  );
 }
 
 /** An event as a consumer sees it. `attempt` counts from 1. */
@@ -85,11 +101,12 @@ export async function claimEvents(
   owner: string,
   limit: number,
   leaseMillis: number,
+  consumer = '',
 ): Promise<{ events: QueuedEvent[]; exhausted: ClaimedEventRow[] }> {
   const { rows } = await db.query<ClaimedEventRow>(
     `WITH due AS (
        SELECT id FROM event_queue
-        WHERE name = ANY($1::text[]) AND attempts < max_attempts AND next_attempt_at <= now()
+        WHERE consumer IN ($6, '') AND name = ANY($1::text[]) AND attempts < max_attempts AND next_attempt_at <= now()
           AND (locked_until IS NULL OR locked_until < now())
         ORDER BY priority DESC, next_attempt_at, created_at
         LIMIT $2
@@ -101,7 +118,7 @@ export async function claimEvents(
             error = CASE WHEN e.locked_until IS NULL THEN e.error ELSE $5 END
        FROM due WHERE e.id = due.id
      RETURNING e.id, e.name, e.properties, e.priority, e.attempts, e.max_attempts, e.created_at`,
-    [names, limit, owner, interval(leaseMillis), HANDLER_STOPPED],
+    [names, limit, owner, interval(leaseMillis), HANDLER_STOPPED, consumer],
   );
   const events: QueuedEvent[] = [];
   const exhausted: ClaimedEventRow[] = [];
@@ -168,11 +185,11 @@ export async function renewEvents(db: Queryable, ids: readonly string[], owner: 
 }
 
 /** Milliseconds until one of these events could be claimed (due, or its lock could expire). */
-export async function millisUntilNextEvent(db: Queryable, names: readonly string[]): Promise<number | undefined> {
+export async function millisUntilNextEvent(db: Queryable, names: readonly string[], consumer = ''): Promise<number | undefined> {
   const { rows } = await db.query<{ ms: number | null }>(
     `SELECT (extract(epoch FROM min(GREATEST(next_attempt_at, COALESCE(locked_until, next_attempt_at))) - now()) * 1000)::float8 AS ms
-       FROM event_queue WHERE name = ANY($1::text[]) AND attempts < max_attempts`,
-    [names],
+       FROM event_queue WHERE consumer IN ($2, '') AND name = ANY($1::text[]) AND attempts < max_attempts`,
+    [names, consumer],
   );
   const ms = rows[0]?.ms;
   return ms === null || ms === undefined ? undefined : ms;

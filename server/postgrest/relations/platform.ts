@@ -65,6 +65,6 @@ export const platformRelations: RelationDef[] = [
   {
     name: 'event_queue_summary',
     rbac: 'database',
-    readable: ['name', 'pending', 'retrying', 'failed', 'average_attempts', 'first_failure', 'last_failure', 'most_common_error', 'oldest'],
+    readable: ['name', 'consumer', 'pending', 'retrying', 'failed', 'average_attempts', 'first_failure', 'last_failure', 'most_common_error', 'oldest'],
   },
 ];

@@ -6,7 +6,7 @@ import { QueryPage } from '@web/ui/query-page';
 import { patchSearchParams, readSearchParams } from '@web/lib/url-state';
 import { useEventQueueSummary, type EventQueueSummary } from './queries';
 
-const SORTABLE = ['name', 'pending', 'retrying', 'failed', 'average_attempts', 'first_failure', 'last_failure', 'oldest'] as const;
+const SORTABLE = ['name', 'consumer', 'pending', 'retrying', 'failed', 'average_attempts', 'first_failure', 'last_failure', 'oldest'] as const;
 
 export default function EventQueuePage() {
   const query = useEventQueueSummary();
@@ -19,6 +19,7 @@ export default function EventQueuePage() {
 
   const columns: ColumnDef<EventQueueSummary>[] = [
     { accessorKey: 'name', header: 'Event' },
+    { accessorKey: 'consumer', header: 'Consumer', cell: ({ row }) => row.original.consumer || <span className="text-muted-foreground">no consumer yet</span> },
     { accessorKey: 'pending', header: 'Pending' },
     { accessorKey: 'retrying', header: 'Retrying' },
     { accessorKey: 'failed', header: 'Failed', cell: ({ row }) => <span className={row.original.failed > 0 ? 'font-medium text-red-600' : undefined}>{row.original.failed}</span> },
@@ -40,7 +41,7 @@ export default function EventQueuePage() {
         aria-label="Event queue"
         data={query.data ?? []}
         columns={columns}
-        getRowId={(row) => row.name}
+        getRowId={(row) => `${row.name}:${row.consumer}`}
         isLoading={query.isLoading}
         sorting={sorting}
         onSortingChange={setSorting}

@@ -6,6 +6,8 @@ import { db } from '@web/lib/db';
 const count = z.coerce.number();
 export const eventQueueSummarySchema = z.object({
   name: z.string(),
+  /** The consumer the deliveries are for; '' while no consumer subscribes to the event. */
+  consumer: z.string().default(''),
   pending: count,
   retrying: count,
   failed: count,
@@ -26,7 +28,7 @@ export function useEventQueueSummary() {
   return useQuery({
     queryKey: eventQueueKeys.summary(),
     queryFn: async () => {
-      const { data, error } = await db.from('event_queue_summary').select('*').order('name');
+      const { data, error } = await db.from('event_queue_summary').select('*').order('name').order('consumer');
       if (error) throw new Error(error.message, { cause: error });
       return z.array(eventQueueSummarySchema).parse(data ?? []);
     },
