@@ -42,7 +42,10 @@ function withNotes(error: string | null, notes: readonly string[]): string | nul
 export async function recordResult(pool: pg.Pool, checkId: string, result: CheckResult): Promise<{ status: Health; transitioned: boolean }> {
   const prepared: PreparedArtifacts | undefined = result.artifacts && result.artifacts.length > 0 ? await prepareArtifacts(result.artifacts) : undefined;
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ status: Health | null; canary_id: string; name: string }>('SELECT status, canary_id, name FROM checks WHERE id = $1 FOR UPDATE', [checkId]);
+    const { rows } = await client.query<{ status: Health | null; canary_id: string; name: string; type: string; namespace: string; severity: string }>(
+      'SELECT status, canary_id, name, type, namespace, severity FROM checks WHERE id = $1 FOR UPDATE',
+      [checkId],
+    );
     const check = rows[0];
     if (!check) throw new Error(`check ${checkId} no longer exists`);
     const status: Health = result.pass ? 'healthy' : 'unhealthy';
@@ -69,12 +72,18 @@ export async function recordResult(pool: pg.Pool, checkId: string, result: Check
     );
     if (transitioned) {
       await publish(client, result.pass ? 'check.passed' : 'check.failed', {
+        id: checkId,
         check_id: checkId,
         canary_id: check.canary_id,
         name: check.name,
+        type: check.type,
+        namespace: check.namespace,
+        severity: check.severity,
         status,
         message: clip(result.message),
         time: result.time.toISOString(),
+        // null: the check's first result (a check starts out presumed healthy).
+        previous: { status: check.status },
       });
     }
     return { status, transitioned };

@@ -128,8 +128,23 @@ spec:
       { name: 'open-port', status: 'healthy', transition: false },
       { name: 'script', status: 'healthy', transition: false },
     ]);
-    const events = await t.db.pool.query<{ name: string; check: string }>("SELECT name, properties->>'name' AS check FROM event_queue ORDER BY created_at");
-    expect(events.rows).toEqual([{ name: 'check.failed', check: 'closed-port' }]);
+    const events = await t.db.pool.query<{ name: string; properties: Record<string, unknown> }>("SELECT DISTINCT name, properties FROM event_queue WHERE name LIKE 'check.%'");
+    const closed = await t.db.pool.query<{ id: string }>("SELECT id FROM checks WHERE name = 'closed-port'");
+    expect(events.rows).toEqual([
+      {
+        name: 'check.failed',
+        properties: expect.objectContaining({
+          id: closed.rows[0]?.id,
+          check_id: closed.rows[0]?.id,
+          canary_id: id,
+          name: 'closed-port',
+          type: 'tcp',
+          namespace: 'default',
+          status: 'unhealthy',
+          previous: { status: null },
+        }),
+      },
+    ]);
     const rollup = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM check_rollups_daily');
     expect(rollup.rows[0]?.n).toBe(3);
   });

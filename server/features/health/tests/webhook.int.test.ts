@@ -108,12 +108,26 @@ describe('webhook', () => {
     expect(tested.json).toMatchObject({ status: 'unhealthy' });
     expect(String(tested.json.result_message)).toMatch(/^test failed: /);
 
-    const events = await t.db.pool.query<{ name: string }>("SELECT name FROM event_queue WHERE properties->>'check_id' = $1 ORDER BY created_at", [id]);
-    expect(events.rows.map((row) => row.name)).toEqual(['check.failed', 'check.passed', 'check.failed']);
+    // Failing again is no transition: no event.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await post(`/webhook/deploy-hook?token=${TOKEN}`, { status: 'failed', message: 'still failing' })).json).toMatchObject({ status: 'unhealthy' });
+
+    // One row per subscribed consumer may exist for each event: one per event_id.
+    const events = await t.db.pool.query<{ name: string; id: string; previous: unknown; name_prop: string }>(
+      `SELECT name, id, previous, name_prop FROM (
+         SELECT DISTINCT event_id, name, properties->>'id' AS id, properties->'previous' AS previous, properties->>'name' AS name_prop, created_at
+         FROM event_queue WHERE properties->>'check_id' = $1) e ORDER BY created_at`,
+      [id],
+    );
+    expect(events.rows).toEqual([
+      { name: 'check.failed', id, previous: { status: null }, name_prop: 'deploy-hook' },
+      { name: 'check.passed', id, previous: { status: 'unhealthy' }, name_prop: 'deploy-hook' },
+      { name: 'check.failed', id, previous: { status: 'healthy' }, name_prop: 'deploy-hook' },
+    ]);
     const check = await t.db.pool.query<{ status: string; transition: boolean }>('SELECT status, last_transition_time IS NOT NULL AS transition FROM checks WHERE id = $1', [id]);
     expect(check.rows[0]).toEqual({ status: 'unhealthy', transition: true });
     const rollup = await t.db.pool.query<{ failed: number }>('SELECT sum(failed)::int AS failed FROM check_rollups_hourly WHERE check_id = $1', [id]);
-    expect(rollup.rows[0]?.failed).toBe(2);
+    expect(rollup.rows[0]?.failed).toBe(3);
   });
 
   it('hands results.content and results.headers to expressions for other content types', async () => {
