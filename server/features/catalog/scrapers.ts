@@ -2,9 +2,11 @@ import type pg from 'pg';
 import { restoreSecrets } from '../../platform/peers/credentials';
 import { AppError } from '../../platform/http/errors';
 import { isRecord } from '../../platform/errors';
-import type { Queryable } from '../../platform/jobs/db';
+import { inTransaction, type Queryable } from '../../platform/jobs/db';
 import { firstRunAt } from '../../platform/jobs/schedule';
+import { publishAll } from '../events';
 import { parseScraperSpec, type SpecProblem } from './spec';
+import { deletedEvent, type DeletedItem } from './store';
 
 export interface ScraperInput {
   name: string;
@@ -85,12 +87,22 @@ export async function saveScraper(client: pg.PoolClient, input: ScraperInput, op
   return { id: row.id, action: 'created', warnings: parsed.warnings };
 }
 
-/** Deletes a scraper (soft); its items are deleted with it (delete_reason SCRAPER_DELETED), their history kept. */
-export async function deleteScraper(db: Queryable, id: string): Promise<boolean> {
-  const result = await db.query('UPDATE config_scrapers SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL', [id]);
-  if ((result.rowCount ?? 0) === 0) return false;
-  await db.query("UPDATE config_items SET deleted_at = now(), delete_reason = 'SCRAPER_DELETED' WHERE scraper_id = $1 AND deleted_at IS NULL", [id]);
-  return true;
+/**
+ * Deletes a scraper (soft); its items are deleted with it (delete_reason SCRAPER_DELETED), their history
+ * kept, and a config.deleted published for each, in one transaction.
+ */
+export async function deleteScraper(pool: pg.Pool, id: string): Promise<boolean> {
+  return inTransaction(pool, async (db) => {
+    const result = await db.query('UPDATE config_scrapers SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL', [id]);
+    if ((result.rowCount ?? 0) === 0) return false;
+    const items = await db.query<DeletedItem>(
+      `UPDATE config_items SET deleted_at = now(), delete_reason = 'SCRAPER_DELETED' WHERE scraper_id = $1 AND deleted_at IS NULL
+       RETURNING id, name, type, namespace, config_class, health, status`,
+      [id],
+    );
+    await publishAll(db, items.rows.map((row) => deletedEvent(row, 'SCRAPER_DELETED')));
+    return true;
+  });
 }
 
 export interface ScraperForRun {

@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { healthEvent } from '../../../common/events';
+import { publishAll, type PendingEvent } from '../events';
 import { compareConfigs, fingerprint, normalize, type Json } from './changes';
 import type { ItemRef, RelationshipSelector, ScrapedItem } from './types';
 
@@ -44,6 +46,8 @@ interface ExistingRow {
   deleted_at: Date | null;
   parent_id: string | null;
   path: string;
+  health: string | null;
+  status: string | null;
 }
 
 interface Planned {
@@ -203,7 +207,7 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
 
   const existing = new Map<string, ExistingRow>();
   const { rows } = await client.query<ExistingRow>(
-    `SELECT id, type, external_id, fingerprint, deleted_at, parent_id, path,
+    `SELECT id, type, external_id, fingerprint, deleted_at, parent_id, path, health, status,
        jsonb_build_array(name, namespace, description, status, health, ready, config_class, labels, tags, properties, source, external_id)::text AS meta
      FROM config_items WHERE scraper_id = $1`,
     [options.scraperId],
@@ -258,12 +262,20 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
   const updates: Planned[] = [];
   const configChanged: Planned[] = [];
   const seenIds: string[] = [];
+  // Events, published at the end in this transaction (so they exist if and only if the writes commit).
+  const events: PendingEvent[] = [];
   for (const plan of plans) {
     const found = plan.existing;
     if (!found) {
       inserts.push(plan);
       if (plan.item.deletedAt) summary.deleted += 1;
-      else summary.created += 1;
+      else {
+        summary.created += 1;
+        events.push(configEvent('config.created', plan, null));
+        // A new item is presumed healthy (as a new check is): any other health is a transition.
+        const health = plan.item.health && plan.item.health !== 'healthy' ? healthEvent('config', plan.item.health) : undefined;
+        if (health) events.push(configEvent(health, plan, { health: null, status: null }));
+      }
       continue;
     }
     const meta = metaOf({ ...plan.item, externalIds: plan.item.externalIds });
@@ -280,6 +292,16 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
     if (!sameConfig) configChanged.push(plan);
     if (nowDeleted && !wasDeleted) summary.deleted += 1;
     else summary.updated += 1;
+    const previous = { health: found.health, status: found.status };
+    if (nowDeleted) {
+      if (!wasDeleted) events.push(configEvent('config.deleted', plan, previous));
+      continue;
+    }
+    // An item that comes back after it was deleted is announced as created again.
+    if (wasDeleted) events.push(configEvent('config.created', plan, previous));
+    else if (!sameConfig) events.push(configEvent('config.updated', plan, previous));
+    const health = plan.item.health !== found.health ? healthEvent('config', plan.item.health) : undefined;
+    if (health) events.push(configEvent(health, plan, previous));
   }
 
   // New items, parents before children (a parent in a later statement would fail the foreign key).
@@ -357,7 +379,25 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
       });
     }
   }
-  summary.changes = await storeChanges(client, changeRows, now);
+  const byId = new Map(plans.map((plan) => [plan.id, plan]));
+  const stored = await storeChanges(client, changeRows, now);
+  summary.changes = stored.count;
+  for (const change of stored.inserted) {
+    const plan = byId.get(change.config_id);
+    if (!plan) continue;
+    events.push({
+      name: 'config.changed',
+      properties: {
+        ...configEvent('config.changed', plan, plan.existing ? { health: plan.existing.health, status: plan.existing.status } : null).properties,
+        change_id: change.id,
+        change_type: change.change_type,
+        summary: change.summary,
+        severity: change.severity,
+        source: change.source,
+        created_at: change.created_at,
+      },
+    });
+  }
 
   // Insights: upserted by (item, analyzer); this scraper's open insights not reported again are resolved.
   const analysisRows = plans.flatMap((plan) =>
@@ -441,18 +481,83 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
   }
 
   // Items not seen for the stale age.
-  if (options.deleteStale === false) return summary;
-  const stale = await client.query(
-    "UPDATE config_items SET deleted_at = $2, delete_reason = 'STALE' WHERE scraper_id = $1 AND deleted_at IS NULL AND last_scraped_time < $3",
-    [options.scraperId, now, new Date(now.getTime() - options.staleMillis)],
-  );
-  summary.deleted += stale.rowCount ?? 0;
+  if (options.deleteStale !== false) {
+    const stale = await client.query<DeletedItem>(
+      `UPDATE config_items SET deleted_at = $2, delete_reason = 'STALE' WHERE scraper_id = $1 AND deleted_at IS NULL AND last_scraped_time < $3
+       RETURNING id, name, type, namespace, config_class, health, status`,
+      [options.scraperId, now, new Date(now.getTime() - options.staleMillis)],
+    );
+    summary.deleted += stale.rowCount ?? 0;
+    for (const row of stale.rows) events.push(deletedEvent(row, 'STALE'));
+  }
+  await publishAll(client, events);
   return summary;
 }
 
+/** A config item as config.* events carry it: who it is, and what it was before (`previous`). */
+function configEvent(name: string, plan: Planned, previous: { health: string | null; status: string | null } | null): PendingEvent {
+  const { item } = plan;
+  return {
+    name,
+    properties: {
+      id: plan.id,
+      config_id: plan.id,
+      name: item.name,
+      type: item.type,
+      config_class: item.configClass,
+      namespace: item.namespace,
+      health: item.health,
+      status: item.status,
+      ...(item.deletedAt ? { delete_reason: item.deleteReason } : {}),
+      previous,
+    },
+  };
+}
+
+/** A config item row deleted by a statement (RETURNING these columns). */
+export interface DeletedItem {
+  id: string;
+  name: string | null;
+  type: string;
+  namespace: string | null;
+  config_class: string | null;
+  health: string | null;
+  status: string | null;
+}
+
+/** config.deleted of a row deleted in SQL (stale, or with its scraper). */
+export function deletedEvent(row: DeletedItem, reason: string): PendingEvent {
+  return {
+    name: 'config.deleted',
+    properties: {
+      id: row.id,
+      config_id: row.id,
+      name: row.name,
+      type: row.type,
+      config_class: row.config_class,
+      namespace: row.namespace,
+      health: row.health,
+      status: row.status,
+      delete_reason: reason,
+      previous: { health: row.health, status: row.status },
+    },
+  };
+}
+
+interface InsertedChange {
+  id: string;
+  config_id: string;
+  change_type: string;
+  summary: string | null;
+  severity: string;
+  source: string | null;
+  created_at: Date;
+}
+
 /** Inserts changes; one identical to a change of the same item within the hour counts up that row instead. */
-async function storeChanges(client: pg.PoolClient, rows: ChangeRow[], now: Date): Promise<number> {
-  if (rows.length === 0) return 0;
+async function storeChanges(client: pg.PoolClient, rows: ChangeRow[], now: Date): Promise<{ count: number; inserted: InsertedChange[] }> {
+  const inserted: InsertedChange[] = [];
+  if (rows.length === 0) return { count: 0, inserted };
   const withPrint = rows.filter((row) => row.fingerprint !== null);
   const repeats = new Map<string, string>();
   for (const part of chunks(withPrint)) {
@@ -476,19 +581,20 @@ async function storeChanges(client: pg.PoolClient, rows: ChangeRow[], now: Date)
       [counted, now],
     );
   }
-  let inserted = 0;
   for (const part of chunks(fresh)) {
-    const result = await client.query(
+    const result = await client.query<InsertedChange>(
       `INSERT INTO config_changes (config_id, config_type, external_change_id, change_type, severity, source, summary, details, patches, diff, fingerprint, created_by, created_at, first_observed)
        SELECT x.config_id, x.config_type, x.external_change_id, x.change_type, x.severity, x.source, x.summary, x.details, x.patches, x.diff, x.fingerprint, x.created_by, x.created_at, x.created_at
        FROM jsonb_to_recordset($1::jsonb) AS x(config_id uuid, config_type text, external_change_id text, change_type text, severity text, source text, summary text,
          details jsonb, patches jsonb, diff text, fingerprint text, created_by uuid, created_at timestamptz)
-       ON CONFLICT (config_id, external_change_id) WHERE external_change_id IS NOT NULL DO NOTHING`,
+       ON CONFLICT (config_id, external_change_id) WHERE external_change_id IS NOT NULL DO NOTHING
+       RETURNING id, config_id, change_type, summary, severity, source, created_at`,
       [JSON.stringify(part)],
     );
-    inserted += result.rowCount ?? 0;
+    inserted.push(...result.rows);
   }
-  return inserted + counted.length;
+  // A counted repeat is no new row: config.changed is for recorded rows only.
+  return { count: inserted.length + counted.length, inserted };
 }
 
 /** transform.relationship rules: matched against this run's items and, one query per distinct selector, the catalog. */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
+import { subscribeConsumer } from '../../../platform/jobs/event-queue';
 
 /** The file scraper end to end through the API: create, Run Now, edit a file, run again, delete. */
 let t: TestApp;
@@ -256,5 +257,94 @@ describe('Kubernetes manifests', () => {
     const by = (type: string) => rows.find((row) => row.type === type);
     expect(by('ReplicaSet')?.parent_id).toBe(by('Deployment')?.id);
     expect(by('Pod')?.parent_id).toBe(by('ReplicaSet')?.id);
+  });
+});
+
+describe('config events', () => {
+  type Event = { event_id: string; name: string; properties: Record<string, unknown> };
+  const seen = new Set<string>();
+  /** config.* events published since the last call (one per event, whatever the number of consumers). */
+  const newEvents = async (): Promise<Array<{ name: string; properties: Record<string, unknown> }>> => {
+    const { rows } = await t.db.pool.query<Event>(
+      "SELECT DISTINCT event_id, name, properties, created_at FROM event_queue WHERE name LIKE 'config.%' AND properties->>'type' = 'Truck' ORDER BY created_at, name",
+    );
+    const fresh = rows.filter((row) => !seen.has(row.event_id));
+    for (const row of fresh) seen.add(row.event_id);
+    return fresh.map(({ name, properties }) => ({ name, properties }));
+  };
+  const trucks = (colour: string, ok: boolean) => [
+    { reg_no: 'T1', name: 'Actros', colour, ok },
+    { reg_no: 'T2', name: 'Scania', colour: 'red', ok: false },
+  ];
+  const truckSpec = (extra: Record<string, unknown> = {}) => ({
+    schedule: '@every 1h',
+    ...extra,
+    file: [{ type: 'Truck', id: '$.reg_no', name: '$.name', health: { expr: "ok ? 'healthy' : 'unhealthy'" }, paths: [path.join(root, 'trucks.json')] }],
+  });
+  const itemId = async (name: string) => String((await t.db.pool.query('SELECT id FROM config_items WHERE name = $1', [name])).rows[0]?.id);
+  let id = '';
+
+  it('publishes config.created and the health of new items that are not healthy, once, and nothing on a rescrape without change', async () => {
+    await writeFile(path.join(root, 'trucks.json'), JSON.stringify(trucks('white', true)));
+    // A subscribed consumer gets its own row of each event it subscribes to (the batch insert fans out as publish does).
+    await subscribeConsumer(t.db.pool, 'trucks-test', ['config.created']);
+    const created = await call('POST', '/api/catalog/scrapers', { name: 'trucks', namespace: 'depot', spec: truckSpec() });
+    id = String(created.body.id);
+    expect((await call('POST', `/api/config/run/${id}`)).body).toMatchObject({ created: 2 });
+    const [actros, scania] = [await itemId('Actros'), await itemId('Scania')];
+    const events = await newEvents();
+    expect(events).toHaveLength(3);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        { name: 'config.created', properties: expect.objectContaining({ id: actros, name: 'Actros', type: 'Truck', namespace: null, health: 'healthy', previous: null }) },
+        { name: 'config.created', properties: expect.objectContaining({ id: scania, name: 'Scania', type: 'Truck', health: 'unhealthy', previous: null }) },
+        { name: 'config.unhealthy', properties: expect.objectContaining({ id: scania, name: 'Scania', health: 'unhealthy', previous: { health: null, status: null } }) },
+      ]),
+    );
+    const rows = await t.db.pool.query("SELECT name, consumer, count(*)::int AS n FROM event_queue WHERE properties->>'type' = 'Truck' GROUP BY 1, 2 ORDER BY 1, 2");
+    expect(rows.rows).toEqual([
+      { name: 'config.created', consumer: 'trucks-test', n: 2 },
+      { name: 'config.unhealthy', consumer: '', n: 1 },
+    ]);
+    expect((await call('POST', `/api/config/run/${id}`)).body).toMatchObject({ unchanged: 2 });
+    expect(await newEvents()).toEqual([]);
+  });
+
+  it('publishes config.updated, config.changed (with the change id) and the health transition of a changed item, with the previous state', async () => {
+    await writeFile(path.join(root, 'trucks.json'), JSON.stringify(trucks('blue', false)));
+    expect((await call('POST', `/api/config/run/${id}`)).body).toMatchObject({ updated: 1, changes: 1 });
+    const actros = await itemId('Actros');
+    const change = await t.db.pool.query('SELECT id FROM config_changes WHERE config_id = $1', [actros]);
+    const events = await newEvents();
+    expect(events).toHaveLength(3);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        { name: 'config.updated', properties: expect.objectContaining({ id: actros, name: 'Actros', type: 'Truck', health: 'unhealthy', previous: { health: 'healthy', status: null } }) },
+        { name: 'config.unhealthy', properties: expect.objectContaining({ id: actros, name: 'Actros', previous: { health: 'healthy', status: null } }) },
+        {
+          name: 'config.changed',
+          properties: expect.objectContaining({ id: actros, name: 'Actros', type: 'Truck', change_id: change.rows[0]?.id, change_type: 'diff', summary: 'colour, ok', severity: 'info', previous: { health: 'healthy', status: null } }),
+        },
+      ]),
+    );
+    expect((await call('POST', `/api/config/run/${id}`)).body).toMatchObject({ unchanged: 2 });
+    expect(await newEvents()).toEqual([]);
+  });
+
+  it('publishes config.healthy on recovery, and config.deleted for a stale item and for the items of a deleted scraper', async () => {
+    await writeFile(path.join(root, 'trucks.json'), JSON.stringify(trucks('blue', true).slice(0, 1)));
+    await call('PUT', `/api/catalog/scrapers/${id}`, { name: 'trucks', namespace: 'depot', spec: truckSpec({ retention: { staleItemAge: '1ms' } }) });
+    expect((await call('POST', `/api/config/run/${id}`)).body).toMatchObject({ deleted: 1 });
+    const [actros, scania] = [await itemId('Actros'), await itemId('Scania')];
+    expect(await newEvents()).toEqual(
+      expect.arrayContaining([
+        { name: 'config.healthy', properties: expect.objectContaining({ id: actros, previous: { health: 'unhealthy', status: null } }) },
+        { name: 'config.deleted', properties: expect.objectContaining({ id: scania, name: 'Scania', delete_reason: 'STALE', previous: { health: 'unhealthy', status: null } }) },
+      ]),
+    );
+    expect((await call('DELETE', `/api/catalog/scrapers/${id}`)).status).toBeLessThan(300);
+    expect(await newEvents()).toEqual([
+      { name: 'config.deleted', properties: expect.objectContaining({ id: actros, name: 'Actros', delete_reason: 'SCRAPER_DELETED', previous: { health: 'healthy', status: null } }) },
+    ]);
   });
 });
