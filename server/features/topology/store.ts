@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { healthEvent } from '../../../common/events';
 import type { ComponentHealth } from '../../../common/topology';
+import { publishAll, type PendingEvent } from '../events';
 import { flatten, type BuiltComponent } from './build';
 import { asHealth, rollupAll, type RollupInput } from './rollup';
 
@@ -35,7 +37,9 @@ export function canonical(value: unknown): string {
  * Writes one run's tree in the caller's transaction: components matched to the last run's by external
  * id keep their ids (links and bookmarks survive), unchanged rows are not rewritten, components no
  * longer built are soft-deleted, and the checks, configs and components each one selected replace the
- * last run's links (manual links stay). Health is rolled up before it is stored.
+ * last run's links (manual links stay). Health is rolled up before it is stored, and a component whose
+ * stored health changed (or a new one that is not healthy) publishes component.<health> in the same
+ * transaction.
  */
 export async function storeTopology(client: pg.PoolClient, topologyId: string, root: BuiltComponent): Promise<StoreSummary> {
   const all = flatten(root);
@@ -123,6 +127,7 @@ export async function storeTopology(client: pg.PoolClient, topologyId: string, r
       [JSON.stringify(changed)],
     );
   }
+  await publishAll(client, await healthEvents(client, topologyId, created, changed, byExternal));
   const kept = rows.map((row) => row.id);
   const deleted = await client.query('UPDATE components SET deleted_at = now() WHERE topology_id = $1 AND deleted_at IS NULL AND NOT (id = ANY($2::uuid[]))', [topologyId, kept]);
 
@@ -176,4 +181,40 @@ export async function storeTopology(client: pg.PoolClient, topologyId: string, r
     deleted: deleted.rowCount ?? 0,
     components: rows.map((row) => ({ id: row.id, name: row.name as string, type: row.type as string | null, health: row.health as ComponentHealth, parent_id: row.parent_id as string | null })),
   };
+}
+
+/** component.<health> for each new component that is not healthy and each whose health changed, with the previous health. */
+async function healthEvents(client: pg.PoolClient, topologyId: string, created: Row[], changed: Row[], before: Map<string, Row>): Promise<PendingEvent[]> {
+  const transitions: Array<{ row: Row; name: string; previous: unknown }> = [];
+  for (const row of created) {
+    // A new component is presumed healthy, as a new check is.
+    const name = row.health !== 'healthy' ? healthEvent('component', row.health as string) : undefined;
+    if (name) transitions.push({ row, name, previous: null });
+  }
+  for (const row of changed) {
+    const old = before.get(row.external_id as string);
+    if (!old || old.health === row.health) continue;
+    const name = healthEvent('component', row.health as string);
+    if (name) transitions.push({ row, name, previous: { health: old.health, status: old.status } });
+  }
+  if (transitions.length === 0) return [];
+  const { rows } = await client.query<{ name: string; namespace: string }>('SELECT name, namespace FROM topologies WHERE id = $1', [topologyId]);
+  const topology = rows[0];
+  return transitions.map(({ row, name, previous }) => ({
+    name,
+    properties: {
+      id: row.id,
+      component_id: row.id,
+      name: row.name,
+      type: row.type,
+      namespace: topology?.namespace ?? null,
+      topology_id: topologyId,
+      topology: topology?.name ?? null,
+      parent_id: row.parent_id,
+      health: row.health,
+      status: row.status,
+      status_reason: row.status_reason,
+      previous: previous ? previous : { health: null, status: null },
+    },
+  }));
 }

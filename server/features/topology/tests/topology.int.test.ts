@@ -125,6 +125,47 @@ describe('topology lookups', () => {
     expect(find(databases?.components, 'users-db')?.health).toBe('healthy');
   });
 
+  it('publishes component.<health> for new components that are not healthy and on a change of stored health, never on a rerun without change', async () => {
+    type Event = { event_id: string; name: string; component: string; previous: unknown; namespace: string; topology_id: string };
+    const events = async () =>
+      (
+        await t.db.pool.query<Event>(
+          `SELECT DISTINCT event_id, name, properties->>'name' AS component, properties->'previous' AS previous, properties->>'namespace' AS namespace,
+             properties->>'topology_id' AS topology_id, created_at
+           FROM event_queue WHERE name LIKE 'component.%' AND properties->>'topology_id' = $1 ORDER BY created_at, name, component`,
+          [id],
+        )
+      ).rows;
+    const first = await events();
+    // The first run: users-db (its config unhealthy), search (down), and the groups they made unhealthy.
+    expect(first.map((event) => [event.name, event.component, event.previous])).toEqual(
+      expect.arrayContaining([
+        ['component.unhealthy', 'users-db', { health: null, status: null }],
+        ['component.unhealthy', 'search', { health: null, status: null }],
+        ['component.unhealthy', 'Databases', { health: null, status: null }],
+      ]),
+    );
+    expect(first.every((event) => event.namespace === 'default' && event.topology_id === id)).toBe(true);
+    expect(first.find((event) => event.component === 'billing')).toBeUndefined();
+    const ids = await t.db.pool.query<{ id: string; name: string }>("SELECT id, name FROM components WHERE topology_id = $1 AND name = 'users-db'", [id]);
+
+    // users-db recovered in the catalog (the test above): the next run stores and announces it.
+    await run(id);
+    const second = (await events()).filter((event) => !first.some((seen) => seen.event_id === event.event_id));
+    expect(second.map((event) => [event.name, event.component, event.previous])).toEqual(
+      expect.arrayContaining([
+        ['component.healthy', 'users-db', expect.objectContaining({ health: 'unhealthy' })],
+        ['component.healthy', 'Databases', expect.objectContaining({ health: 'unhealthy' })],
+      ]),
+    );
+    expect(second.find((event) => event.component === 'search')).toBeUndefined();
+    const usersEvent = await t.db.pool.query("SELECT DISTINCT properties->>'id' AS id FROM event_queue WHERE name = 'component.healthy' AND properties->>'name' = 'users-db'");
+    expect(usersEvent.rows).toEqual([{ id: ids.rows[0]?.id }]);
+
+    await run(id);
+    expect((await events()).length).toBe(first.length + second.length);
+  });
+
   it('records a failing lookup as an error of the run and still builds the rest', async () => {
     const response = await t.app.inject({
       method: 'PUT',
