@@ -109,6 +109,9 @@ describe('http channels', () => {
     const get = await send('generic_webhook', { url: `${base}/get`, properties: { method: 'GET' } }, () => ({ text: 'ok' }));
     expect(get.last.query.get('message')).toBe(MESSAGE.text);
     expect(get.last.query.get('title')).toBe(MESSAGE.title);
+    const extras = await send('generic_webhook', { url: `${base}/x`, properties: { 'header.X-Team': 'ops', 'field.source': 'wk' } }, () => ({ text: 'ok' }));
+    expect(extras.last.headers['x-team']).toBe('ops');
+    expect(json(extras.last)).toEqual({ source: 'wk', message: MESSAGE.text, title: MESSAGE.title });
     await expectServerError('generic_webhook', { url: `${base}/alerts`, username: 'hook', password: 'Hook-s3cret' }, 'Hook-s3cret');
   });
 

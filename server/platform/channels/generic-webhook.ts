@@ -1,14 +1,20 @@
 import { basicAuthOf, callEach, setting } from './http';
 import type { ChannelSender } from './types';
 
+/** The connection's properties that start with `prefix`, without it (shoutrrr's `@header` and `$field` query values). */
+function prefixed(properties: Record<string, string>, prefix: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(properties).flatMap(([key, value]) => (key.startsWith(prefix) && key.length > prefix.length ? [[key.slice(prefix.length), value]] : [])));
+}
+
 /**
  * `generic_webhook`: properties.method (POST by default) to url with `{messageKey: text, titleKey: title}`
  * as a body of properties.contentType (application/json by default); GET puts both in the query instead.
- * Basic auth when a username or password is set.
+ * Basic auth when a username or password is set. Properties `header.<Name>` add request headers and
+ * `field.<key>` add body fields (what a shoutrrr `generic://` URL's `@Name=` and `$key=` values become).
  */
 export const sendGenericWebhook: ChannelSender = (connection, message, signal) => {
   const method = (setting(connection, message, 'method') || 'POST').toUpperCase();
-  const fields = { [setting(connection, message, 'messageKey') || 'message']: message.text, [setting(connection, message, 'titleKey') || 'title']: message.title };
+  const fields = { ...prefixed(connection.properties, 'field.'), [setting(connection, message, 'messageKey') || 'message']: message.text, [setting(connection, message, 'titleKey') || 'title']: message.title };
   let url = connection.url.trim();
   if (method === 'GET') {
     try {
@@ -19,6 +25,7 @@ export const sendGenericWebhook: ChannelSender = (connection, message, signal) =
       // The request names the bad url.
     }
   }
-  const body = method === 'GET' ? {} : { body: JSON.stringify(fields), headers: { 'content-type': setting(connection, message, 'contentType') || 'application/json' } };
-  return callEach(connection, signal, [{ url, method, ...body, ...basicAuthOf(connection) }], '');
+  const headers = prefixed(connection.properties, 'header.');
+  const body = method === 'GET' ? {} : { body: JSON.stringify(fields), headers: { ...headers, 'content-type': setting(connection, message, 'contentType') || 'application/json' } };
+  return callEach(connection, signal, [{ url, method, headers, ...body, ...basicAuthOf(connection) }], '');
 };
