@@ -42,6 +42,8 @@ interface RunOptions {
   keep?: (row: ResultRow) => boolean;
   /** Who writes: triggers read it as `watchkeeper.actor` (the incident timeline, migration 0012). */
   actor?: Actor;
+  /** Runs after the statement in its transaction, unless `keep` rolls it back. */
+  after?: (client: pg.PoolClient, row: ResultRow) => Promise<void>;
 }
 
 /** The longest a single /api/db statement may run by default (57014 beyond, answered 400 with a hint). */
@@ -65,7 +67,9 @@ export class Operations {
       if (options.actor && !options.readOnly) await client.query("SELECT set_config('watchkeeper.actor', $1, true)", [options.actor.id]);
       const { rows } = await client.query<ResultRow>(statement.text, statement.values);
       const row = firstRow(rows);
-      await client.query(options.keep && !options.keep(row) ? 'ROLLBACK' : 'COMMIT');
+      const kept = !options.keep || options.keep(row);
+      if (kept && options.after) await options.after(client, row);
+      await client.query(kept ? 'COMMIT' : 'ROLLBACK');
       return row;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -153,10 +157,25 @@ export class Operations {
     if (wantsBody) representation.checkUnusedNodes();
     const shape: BodyShape = !wantsBody ? 'none' : req.media.singular ? 'object' : 'array';
     const keys = req.prefs.return === 'headers-only' ? info.def.primaryKey : undefined;
-    const statement = mutationStatement(planner, mutation, node, alias, shape, keys);
+    const hook = info.def.afterWrite;
+    const method = req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE' ? req.method : undefined;
+    const changesOf = hook && method && info.def.primaryKey ? { table: info.source, key: info.def.primaryKey } : undefined;
+    const statement = mutationStatement(planner, mutation, node, alias, shape, keys, changesOf);
     const max = req.prefs.maxAffected;
     const fits = (rows: number) => (!req.media.singular || rows === 1) && (max === undefined || rows <= max);
-    const row = await this.run(statement, { actor: req.actor, ...(req.media.singular || max !== undefined ? { keep: (result) => fits(Number(result.page_count)) } : {}) });
+    const after =
+      hook && method && changesOf
+        ? async (client: pg.PoolClient, result: ResultRow) => {
+            // A DELETE's rows are the deleted ones: they are the `old` state, and there is no `new`.
+            const changes = (result.changes ?? []).map((change) => (method === 'DELETE' ? { old: change.new, new: null } : change));
+            if (changes.length > 0) await hook(client, { method, changes, actor: req.actor });
+          }
+        : undefined;
+    const row = await this.run(statement, {
+      actor: req.actor,
+      ...(after ? { after } : {}),
+      ...(req.media.singular || max !== undefined ? { keep: (result) => fits(Number(result.page_count)) } : {}),
+    });
     const affected = Number(row.page_count);
     if (req.media.singular && affected !== 1) throw singularityError(affected);
     if (max !== undefined && affected > max) {

@@ -1,4 +1,5 @@
 import type { Resource } from '../../common/rbac';
+import type { PoolClient } from 'pg';
 import type { Actor } from '../platform/auth/types';
 
 /**
@@ -14,6 +15,18 @@ export type RbacAction = 'read' | 'write';
 
 /** Who is making the request; insert and update defaults read it (created_by, updated_by). */
 export type { Actor };
+
+/** One row a write changed: its state before (null for an insert) and after (null for a delete), all columns. */
+export interface RowChange {
+  old: Record<string, unknown> | null;
+  new: Record<string, unknown> | null;
+}
+
+/**
+ * Runs in the write's transaction after its statement, before COMMIT, with every row it changed (for
+ * example to publish events, which then exist if and only if the write commits). Throwing rolls the write back.
+ */
+export type AfterWrite = (client: PoolClient, write: { method: 'POST' | 'PATCH' | 'DELETE'; changes: RowChange[]; actor: Actor | undefined }) => Promise<void>;
 
 /** A foreign key declared for embedding: `columns` pairs this relation's columns with the target's. */
 export interface RelationshipDef {
@@ -62,6 +75,8 @@ export interface RelationDef {
   /** Values the server sets on update, like insertDefaults (for example `updated_by`). */
   updateDefaults?: Readonly<Record<string, (actor: Actor | undefined) => string | number | boolean | null | undefined>>;
   relationships?: readonly RelationshipDef[];
+  /** Called in the transaction of each POST, PATCH or DELETE that changed rows (needs primaryKey). */
+  afterWrite?: AfterWrite;
   /**
    * The relation_counts key (migration 0003) holding this relation's exact row count, kept by triggers:
    * an unfiltered `count=exact` reads it instead of counting. Only for relations whose rows are exactly
@@ -101,6 +116,7 @@ export function createRegistry(relations: readonly RelationDef[], functions: rea
     for (const column of [...Object.keys(relation.insertDefaults ?? {}), ...Object.keys(relation.updateDefaults ?? {})]) {
       if (!relation.readable.includes(column)) throw new Error(`/api/db registry: ${relation.name}.${column} has a server default but is not readable`);
     }
+    if (relation.afterWrite && !relation.primaryKey?.length) throw new Error(`/api/db registry: ${relation.name} has afterWrite but no primaryKey`);
     relationMap.set(relation.name, relation);
   }
   for (const relation of relations) {

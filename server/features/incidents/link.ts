@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EVIDENCE_TYPES, INCIDENT_SEVERITIES, INCIDENT_TYPES, LINK_MESSAGES } from '../../../common/incidents';
 import type { Issue } from '../../platform/http/errors';
 import { inTransaction } from '../../platform/jobs/db';
+import { incidentCreated } from './events';
 
 const uuid = z.string().uuid('must be a UUID');
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
@@ -112,6 +113,8 @@ export async function linkEvidence(pool: pg.Pool, actor: string, body: LinkBody)
     );
     const evidenceId = rows[0]?.id;
     if (!evidenceId) throw new Error('evidence insert returned no row');
+    // The evidence is not part of the definition of done (it is set later in the console): only a new incident is announced.
+    if (createdIncident) await incidentCreated(client, [incidentId]);
     return { incident_id: incidentId, incident_number: incidentNumber, hypothesis_id: hypothesisId, evidence_id: evidenceId, created_incident: createdIncident, created_hypothesis: createdHypothesis };
   });
 }

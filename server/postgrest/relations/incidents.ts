@@ -1,3 +1,4 @@
+import { incidentWriteHooks } from '../../features/incidents/events';
 import type { RelationDef } from '../registry';
 
 const createdBy = { created_by: (actor: { id: string } | undefined) => actor?.id };
@@ -30,6 +31,7 @@ export const incidentRelations: RelationDef[] = [
     updatable: INCIDENT_WRITABLE,
     primaryKey: ['id'],
     insertDefaults: createdBy,
+    afterWrite: incidentWriteHooks.incidents,
     relationships: [
       people('incidents', 'commander_id'),
       people('incidents', 'communicator_id'),
@@ -67,6 +69,7 @@ export const incidentRelations: RelationDef[] = [
     deletable: true,
     primaryKey: ['id'],
     insertDefaults: createdBy,
+    afterWrite: incidentWriteHooks.evidences,
     relationships: [
       { name: 'evidences_hypothesis_id_fkey', target: 'hypotheses', columns: [['hypothesis_id', 'id']] },
       { name: 'evidences_check_id_fkey', target: 'checks', columns: [['check_id', 'id']] },
@@ -84,6 +87,7 @@ export const incidentRelations: RelationDef[] = [
     deletable: true,
     primaryKey: ['id'],
     insertDefaults: createdBy,
+    afterWrite: incidentWriteHooks.comments,
     relationships: [
       { name: 'comments_incident_id_fkey', target: 'incidents', columns: [['incident_id', 'id']] },
       { name: 'comments_hypothesis_id_fkey', target: 'hypotheses', columns: [['hypothesis_id', 'id']] },
@@ -99,6 +103,7 @@ export const incidentRelations: RelationDef[] = [
     deletable: true,
     primaryKey: ['id'],
     insertDefaults: createdBy,
+    afterWrite: incidentWriteHooks.responders,
     relationships: [
       { name: 'responders_incident_id_fkey', target: 'incidents', columns: [['incident_id', 'id']] },
       people('responders', 'person_id'),

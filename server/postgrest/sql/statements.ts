@@ -11,6 +11,8 @@ export interface ResultRow {
   page_count: number | string;
   body: string | null;
   keys?: unknown;
+  /** With changesOf: [{old, new}] of every affected row (null when none). */
+  changes?: Array<{ old: Record<string, unknown> | null; new: Record<string, unknown> | null }> | null;
 }
 
 export interface Statement {
@@ -55,8 +57,22 @@ export function readStatement(planner: ReadPlanner, source: Source, alias: strin
  * A data-modifying statement (`mutation` aliases its target `_0` and has no RETURNING) followed by the representation:
  * the affected rows selected through the request's `select`, embeds included.
  */
-export function mutationStatement(planner: ReadPlanner, mutation: string, node: NodeSql, alias: string, shape: BodyShape, keyColumns: readonly string[] | undefined): Statement {
-  const keys = keyColumns && keyColumns.length > 0 ? `, (SELECT json_agg(json_build_array(${keyColumns.map((c) => `_k.${ident(c)}`).join(', ')})) FROM _m _k) AS keys` : '';
+export function mutationStatement(
+  planner: ReadPlanner,
+  mutation: string,
+  node: NodeSql,
+  alias: string,
+  shape: BodyShape,
+  keyColumns: readonly string[] | undefined,
+  changesOf?: { table: string; key: readonly string[] },
+): Statement {
+  let keys = keyColumns && keyColumns.length > 0 ? `, (SELECT json_agg(json_build_array(${keyColumns.map((c) => `_k.${ident(c)}`).join(', ')})) FROM _m _k) AS keys` : '';
+  // Each changed row before and after: a sibling SELECT in the same statement reads the table as it was
+  // before the mutation (its changes are not visible to the rest of the statement).
+  if (changesOf) {
+    const match = changesOf.key.map((c) => `_o.${ident(c)} = _c.${ident(c)}`).join(' AND ');
+    keys += `, (SELECT json_agg(json_build_object('old', (SELECT to_jsonb(_o) FROM ${ident(changesOf.table)} _o WHERE ${match}), 'new', to_jsonb(_c))) FROM _m _c) AS changes`;
+  }
   const columns = shape === 'none' ? '' : node.columns.join(', ');
   const text =
     `WITH _m AS (${mutation} RETURNING _0.*), _page AS (SELECT ${columns} FROM _m ${alias}) ` +

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { inTransaction } from '../../../platform/jobs/db';
+import { incidentStatusChanged } from '../events';
 import type { Logger } from '../../../platform/logger';
 import type { StoredRule } from './rules';
 
@@ -58,13 +60,19 @@ export async function autoCloseIncidents(pool: pg.Pool, rules: StoredRule[], log
             ? 'resolved'
             : undefined;
       if (!status) continue;
-      await pool.query('UPDATE incidents SET status = $2 WHERE id = $1', [incident.id, status]);
-      // A later failure of the same resource counts its recovery afresh.
-      if (status === 'closed') await pool.query('UPDATE incident_rule_resources SET healthy_since = NULL WHERE incident_rule_id = $1 AND source_kind = $2 AND source_id = $3', [
-        rule.id,
-        incident.source_kind,
-        incident.source_id,
-      ]);
+      await inTransaction(pool, async (client) => {
+        // The status and its incident.status.<status> event in one transaction; the previous status is the locked row's.
+        const before = await client.query<{ status: string }>('SELECT status FROM incidents WHERE id = $1 FOR UPDATE', [incident.id]);
+        const from = before.rows[0]?.status;
+        await client.query('UPDATE incidents SET status = $2 WHERE id = $1', [incident.id, status]);
+        if (from !== undefined) await incidentStatusChanged(client, [{ id: incident.id, from, to: status }]);
+        // A later failure of the same resource counts its recovery afresh.
+        if (status === 'closed') await client.query('UPDATE incident_rule_resources SET healthy_since = NULL WHERE incident_rule_id = $1 AND source_kind = $2 AND source_id = $3', [
+          rule.id,
+          incident.source_kind,
+          incident.source_id,
+        ]);
+      });
       changed += 1;
       log.info({ rule: rule.name, incident: incident.id, status }, `incident rule ${status} an incident whose resource is healthy again`);
     }

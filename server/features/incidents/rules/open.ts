@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { incidentCreated, respondersChanged } from '../events';
 import type { StoredRule } from './rules';
 import type { Kind } from './selector';
 import { fillTemplate } from './template';
@@ -88,9 +89,13 @@ export async function openIncident(pool: pg.Pool, rule: StoredRule, kind: Kind, 
       `${resource.name} was ${resource.health} when the rule ${rule.name} opened this incident`,
       resource.id,
     ]);
+    await incidentCreated(client, [incident]);
     if (rule.spec.autoAssignOwner && !owner && resource.owner) {
       const team = await teamOf(client, resource.owner);
-      if (team) await client.query("INSERT INTO responders (incident_id, type, team_id) VALUES ($1, 'team', $2)", [incident, team]);
+      if (team) {
+        const responder = await client.query<Record<string, unknown>>("INSERT INTO responders (incident_id, type, team_id) VALUES ($1, 'team', $2) RETURNING *", [incident, team]);
+        await respondersChanged(client, responder.rows.map((row) => ({ old: null, new: row })));
+      }
     }
     await client.query('COMMIT');
     return true;

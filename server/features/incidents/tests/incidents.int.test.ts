@@ -246,3 +246,96 @@ describe('POST /api/incidents/link', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('incident events', () => {
+  type Event = { name: string; properties: Record<string, any> };
+  /** The incident's events, one per event whatever the number of consumers, oldest first. */
+  const events = async (incident: string): Promise<Event[]> =>
+    (
+      await t.db.pool.query<Event & { event_id: string }>(
+        `SELECT name, properties FROM (SELECT DISTINCT event_id, name, properties, created_at FROM event_queue WHERE name LIKE 'incident.%' AND properties->>'incident_id' = $1) e
+         ORDER BY created_at, name`,
+        [incident],
+      )
+    ).rows;
+  const names = async (incident: string) => (await events(incident)).map((event) => event.name);
+
+  it('publishes incident.created with the incident, and nothing for a refused write', async () => {
+    const before = (await t.db.pool.query("SELECT count(DISTINCT event_id)::int AS n FROM event_queue WHERE name = 'incident.created'")).rows[0].n;
+    const [incident] = (await db('POST', 'incidents?select=id,incident_id', commander.headers, { title: 'Events', severity: 'high' })).json();
+    expect(await events(incident.id)).toEqual([
+      {
+        name: 'incident.created',
+        properties: expect.objectContaining({ id: incident.id, incident_id: incident.id, incident_number: incident.incident_id, title: 'Events', severity: 'high', status: 'open', previous: { status: null } }),
+      },
+    ]);
+    expect((await db('POST', 'incidents', commander.headers, { title: 'x', severity: 'apocalyptic' })).status).toBe(400);
+    expect((await t.db.pool.query("SELECT count(DISTINCT event_id)::int AS n FROM event_queue WHERE name = 'incident.created'")).rows[0].n).toBe(before + 1);
+  });
+
+  it('publishes incident.status.<status> with the previous status on a change of status only', async () => {
+    const [incident] = (await db('POST', 'incidents?select=id', commander.headers, { title: 'Status events' })).json();
+    await db('PATCH', `incidents?id=eq.${incident.id}`, commander.headers, { status: 'investigating' });
+    await db('PATCH', `incidents?id=eq.${incident.id}`, commander.headers, { status: 'investigating', severity: 'critical' });
+    await db('PATCH', `incidents?id=eq.${incident.id}`, commander.headers, { status: 'mitigated' });
+    await db('PATCH', `incidents?id=eq.${incident.id}`, commander.headers, { status: 'closed' });
+    const all = await events(incident.id);
+    expect(all.map((event) => [event.name, event.properties.previous, event.properties.status])).toEqual([
+      ['incident.created', { status: null }, 'open'],
+      ['incident.status.investigating', { status: 'open' }, 'investigating'],
+      ['incident.status.mitigated', { status: 'investigating' }, 'mitigated'],
+      ['incident.status.closed', { status: 'mitigated' }, 'closed'],
+    ]);
+    expect(all[2]?.properties.severity).toBe('critical');
+  });
+
+  it('publishes incident.responder.added and .removed, and incident.comment.added', async () => {
+    const [incident] = (await db('POST', 'incidents?select=id', commander.headers, { title: 'People events' })).json();
+    const [added] = (await db('POST', 'responders?select=id', commander.headers, { incident_id: incident.id, type: 'person', person_id: responder.id })).json();
+    expect((await db('POST', 'responders', commander.headers, { incident_id: incident.id, type: 'person', person_id: responder.id })).status).toBe(409);
+    const [comment] = (await db('POST', 'comments?select=id', responder.headers, { incident_id: incident.id, comment: 'Looking at it' })).json();
+    await db('PATCH', `comments?id=eq.${comment.id}`, responder.headers, { comment: 'Looking at it now' });
+    expect((await db('DELETE', `responders?id=eq.${added.id}`, commander.headers)).status).toBe(200);
+    const all = await events(incident.id);
+    expect(all.map((event) => event.name)).toEqual(['incident.created', 'incident.responder.added', 'incident.comment.added', 'incident.responder.removed']);
+    expect(all[1]?.properties).toMatchObject({ id: incident.id, title: 'People events', status: 'open', responder_id: added.id, responder_type: 'person', person_id: responder.id });
+    expect(all[2]?.properties).toMatchObject({ comment_id: comment.id, comment: 'Looking at it' });
+    expect(all[3]?.properties).toMatchObject({ responder_id: added.id, person_id: responder.id });
+  });
+
+  it('publishes definition-of-done events for evidences that are part of it: added, passed, regressed, removed', async () => {
+    const [incident] = (await db('POST', 'incidents?select=id', commander.headers, { title: 'DoD events' })).json();
+    const [root] = (await db('POST', 'hypotheses?select=id', commander.headers, { incident_id: incident.id, title: 'API down' })).json();
+    const [plain] = (await db('POST', 'evidences?select=id', responder.headers, { hypothesis_id: root.id, type: 'check', check_id: checkId })).json();
+    await db('PATCH', `evidences?id=eq.${plain.id}`, responder.headers, { done: true });
+    expect(await names(incident.id)).toEqual(['incident.created']);
+
+    await db('PATCH', `evidences?id=eq.${plain.id}`, responder.headers, { done: false, definition_of_done: true, description: 'API answers 200' });
+    await db('PATCH', `evidences?id=eq.${plain.id}`, responder.headers, { done: true });
+    await db('PATCH', `evidences?id=eq.${plain.id}`, responder.headers, { done: true, description: 'API answers 200 again' });
+    await db('PATCH', `evidences?id=eq.${plain.id}`, responder.headers, { done: false });
+    const [dod] = (await db('POST', 'evidences?select=id', responder.headers, { hypothesis_id: root.id, type: 'config', config_id: configId, definition_of_done: true })).json();
+    await db('DELETE', `evidences?id=eq.${dod.id}`, responder.headers);
+    const all = await events(incident.id);
+    expect(all.map((event) => event.name)).toEqual([
+      'incident.created',
+      'incident.dod.evidence.added',
+      'incident.dod.passed',
+      'incident.dod.regressed',
+      'incident.dod.evidence.added',
+      'incident.dod.evidence.removed',
+    ]);
+    expect(all[1]?.properties).toMatchObject({ id: incident.id, evidence_id: plain.id, hypothesis_id: root.id, evidence_type: 'check', description: 'API answers 200' });
+    expect(all[2]?.properties).toMatchObject({ evidence_id: plain.id, done: true });
+    expect(all[5]?.properties).toMatchObject({ evidence_id: dod.id, evidence_type: 'config' });
+  });
+
+  it('publishes incident.created for an incident made by Attach as Evidence', async () => {
+    const res = await link(responder.headers, { incident: { title: 'Linked events', type: 'availability', severity: 'low' }, hypothesis: {}, evidence: { type: 'check', check_id: checkId } });
+    expect(res.status).toBe(201);
+    const out = res.json();
+    expect(await events(out.incident_id)).toEqual([{ name: 'incident.created', properties: expect.objectContaining({ id: out.incident_id, incident_number: out.incident_number, title: 'Linked events' }) }]);
+    await link(responder.headers, { incident: { id: out.incident_id }, hypothesis: { id: out.hypothesis_id }, evidence: { type: 'config', config_id: configId } });
+    expect(await names(out.incident_id)).toEqual(['incident.created']);
+  });
+});

@@ -182,6 +182,13 @@ spec:
       "SELECT t.name FROM responders r JOIN teams t ON t.id = r.team_id JOIN incidents i ON i.id = r.incident_id WHERE i.title = 'ledger-db is warning'",
     );
     expect(rows).toEqual([{ name: 'payments' }]);
+    const events = await t.db.pool.query(
+      "SELECT DISTINCT e.name, e.properties->>'responder_type' AS type FROM event_queue e JOIN incidents i ON i.id::text = e.properties->>'incident_id' WHERE i.title = 'ledger-db is warning' ORDER BY 1",
+    );
+    expect(events.rows).toEqual([
+      { name: 'incident.created', type: null },
+      { name: 'incident.responder.added', type: 'team' },
+    ]);
   });
 
   it('waits for filter.age and closes the incident once the resource is healthy for autoClose.timeout', async () => {
@@ -213,6 +220,25 @@ spec:
       [id],
     );
     expect(history.rows).toEqual([{ description: 'Status: open → closed', created_by: null }]);
+    // Opened and closed by the rule: incident.created, then incident.status.closed with the previous status.
+    const events = await t.db.pool.query(
+      `SELECT name, previous, status FROM (
+         SELECT DISTINCT e.event_id, e.name, e.properties->'previous' AS previous, e.properties->>'status' AS status, e.created_at
+         FROM event_queue e JOIN incidents i ON i.id::text = e.properties->>'incident_id' JOIN incident_rules r ON r.id = i.incident_rule_id
+         WHERE i.source_id = $1 AND r.name = 'slow-apis' AND e.name LIKE 'incident.%') x
+       ORDER BY created_at`,
+      [id],
+    );
+    expect(events.rows).toEqual([
+      { name: 'incident.created', previous: { status: null }, status: 'open' },
+      { name: 'incident.status.closed', previous: { status: 'open' }, status: 'closed' },
+    ]);
+    // Evaluated again: nothing changes, nothing is published.
+    const count = async () =>
+      (await t.db.pool.query("SELECT count(DISTINCT e.event_id)::int AS n FROM event_queue e JOIN incidents i ON i.id::text = e.properties->>'incident_id' WHERE i.source_id = $1", [id])).rows[0].n;
+    const before = await count();
+    await evaluateIncidentRules(t.db.pool, log);
+    expect(await count()).toBe(before);
   });
 
   it('filters checks by severity and opens nothing when filter.category leaves the template type out', async () => {
