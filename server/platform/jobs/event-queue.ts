@@ -71,7 +71,10 @@ export async function subscribeConsumer(db: Queryable, consumer: string, names: 
 
 /** An event as a consumer sees it. `attempt` counts from 1. */
 export interface QueuedEvent {
+  /** This consumer's delivery of the event. */
   id: string;
+  /** The published event: the same for every consumer it was delivered to. */
+  eventId: string;
   name: string;
   properties: Record<string, unknown>;
   priority: number;
@@ -82,6 +85,7 @@ export interface QueuedEvent {
 
 interface ClaimedEventRow {
   id: string;
+  event_id: string;
   name: string;
   properties: Record<string, unknown>;
   priority: number;
@@ -117,7 +121,7 @@ export async function claimEvents(
             attempts = e.attempts + CASE WHEN e.locked_until IS NULL THEN 0 ELSE 1 END,
             error = CASE WHEN e.locked_until IS NULL THEN e.error ELSE $5 END
        FROM due WHERE e.id = due.id
-     RETURNING e.id, e.name, e.properties, e.priority, e.attempts, e.max_attempts, e.created_at`,
+     RETURNING e.id, e.event_id, e.name, e.properties, e.priority, e.attempts, e.max_attempts, e.created_at`,
     [names, limit, owner, interval(leaseMillis), HANDLER_STOPPED, consumer],
   );
   const events: QueuedEvent[] = [];
@@ -127,6 +131,7 @@ export async function claimEvents(
     else {
       events.push({
         id: row.id,
+        eventId: row.event_id,
         name: row.name,
         properties: row.properties,
         priority: row.priority,

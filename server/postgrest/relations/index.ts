@@ -6,10 +6,11 @@ import { healthFunctions, healthRelations } from './health';
 import { identityRelations } from './identity';
 import { incidentRelations } from './incidents';
 import { logRelations } from './logs';
+import { notificationRelations } from './notifications';
 import { platformRelations } from './platform';
 import { topologyRelations } from './topology';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations, ...notificationRelations];
 
 export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions];

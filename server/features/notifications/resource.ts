@@ -1,0 +1,139 @@
+import type { Queryable } from '../../platform/jobs/db';
+
+export type ResourceKind = 'check' | 'config' | 'component' | 'incident';
+
+/**
+ * The resource an event is about, as a rule, a silence and a template see it. `env` holds the variables
+ * Mission Control offers a filter and a template: check, canary, config, component, incident, agent,
+ * event, labels, tags, permalink (and the resource's own fields at the top level too).
+ */
+export interface EventResource {
+  kind: ResourceKind;
+  id: string;
+  name: string;
+  namespace: string | null;
+  type: string | null;
+  /** healthy, unhealthy, warning, unknown (checks: healthy or unhealthy); incidents: their status. */
+  health: string | null;
+  status: string | null;
+  labels: Record<string, string>;
+  tags: Record<string, string>;
+  canaryId?: string;
+  /** Ids of the parents, nearest last (config and component paths), for recursive silences. */
+  ancestors: string[];
+  /** Where the console shows it, from the site root. */
+  link: string;
+  env: Record<string, unknown>;
+}
+
+const NIL = '00000000-0000-0000-0000-000000000000';
+
+export function kindOfEvent(event: string): ResourceKind | undefined {
+  const prefix = event.split('.')[0];
+  return prefix === 'check' || prefix === 'config' || prefix === 'component' || prefix === 'incident' ? prefix : undefined;
+}
+
+/** The resource id an event's properties name (`id`, or the older `check_id` / `incident_id` keys). */
+export function resourceIdOf(kind: ResourceKind, properties: Record<string, unknown>): string | undefined {
+  const keys = kind === 'check' ? ['id', 'check_id'] : kind === 'incident' ? ['id', 'incident_id'] : kind === 'config' ? ['id', 'config_id'] : ['id', 'component_id'];
+  for (const key of keys) {
+    const value = properties[key];
+    if (typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value)) return value;
+  }
+  return undefined;
+}
+
+const pathIds = (path: string | null | undefined) => (path ?? '').split('.').filter((part) => /^[0-9a-f-]{36}$/i.test(part));
+const record = (value: unknown): Record<string, string> => {
+  if (!value || typeof value !== 'object') return {};
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, typeof item === 'string' ? item : JSON.stringify(item)]));
+};
+
+/** Reads the resource of an event; undefined when it no longer exists. */
+export async function loadEventResource(db: Queryable, event: { name: string; properties: Record<string, unknown>; createdAt?: Date }, publicUrl = ''): Promise<EventResource | undefined> {
+  const kind = kindOfEvent(event.name);
+  if (!kind) return undefined;
+  const id = resourceIdOf(kind, event.properties);
+  if (!id) return undefined;
+  const eventVar = { name: event.name, properties: event.properties, created_at: (event.createdAt ?? new Date()).toISOString() };
+  const base = publicUrl.replace(/\/+$/, '');
+  if (kind === 'check') {
+    const { rows } = await db.query<{ check: Record<string, unknown>; canary: Record<string, unknown> | null; agent: Record<string, unknown> | null }>(
+      `SELECT to_jsonb(c) - 'spec' AS check, to_jsonb(ca) - 'spec' AS canary, jsonb_build_object('id', a.id, 'name', a.name) AS agent
+       FROM checks c LEFT JOIN canaries ca ON ca.id = c.canary_id LEFT JOIN agents a ON a.id = c.agent_id WHERE c.id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const check = row.check;
+    const labels = record(check.labels);
+    const link = `/health?checkId=${id}`;
+    return {
+      kind, id, name: String(check.name ?? id), namespace: (check.namespace as string) ?? null, type: (check.type as string) ?? null,
+      health: (check.status as string) ?? null, status: (check.status as string) ?? null, labels, tags: {}, canaryId: String(check.canary_id), ancestors: [], link,
+      env: { ...check, check: { ...check, message: event.properties.message ?? null }, canary: row.canary ?? {}, agent: agentOf(row.agent), event: eventVar, labels, tags: {}, permalink: `${base}${link}` },
+    };
+  }
+  if (kind === 'config') {
+    const { rows } = await db.query<{ config: Record<string, unknown>; agent: Record<string, unknown> | null }>(
+      `SELECT to_jsonb(ci) - 'config' AS config, jsonb_build_object('id', a.id, 'name', a.name) AS agent
+       FROM config_items ci LEFT JOIN agents a ON a.id = ci.agent_id WHERE ci.id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const config = row.config;
+    const labels = record(config.labels);
+    const tags = record(config.tags);
+    const link = `/catalog/${id}`;
+    return {
+      kind, id, name: String(config.name ?? id), namespace: (config.namespace as string) ?? null, type: (config.type as string) ?? null,
+      health: (config.health as string) ?? 'unknown', status: (config.status as string) ?? null, labels, tags, ancestors: pathIds(config.path as string),
+      link,
+      env: { ...config, config, agent: agentOf(row.agent), event: eventVar, labels, tags, permalink: `${base}${link}` },
+    };
+  }
+  if (kind === 'component') {
+    const { rows } = await db.query<{ component: Record<string, unknown>; agent: Record<string, unknown> | null }>(
+      `SELECT to_jsonb(c) - 'spec' AS component, jsonb_build_object('id', a.id, 'name', a.name) AS agent
+       FROM components c LEFT JOIN agents a ON a.id = c.agent_id WHERE c.id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const component = row.component;
+    const labels = record(component.labels);
+    const link = `/topology/${id}`;
+    return {
+      kind, id, name: String(component.name ?? id), namespace: (component.namespace as string) ?? null, type: (component.type as string) ?? null,
+      health: (component.health as string) ?? 'unknown', status: (component.status as string) ?? null, labels, tags: {}, ancestors: pathIds(component.path as string),
+      link,
+      env: { ...component, component, agent: agentOf(row.agent), event: eventVar, labels, tags: {}, permalink: `${base}${link}` },
+    };
+  }
+  const { rows } = await db.query<{ incident: Record<string, unknown>; commander: Record<string, unknown> | null }>(
+    `SELECT to_jsonb(i) AS incident, to_jsonb(p) - 'properties' AS commander FROM incidents i LEFT JOIN people p ON p.id = i.commander_id WHERE i.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const incident = row.incident;
+  const link = `/incidents/${id}`;
+  return {
+    kind, id, name: String(incident.title ?? id), namespace: null, type: (incident.type as string) ?? null,
+    health: null, status: (incident.status as string) ?? null, labels: {}, tags: {}, ancestors: [], link,
+    env: { ...incident, incident: { ...incident, commander: row.commander }, agent: agentOf(null), event: eventVar, labels: {}, tags: {}, permalink: `${base}${link}` },
+  };
+}
+
+function agentOf(agent: Record<string, unknown> | null): Record<string, unknown> {
+  if (!agent || agent.id === null || agent.id === NIL) return { id: NIL, name: 'local' };
+  return agent;
+}
+
+/** Whether the resource is still failing, for waitFor (checks unhealthy; configs and components not healthy). */
+export function stillFailing(resource: EventResource): boolean {
+  if (resource.kind === 'check') return resource.health === 'unhealthy';
+  if (resource.kind === 'incident') return true;
+  return resource.health !== 'healthy';
+}

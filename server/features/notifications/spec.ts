@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { expandEvent, isKnownEvent, PLAYBOOK_EVENT_NAMES } from '../../../common/events';
+import { celProblems, expressionProblem, ExpressionError } from '../../platform/expressions';
+import { compileTemplate } from '../../platform/expressions/template';
+import { parseDuration } from '../../platform/units';
+
+/**
+ * The `Notification` spec (mission-control.flanksource.com/v1, docs/NOTIFICATIONS.md): what is checked
+ * before a rule is saved, every problem named by its path from the document.
+ */
+
+const text = z.string().trim().min(1, 'must not be empty');
+
+/** Go durations (`5m`, `1h30m`), as Mission Control writes them; the value in milliseconds. */
+const duration = z.string({ message: 'must be a duration such as 5m or 1h30m' }).transform((value, ctx) => {
+  const millis = parseDuration(value);
+  if (millis === undefined || millis < 0) {
+    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a duration such as 5m or 1h30m` });
+    return z.NEVER;
+  }
+  return millis;
+});
+
+/** An EnvVar as Mission Control writes one: a value or a valueFrom reference (resolved when sending). */
+const envVar = z.union([z.string(), z.object({ name: z.string().optional(), value: z.string().optional(), valueFrom: z.record(z.string(), z.unknown()).optional() }).strict()]);
+
+const webhookSchema = z
+  .object({
+    connection: text.optional(),
+    url: text.optional(),
+    method: z.string().trim().toUpperCase().pipe(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { message: 'must be GET, POST, PUT, PATCH or DELETE' })).optional(),
+    username: envVar.optional(),
+    password: envVar.optional(),
+    bearer: envVar.optional(),
+    headers: z.array(z.object({ name: text, value: z.string().optional(), valueFrom: z.record(z.string(), z.unknown()).optional() }).strict()).optional(),
+    ntlm: z.boolean().optional(),
+    ntlmv2: z.boolean().optional(),
+    digest: z.boolean().optional(),
+    oauth: z.record(z.string(), z.unknown()).optional(),
+    tls: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .refine((hook) => hook.url || hook.connection, { message: 'needs a url or a connection' });
+
+const recipientFields = {
+  person: text.optional(),
+  team: text.optional(),
+  email: text.optional(),
+  connection: text.optional(),
+  url: text.optional(),
+  playbook: text.optional(),
+  webhook: webhookSchema.optional(),
+  properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+};
+const RECIPIENT_KEYS = ['person', 'team', 'email', 'connection', 'url', 'playbook', 'webhook'] as const;
+const oneRecipient = (value: Record<string, unknown>) => RECIPIENT_KEYS.filter((key) => value[key] !== undefined).length === 1;
+const RECIPIENT_MESSAGE = `needs exactly one of ${RECIPIENT_KEYS.join(', ')}`;
+
+const recipientSchema = z.object(recipientFields).strict().refine(oneRecipient, { message: RECIPIENT_MESSAGE });
+const fallbackSchema = z.object({ ...recipientFields, delay: duration.optional() }).strict().refine(oneRecipient, { message: RECIPIENT_MESSAGE });
+
+const DIRECTIONS = ['outgoing', 'incoming', 'all'] as const;
+const inhibitionSchema = z
+  .object({
+    direction: z.enum(DIRECTIONS, { message: `must be one of ${DIRECTIONS.join(', ')}` }),
+    soft: z.boolean().optional(),
+    depth: z.number().int().min(1, 'must be 1 or more').max(10, 'must be 10 or less').optional(),
+    from: text,
+    to: z.array(text).min(1, 'must name at least one type'),
+  })
+  .strict();
+
+export const notificationSpecSchema = z
+  .object({
+    events: z.array(text, { message: 'must be a list of event names' }).min(1, 'must name at least one event'),
+    title: z.string().max(1_000).optional(),
+    template: z.string().max(100_000).optional(),
+    filter: z.string().max(10_000).optional(),
+    repeatInterval: duration.optional(),
+    groupBy: z.array(text).max(20).optional(),
+    groupByInterval: duration.optional(),
+    to: recipientSchema,
+    fallback: fallbackSchema.optional(),
+    waitFor: duration.optional(),
+    waitForEvalPeriod: duration.optional(),
+    inhibitions: z.array(inhibitionSchema).max(50).optional(),
+    // Older Mission Control files: the repeat interval's group (what groupBy does now).
+    repeatGroup: z.array(text).optional(),
+  })
+  .strict();
+
+export type NotificationSpec = z.infer<typeof notificationSpecSchema>;
+export type RecipientSpec = z.infer<typeof recipientSchema>;
+export type FallbackSpec = z.infer<typeof fallbackSchema>;
+
+/** Mission Control's groupBy keys: these fields of the resource, or `label:<key>` / `tag:<key>`. */
+const GROUP_BY_FIELDS = ['type', 'description', 'status_reason', 'name', 'namespace', 'status', 'health', 'source_event', 'check_id', 'canary_id'];
+
+function templateProblem(path: string, template: string): Array<{ path: string; message: string }> {
+  try {
+    compileTemplate(path, template);
+    return [];
+  } catch (error) {
+    if (error instanceof ExpressionError) return [expressionProblem(error)];
+    throw error;
+  }
+}
+
+/**
+ * Every problem of a Notification spec (refused with these paths): the shape, unknown events, a CEL filter
+ * or template that does not parse, groupBy keys that mean nothing. Recipients are looked up when saving.
+ */
+export function notificationProblems(spec: Record<string, unknown>): Array<{ path: string; message: string }> {
+  const parsed = notificationSpecSchema.safeParse(spec);
+  if (!parsed.success) {
+    return parsed.error.issues.map((issue) => {
+      const path = ['spec', ...issue.path.map(String)].join('.');
+      // An unknown key of the spec is a warning (see notificationWarnings), not a refusal.
+      return { path, message: issue.message };
+    }).filter((problem) => !problem.message.startsWith('Unrecognized key'));
+  }
+  const problems: Array<{ path: string; message: string }> = [];
+  parsed.data.events.forEach((event, index) => {
+    if (!isKnownEvent(event)) problems.push({ path: `spec.events.${index}`, message: `unknown event ${JSON.stringify(event)}: one of check.failed, config.unhealthy, incident.created, incident.status.* … (docs/NOTIFICATIONS.md lists them)` });
+  });
+  if (parsed.data.filter?.trim()) problems.push(...celProblems('spec.filter', parsed.data.filter));
+  if (parsed.data.title) problems.push(...templateProblem('spec.title', parsed.data.title));
+  if (parsed.data.template) problems.push(...templateProblem('spec.template', parsed.data.template));
+  (parsed.data.groupBy ?? []).forEach((key, index) => {
+    if (!GROUP_BY_FIELDS.includes(key) && !/^(label|tag):.+/.test(key)) {
+      problems.push({ path: `spec.groupBy.${index}`, message: `${JSON.stringify(key)} is not a field to group by: one of ${GROUP_BY_FIELDS.join(', ')}, label:<key> or tag:<key>` });
+    }
+  });
+  return problems;
+}
+
+/**
+ * The spec with unknown keys left out (so the strict schema reads it) and a warning naming each: a file
+ * written for a newer Mission Control still applies.
+ */
+export function splitUnknown(spec: Record<string, unknown>): { spec: Record<string, unknown>; warnings: string[] } {
+  const known = new Set(Object.keys(notificationSpecSchema.shape));
+  const warnings: string[] = [];
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(spec)) {
+    if (known.has(key)) kept[key] = value;
+    else warnings.push(`spec.${key} is not read by this console and was ignored`);
+  }
+  return { spec: kept, warnings };
+}
+
+/** Warnings for what is read but not run. */
+export function notificationWarnings(spec: NotificationSpec): string[] {
+  const warnings: string[] = [];
+  const playbookEvents = spec.events.filter((event) => expandEvent(event).every((name) => (PLAYBOOK_EVENT_NAMES as readonly string[]).includes(name)));
+  if (playbookEvents.length > 0) warnings.push(`spec.events: ${playbookEvents.join(', ')} are not published until playbooks exist, so they send nothing yet`);
+  if (spec.to.playbook) warnings.push('spec.to.playbook: playbook recipients run once playbooks exist; until then each send is recorded as skipped');
+  if (spec.fallback?.playbook) warnings.push('spec.fallback.playbook: playbook recipients run once playbooks exist; until then the fallback is recorded as skipped');
+  if (spec.repeatGroup) warnings.push('spec.repeatGroup is the older name of groupBy: read as groupBy');
+  for (const [index, hook] of [spec.to.webhook, spec.fallback?.webhook].entries()) {
+    if (hook && (hook.ntlm || hook.ntlmv2 || hook.digest || hook.oauth)) warnings.push(`spec.${index === 0 ? 'to' : 'fallback'}.webhook: NTLM, digest and OAuth are not supported; the request goes without them`);
+  }
+  return warnings;
+}
+
+/** The event names a rule handles, `family.*` expanded. */
+export function ruleEvents(spec: NotificationSpec): string[] {
+  return [...new Set(spec.events.flatMap(expandEvent))].sort();
+}
+
+export const MILLIS_TO_NANOS = 1_000_000;
