@@ -201,7 +201,6 @@ spec:
       "spec.displayName: the console shows the team by metadata.name; kept in the team's spec",
       "spec.components: teams do not own components here; use a component's owner; kept in the team's spec",
       "spec.responder_clients: external responders (Jira, AWS, MS Planner) are not supported; kept in the team's spec",
-      "spec.notifications: team notifications are not part of this console yet; kept in the team's spec",
     ]);
     const { rows } = await t.db.pool.query("SELECT icon FROM teams WHERE name = 'platform'");
     expect(rows).toEqual([{ icon: 'group' }]);

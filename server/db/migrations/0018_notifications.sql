@@ -16,6 +16,8 @@ ALTER TABLE event_queue ADD COLUMN consumer text NOT NULL DEFAULT '';
 ALTER TABLE event_queue ADD COLUMN event_id uuid;
 UPDATE event_queue SET event_id = id;
 ALTER TABLE event_queue ALTER COLUMN event_id SET NOT NULL;
+-- A row inserted by hand (not through publish) is an event of its own.
+ALTER TABLE event_queue ALTER COLUMN event_id SET DEFAULT gen_random_uuid();
 CREATE UNIQUE INDEX event_queue_delivery_key ON event_queue (event_id, consumer);
 DROP INDEX event_queue_due_idx;
 CREATE INDEX event_queue_due_idx ON event_queue (consumer, name, priority DESC, next_attempt_at) WHERE attempts < max_attempts;

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/http/errors';
 import { isRecord } from '../../platform/errors';
 import { inTransaction, type Queryable } from '../../platform/jobs/db';
 import { firstRunAt } from '../../platform/jobs/schedule';
-import { publishAll } from '../events';
+import { publishMany } from '../../platform/jobs/event-queue';
 import { parseScraperSpec, type SpecProblem } from './spec';
 import { deletedEvent, type DeletedItem } from './store';
 
@@ -100,7 +100,7 @@ export async function deleteScraper(pool: pg.Pool, id: string): Promise<boolean>
        RETURNING id, name, type, namespace, config_class, health, status`,
       [id],
     );
-    await publishAll(db, items.rows.map((row) => deletedEvent(row, 'SCRAPER_DELETED')));
+    await publishMany(db, items.rows.map((row) => deletedEvent(row, 'SCRAPER_DELETED')));
     return true;
   });
 }

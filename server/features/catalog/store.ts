@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { healthEvent } from '../../../common/events';
-import { publishAll, type PendingEvent } from '../events';
+import { publishMany, type PendingEvent } from '../../platform/jobs/event-queue';
 import { compareConfigs, fingerprint, normalize, type Json } from './changes';
 import type { ItemRef, RelationshipSelector, ScrapedItem } from './types';
 
@@ -490,7 +490,7 @@ export async function storeScrape(client: pg.PoolClient, items: ScrapedItem[], o
     summary.deleted += stale.rowCount ?? 0;
     for (const row of stale.rows) events.push(deletedEvent(row, 'STALE'));
   }
-  await publishAll(client, events);
+  await publishMany(client, events);
   return summary;
 }
 

@@ -14,6 +14,28 @@ const teamSchema = z.object({
       icon: z.string().trim().max(100).optional(),
       /** People by email (or id); the team's membership becomes exactly this list. */
       members: z.array(z.string().trim().min(1)).max(10_000).optional(),
+      /**
+       * Where a Notification addressed to this team goes (Mission Control's team notifications): each a
+       * connection (connection://ns/name), a service URL or an email address, with per-channel properties.
+       * Without any, a team recipient goes to each member by email (docs/NOTIFICATIONS.md).
+       */
+      notifications: z
+        .array(
+          z
+            .object({
+              connection: z.string().trim().min(1).optional(),
+              url: z.string().trim().min(1).optional(),
+              email: z.string().trim().min(1).optional(),
+              emails: z.array(z.string().trim().min(1)).optional(),
+              name: z.string().optional(),
+              properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+              filter: z.string().optional(),
+            })
+            .loose()
+            .refine((channel) => [channel.connection, channel.url, channel.email || channel.emails?.length].filter(Boolean).length === 1, { message: 'needs exactly one of connection, url or emails' }),
+        )
+        .max(50)
+        .optional(),
     })
     .loose()
     .default({}),
@@ -30,7 +52,6 @@ const KEPT: Record<string, string> = {
   displayName: 'the console shows the team by metadata.name',
   components: 'teams do not own components here; use a component\'s owner',
   responder_clients: 'external responders (Jira, AWS, MS Planner) are not supported',
-  notifications: 'team notifications are not part of this console yet',
 };
 
 /**
@@ -65,6 +86,9 @@ export const teamKind: ResourceKind<TeamDocument> = {
       const reason = Object.hasOwn(KEPT, key) ? KEPT[key] : undefined;
       if (reason) warnings.push(`spec.${key}: ${reason}; kept in the team's spec`);
     }
+    doc.spec.notifications?.forEach((channel, index) => {
+      if (channel.filter) warnings.push(`spec.notifications[${index}].filter: a team channel's own filter is not run here (the rule's filter is); kept in the team's spec`);
+    });
     if (members) {
       // Membership of an applied team changes only here (migration 0004, team_members_source).
       await client.query("SELECT set_config('watchkeeper.applying', 'on', true)");

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/jobs/db';
 import type { AfterWrite, RowChange } from '../../postgrest/registry';
-import { publishAll, type PendingEvent } from '../events';
+import { publishMany, type PendingEvent } from '../../platform/jobs/event-queue';
 
 /**
  * Incident events (common/events.ts), published in the transaction of the write they announce: every
@@ -57,7 +57,7 @@ async function publishIncidentEvents(client: Queryable, events: IncidentEvent[])
       },
     });
   }
-  await publishAll(client, pending);
+  await publishMany(client, pending);
 }
 
 /** incident.created (and nothing else for a new incident: its first status is part of it). */

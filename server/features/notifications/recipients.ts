@@ -28,6 +28,13 @@ export interface RecipientSource {
   playbook?: string | null;
 }
 
+const hostOf = (url: string | undefined) => {
+  try {
+    return url ? new URL(url).host : '';
+  } catch {
+    return '';
+  }
+};
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 function serviceRecipient(service: CustomService, team?: { id: string; name: string }): Recipient {
@@ -52,7 +59,7 @@ function serviceRecipient(service: CustomService, team?: { id: string; name: str
     case 'webhook':
       return {
         key: `webhook:${digest(JSON.stringify(service.webhook ?? {}))}`,
-        label: `${via}webhook ${service.connection ?? (service.webhook?.url ? new URL(service.webhook.url).host : '')}`,
+        label: `${via}webhook ${service.connection ?? hostOf(service.webhook?.url)}`,
         kind: 'webhook',
         ...(service.connection_id ? { connection_id: service.connection_id } : {}),
         service,
@@ -82,8 +89,9 @@ async function teamRecipients(db: Queryable, teamId: string): Promise<Recipient[
       }
     } else if (typeof channel.url === 'string' && channel.url) {
       out.push(serviceRecipient({ kind: 'url', url: channel.url, ...(properties ? { properties } : {}) }, { id: teamId, name: team.name }));
-    } else if (typeof channel.email === 'string' && channel.email) {
-      out.push(serviceRecipient({ kind: 'email', email: channel.email }, { id: teamId, name: team.name }));
+    } else {
+      const emails = [...(typeof channel.email === 'string' ? [channel.email] : []), ...(Array.isArray(channel.emails) ? channel.emails.map(String) : [])].filter(Boolean);
+      if (emails.length > 0) out.push(serviceRecipient({ kind: 'email', email: emails.join(', ') }, { id: teamId, name: team.name }));
     }
   }
   if (out.length > 0) return out;

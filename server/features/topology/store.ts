@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { healthEvent } from '../../../common/events';
 import type { ComponentHealth } from '../../../common/topology';
-import { publishAll, type PendingEvent } from '../events';
+import { publishMany, type PendingEvent } from '../../platform/jobs/event-queue';
 import { flatten, type BuiltComponent } from './build';
 import { asHealth, rollupAll, type RollupInput } from './rollup';
 
@@ -127,7 +127,7 @@ export async function storeTopology(client: pg.PoolClient, topologyId: string, r
       [JSON.stringify(changed)],
     );
   }
-  await publishAll(client, await healthEvents(client, topologyId, created, changed, byExternal));
+  await publishMany(client, await healthEvents(client, topologyId, created, changed, byExternal));
   const kept = rows.map((row) => row.id);
   const deleted = await client.query('UPDATE components SET deleted_at = now() WHERE topology_id = $1 AND deleted_at IS NULL AND NOT (id = ANY($2::uuid[]))', [topologyId, kept]);
 
