@@ -164,18 +164,38 @@ export async function saveSilence(client: pg.PoolClient, checked: CheckedSilence
 }
 
 const specSchema = silenceSchema.omit({ name: true, namespace: true });
+const SPEC_KEYS = new Set(Object.keys(specSchema.shape));
+
+/**
+ * A NotificationSilence spec as our schema reads it: YAML dates as RFC 3339 text, the older `matcher`
+ * (gval over `.config.type`) as the CEL `filter` it means, and any other unknown key left out with a warning.
+ */
+function readSilenceSpec(spec: Record<string, unknown>): { spec: Record<string, unknown>; warnings: string[] } {
+  const warnings: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(spec)) {
+    if (key === 'matcher' && typeof value === 'string' && spec.filter === undefined) {
+      out.filter = value.replace(/(^|[^\w.\])])\.(?=[A-Za-z_])/g, '$1');
+      warnings.push('spec.matcher is the older form of spec.filter: read as the CEL filter');
+    } else if (SPEC_KEYS.has(key)) out[key] = value instanceof Date ? value.toISOString() : value;
+    else warnings.push(`spec.${key} is not read by this console and was ignored`);
+  }
+  return { spec: out, warnings };
+}
 
 /** `kind: NotificationSilence` (mission-control.flanksource.com/v1). */
 export const notificationSilenceKind = specResourceKind({
   kind: 'NotificationSilence',
   apiVersions: ['mission-control.flanksource.com/v1'],
-  problems: (spec) => {
-    const parsed = specSchema.safeParse(spec);
+  problems: (raw) => {
+    const parsed = specSchema.safeParse(readSilenceSpec(raw).spec);
     return parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: ['spec', ...issue.path.map(String)].join('.'), message: issue.message }));
   },
   async save(client, input) {
-    const spec = specSchema.parse(input.spec);
+    const read = readSilenceSpec(input.spec);
+    const spec = specSchema.parse(read.spec);
     const checked = await checkSilence(client, { ...spec, name: input.name, namespace: input.namespace }, 'spec');
+    checked.warnings.unshift(...read.warnings);
     return saveSilence(client, checked, input.source, undefined, input.spec);
   },
 });

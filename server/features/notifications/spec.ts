@@ -93,6 +93,12 @@ export type NotificationSpec = z.infer<typeof notificationSpecSchema>;
 export type RecipientSpec = z.infer<typeof recipientSchema>;
 export type FallbackSpec = z.infer<typeof fallbackSchema>;
 
+/**
+ * Events Mission Control names that nothing here produces (no cancelled incident status, no degraded
+ * config health): a rule naming them applies, with a warning, and they never fire.
+ */
+const UNPUBLISHED_EVENTS = ['incident.status.cancelled', 'config.degraded', 'component.degraded'];
+
 /** Mission Control's groupBy keys: these fields of the resource, or `label:<key>` / `tag:<key>`. */
 const GROUP_BY_FIELDS = ['type', 'description', 'status_reason', 'name', 'namespace', 'status', 'health', 'source_event', 'check_id', 'canary_id'];
 
@@ -121,7 +127,7 @@ export function notificationProblems(spec: Record<string, unknown>): Array<{ pat
   }
   const problems: Array<{ path: string; message: string }> = [];
   parsed.data.events.forEach((event, index) => {
-    if (!isKnownEvent(event)) problems.push({ path: `spec.events.${index}`, message: `unknown event ${JSON.stringify(event)}: one of check.failed, config.unhealthy, incident.created, incident.status.* … (docs/NOTIFICATIONS.md lists them)` });
+    if (!isKnownEvent(event) && !UNPUBLISHED_EVENTS.includes(event)) problems.push({ path: `spec.events.${index}`, message: `unknown event ${JSON.stringify(event)}: one of check.failed, config.unhealthy, incident.created, incident.status.* … (docs/NOTIFICATIONS.md lists them)` });
   });
   if (parsed.data.filter?.trim()) problems.push(...celProblems('spec.filter', parsed.data.filter));
   if (parsed.data.title) problems.push(...templateProblem('spec.title', parsed.data.title));
@@ -142,9 +148,21 @@ export function splitUnknown(spec: Record<string, unknown>): { spec: Record<stri
   const known = new Set(Object.keys(notificationSpecSchema.shape));
   const warnings: string[] = [];
   const kept: Record<string, unknown> = {};
+  const recipients: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(spec)) {
     if (known.has(key)) kept[key] = value;
+    else if (key === 'body' && spec.template === undefined) {
+      kept.template = value;
+      warnings.push('spec.body is the older name of spec.template: read as the template');
+    } else if ((RECIPIENT_KEYS as readonly string[]).includes(key) || key === 'properties') recipients[key] = value;
     else warnings.push(`spec.${key} is not read by this console and was ignored`);
+  }
+  // Older files name the recipient beside events (spec.email) instead of under spec.to.
+  if (Object.keys(recipients).length > 0) {
+    if (kept.to === undefined) {
+      kept.to = recipients;
+      warnings.push(`spec.${Object.keys(recipients).join(', spec.')}: read as spec.to (the recipient belongs under spec.to)`);
+    } else warnings.push(`spec.${Object.keys(recipients).join(', spec.')}: ignored beside spec.to`);
   }
   return { spec: kept, warnings };
 }
@@ -152,7 +170,15 @@ export function splitUnknown(spec: Record<string, unknown>): { spec: Record<stri
 /** Warnings for what is read but not run. */
 export function notificationWarnings(spec: NotificationSpec): string[] {
   const warnings: string[] = [];
-  const playbookEvents = spec.events.filter((event) => expandEvent(event).every((name) => (PLAYBOOK_EVENT_NAMES as readonly string[]).includes(name)));
+  const never = spec.events.filter((event) => UNPUBLISHED_EVENTS.includes(event));
+  if (never.length > 0) warnings.push(`spec.events: ${never.join(', ')} never happen here (no such incident status or health), so they send nothing`);
+  spec.inhibitions?.forEach((inhibition, index) => {
+    if (inhibition.soft !== undefined) warnings.push(`spec.inhibitions[${index}].soft is not run: every inhibition here is hard`);
+  });
+  const playbookEvents = spec.events.filter((event) => {
+    const names = expandEvent(event);
+    return names.length > 0 && names.every((name) => (PLAYBOOK_EVENT_NAMES as readonly string[]).includes(name));
+  });
   if (playbookEvents.length > 0) warnings.push(`spec.events: ${playbookEvents.join(', ')} are not published until playbooks exist, so they send nothing yet`);
   if (spec.to.playbook) warnings.push('spec.to.playbook: playbook recipients run once playbooks exist; until then each send is recorded as skipped');
   if (spec.fallback?.playbook) warnings.push('spec.fallback.playbook: playbook recipients run once playbooks exist; until then the fallback is recorded as skipped');
@@ -165,7 +191,7 @@ export function notificationWarnings(spec: NotificationSpec): string[] {
 
 /** The event names a rule handles, `family.*` expanded. */
 export function ruleEvents(spec: NotificationSpec): string[] {
-  return [...new Set(spec.events.flatMap(expandEvent))].sort();
+  return [...new Set(spec.events.flatMap((event) => (expandEvent(event).length > 0 ? expandEvent(event) : [event])))].sort();
 }
 
 export const MILLIS_TO_NANOS = 1_000_000;

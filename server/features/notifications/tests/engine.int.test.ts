@@ -160,6 +160,58 @@ spec:
     expect((await t.db.pool.query("SELECT count(*)::int AS n FROM notifications WHERE name IN ('broken', 'wrong-connection', 'to-nobody')")).rows[0].n).toBe(0);
   });
 
+  it('applies files in the older and newer Mission Control shapes unchanged, naming what it reads differently or not at all', async () => {
+    const results = await apply(`
+apiVersion: mission-control.flanksource.com/v1
+kind: Notification
+metadata: {name: crashloops, namespace: default}
+spec:
+  events: [config.unhealthy]
+  filter: config.type == 'Kubernetes::Pod' && config.status == 'CrashLoopBackOff'
+  title: "Pod {{.config.name}} is in CrashLoopBackOff"
+  body: |
+    {{.config.config | jq ".status.containerStatuses[0].state.waiting.message" }}
+  email: alerts@example.com
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: Notification
+metadata: {name: incident-updates}
+spec:
+  events: [incident.status.cancelled, incident.status.resolved]
+  to: {connection: connection://default/hook}
+  waitFor: 1m
+  onResolved: {enabled: true, waitFor: 30s}
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: NotificationSilence
+metadata: {name: helm-release, namespace: mc}
+spec:
+  matcher: .config.type == "Kubernetes::HelmRelease" && .config.name == "mission-control"
+  from: '2024-09-01T00:00:00Z'
+  until: '2024-09-30T00:00:00Z'
+  recursive: true
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: NotificationSilence
+metadata: {name: test-env}
+spec:
+  from: 2024-01-01
+  until: 2099-01-01
+  selectors:
+    - namespace: test
+    - namespace: stage
+`);
+    expect(results.map((result) => result.errors)).toEqual([[], [], [], []]);
+    expect(results[0]?.outcome?.warnings).toEqual(['spec.body is the older name of spec.template: read as the template', 'spec.email: read as spec.to (the recipient belongs under spec.to)']);
+    expect(results[1]?.outcome?.warnings).toEqual([
+      'spec.onResolved is not read by this console and was ignored',
+      'spec.events: incident.status.cancelled never happen here (no such incident status or health), so they send nothing',
+    ]);
+    expect(results[2]?.outcome?.warnings).toEqual(['spec.matcher is the older form of spec.filter: read as the CEL filter']);
+    const silence = (await t.db.pool.query("SELECT filter, recursive FROM notification_silences WHERE name = 'helm-release'")).rows[0];
+    expect(silence).toEqual({ filter: 'config.type == "Kubernetes::HelmRelease" && config.name == "mission-control"', recursive: true });
+  });
+
   it('the API refuses a bad rule with 400 naming body.spec paths, creates one, and disables it', async () => {
     const bad = await t.app.inject({ method: 'POST', url: '/api/notifications', headers: t.adminHeaders, payload: { name: 'api-rule', spec: { events: ['check.failed'], filter: 'check.name ==', to: { connection: 'hook' } } } });
     expect(bad.statusCode).toBe(400);
