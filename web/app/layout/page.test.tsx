@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeServer, renderInShell } from '../test-utils';
+import { fakeServer, renderInShell, signedIn } from '../test-utils';
 import { Page } from './page';
 
 describe('page shell', () => {
@@ -19,9 +19,32 @@ describe('page shell', () => {
     expect(screen.getByRole('button', { name: 'Preferences' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Docs' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'User menu' })).toBeTruthy();
-    // No notifications feature yet, so no bell, and no refresh button without onRefresh.
-    expect(screen.queryByRole('button', { name: /notifications/i })).toBeNull();
+    // No refresh button without onRefresh.
     expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();
+  });
+
+  it('has a notifications bell to /notifications while the feature is on, and none when it is off', async () => {
+    fakeServer();
+    const { unmount } = renderInShell(
+      <Page title="Health">
+        <p>body</p>
+      </Page>,
+      { sessionSource: signedIn({ permissions: { notifications: ['read'] } }) },
+    );
+    const bell = await screen.findByRole('link', { name: 'Notifications' });
+    expect(bell.getAttribute('href')).toBe('/notifications');
+    unmount();
+
+    fakeServer({ properties: [{ name: 'notifications.disable', value: 'true' }] });
+    renderInShell(
+      <Page title="Health">
+        <p>body</p>
+      </Page>,
+      { sessionSource: signedIn({ permissions: { notifications: ['read'] } }) },
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Health' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('link', { name: 'Notifications' })).toBeNull();
   });
 
   it('has a refresh button that spins while refreshing', async () => {

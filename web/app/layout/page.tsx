@@ -7,6 +7,7 @@ import { ErrorBoundary } from '../error-boundary';
 import { ErrorPage } from '../pages/error-page';
 import { useDocumentTitle } from './document-title';
 import { DocsMenu } from './docs-menu';
+import { NotificationsBell } from './notifications-bell';
 import { PreferencesMenu } from './preferences-menu';
 import { UserMenu } from './user-menu';
 
@@ -24,9 +25,8 @@ export interface PageProps {
 export const BOUNDARY_FALLBACK_TEXT = 'Sorry.. there was an error';
 
 /**
- * The page shell of spec §2: a sticky top bar (title, extra, refresh, preferences, docs, user) over the
- * page content, which an error boundary guards. The notifications bell joins the bar with the
- * notifications feature.
+ * The page shell of spec §2: a sticky top bar (title, extra, refresh, notifications bell, preferences,
+ * docs, user) over the page content, which an error boundary guards.
  */
 export function Page({ title, extra, onRefresh, refreshing = false, children }: PageProps) {
   useDocumentTitle(title);
@@ -45,6 +45,7 @@ export function Page({ title, extra, onRefresh, refreshing = false, children }: 
               icon={<RefreshCw className={cn('size-4', refreshing && 'animate-spin')} aria-hidden="true" />}
             />
           ) : null}
+          <NotificationsBell />
           <PreferencesMenu />
           <DocsMenu />
           <span className="mx-1 h-5 w-px bg-slate-200" aria-hidden="true" />

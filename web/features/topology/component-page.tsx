@@ -5,6 +5,7 @@ import { Page } from '@web/app/layout/page';
 import { useAccess } from '@web/app/session';
 import { ConfigHealthBadge } from '@web/features/catalog/components';
 import { RunNowButton } from '@web/features/health/detail/run-now';
+import { ResourceNotificationsSection } from '@web/features/notifications/tabs/resource-notifications-section';
 import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
 import { useShowHiddenComponents } from '@web/lib/preferences';
 import { toast } from '@web/lib/toast';
@@ -99,6 +100,7 @@ export default function ComponentPage() {
               {component.children_count === 0 ? <EmptyState className="py-10" title="No components below this one" /> : null}
               {children.length > 0 && shown.length === 0 ? <EmptyState className="py-10" title="No components match the filters" /> : null}
               {shown.length > 0 ? <CardGrid components={shown} label={`Components of ${title}`} /> : null}
+              <ResourceNotificationsSection resourceId={component.id} />
             </div>
             <ComponentSidebar component={component} />
           </div>

@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
 import { useAccess } from '@web/app/session';
+import { useFeatureFlags } from '@web/lib/feature-flags';
 import { cn } from '@web/ui/primitives/cn';
 import type { ConfigDetail } from '../api/schema';
 import { configHref } from './config-link';
 import { hasPage } from './has-page';
 
-export type ConfigTabId = 'spec' | 'changes' | 'insights' | 'relationships' | 'checks';
+export type ConfigTabId = 'spec' | 'changes' | 'insights' | 'relationships' | 'checks' | 'notifications';
 
 interface TabDef {
   id: ConfigTabId;
@@ -23,15 +24,19 @@ const TABS: readonly TabDef[] = [
   { id: 'insights', label: 'Insights', suffix: '/insights', count: (summary) => summary.analysis },
   { id: 'relationships', label: 'Relationships', suffix: '/relationships', count: (summary) => summary.relationships },
   { id: 'checks', label: 'Checks', suffix: '/checks', count: (summary) => summary.checks },
+  { id: 'notifications', label: 'Notifications', suffix: '/notifications' },
 ];
 
 /** The tabs this person has: a tab whose page is not in this build, or that needs access they lack, is left out. */
 export function useConfigTabs(): readonly TabDef[] {
   const { can } = useAccess();
+  const flags = useFeatureFlags();
   return TABS.filter((tab) => {
     if (tab.id === 'changes') return hasPage('catalog/:id/changes');
     // Checks are health's: reading them needs canaries (check_summary_for_config).
     if (tab.id === 'checks') return can('canaries', 'read');
+    // The notifications feature's page (web/features/notifications/routes.ts).
+    if (tab.id === 'notifications') return hasPage('catalog/:id/notifications') && flags.isEnabled('notifications') && can('notifications', 'read');
     return true;
   });
 }

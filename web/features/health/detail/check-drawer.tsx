@@ -18,6 +18,7 @@ import { defaultCheckRange } from '../state/time-range';
 import { useMediaQuery } from '../state/use-media-query';
 import { CheckLabels, CheckTitle } from './check-header';
 import { CheckStats } from './check-stats';
+import { ResourceNotificationsSection, useCanSeeNotifications } from '@web/features/notifications/tabs/resource-notifications-section';
 import { HistoryTab } from './history-tab';
 import { relationshipCount, RelationshipsTab } from './relationships-tab';
 import { RunNowButton, RunResultBanner, useCanRunChecks } from './run-now';
@@ -102,6 +103,7 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
   const activeTab = tall && tab === 'graph' ? 'history' : tab;
   const check = stats.data ?? null;
   const count = relationshipCount(relationships.data);
+  const showNotifications = useCanSeeNotifications();
 
   const title = check ? <CheckTitle check={check} /> : record.name;
   const actions = (
@@ -147,6 +149,11 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
             <RadixTabs.Trigger value="relationships" className={tabTrigger}>
               Relationships <Badge>{count}</Badge>
             </RadixTabs.Trigger>
+            {showNotifications ? (
+              <RadixTabs.Trigger value="notifications" className={tabTrigger}>
+                Notifications
+              </RadixTabs.Trigger>
+            ) : null}
           </RadixTabs.List>
           <RadixTabs.Content value="history">
             <HistoryTab checkId={record.id} timeRange={timeRange} />
@@ -160,6 +167,11 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
           <RadixTabs.Content value="relationships">
             <RelationshipsTab relationships={relationships.data} loading={relationships.isLoading} error={relationships.error} />
           </RadixTabs.Content>
+          {showNotifications ? (
+            <RadixTabs.Content value="notifications">
+              <ResourceNotificationsSection resourceId={record.id} heading={false} />
+            </RadixTabs.Content>
+          ) : null}
         </RadixTabs.Root>
       </div>
     </Sheet>
