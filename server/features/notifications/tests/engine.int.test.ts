@@ -1,11 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { startSmtpSink } from '../../../../test/smtp-sink';
 import type { QueuedEvent } from '../../../platform/jobs/event-queue';
 import { createLogger } from '../../../platform/logger';
+import { ROOT } from '../../../platform/paths';
 import { applyDocuments } from '../../../platform/resources';
 import { features } from '../../index';
 import { NotificationEngine } from '../engine';
@@ -210,6 +213,17 @@ spec:
     expect(results[2]?.outcome?.warnings).toEqual(['spec.matcher is the older form of spec.filter: read as the CEL filter']);
     const silence = (await t.db.pool.query("SELECT filter, recursive FROM notification_silences WHERE name = 'helm-release'")).rows[0];
     expect(silence).toEqual({ filter: 'config.type == "Kubernetes::HelmRelease" && config.name == "mission-control"', recursive: true });
+  });
+
+  it('examples/notifications apply as they are, without warnings', async () => {
+    const dir = path.join(ROOT, 'examples', 'notifications');
+    for (const file of await readdir(dir)) {
+      const results = await apply(await readFile(path.join(dir, file), 'utf8'));
+      for (const result of results) {
+        expect(result, `${file} #${result.index}`).toMatchObject({ ok: true, errors: [] });
+        expect(result.outcome?.warnings ?? [], `${file} #${result.index}`).toEqual([]);
+      }
+    }
   });
 
   it('the API refuses a bad rule with 400 naming body.spec paths, creates one, and disables it', async () => {
