@@ -100,7 +100,7 @@ export default function ComponentPage() {
               {component.children_count === 0 ? <EmptyState className="py-10" title="No components below this one" /> : null}
               {children.length > 0 && shown.length === 0 ? <EmptyState className="py-10" title="No components match the filters" /> : null}
               {shown.length > 0 ? <CardGrid components={shown} label={`Components of ${title}`} /> : null}
-              <ResourceNotificationsSection resourceId={component.id} />
+              <ResourceNotificationsSection resourceId={component.id} kind="component" />
             </div>
             <ComponentSidebar component={component} />
           </div>

@@ -169,7 +169,7 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
           </RadixTabs.Content>
           {showNotifications ? (
             <RadixTabs.Content value="notifications">
-              <ResourceNotificationsSection resourceId={record.id} heading={false} />
+              <ResourceNotificationsSection resourceId={record.id} kind="check" heading={false} />
             </RadixTabs.Content>
           ) : null}
         </RadixTabs.Root>

@@ -135,3 +135,18 @@ export function useDeleteSilence() {
     },
   });
 }
+
+/** One check, config item or component by id (a silence started from its page names it in the URL). */
+export function useTarget(kind: TargetKind | undefined, id: string | undefined) {
+  return useQuery({
+    queryKey: [...notificationKeys.silenceTargets([id ?? '']), kind],
+    enabled: Boolean(kind && id),
+    queryFn: async () => {
+      if (!kind || !id) return null;
+      const { data, error } = await db.from(TARGET_TABLES[kind]).select('id,name,type').eq('id', id).maybeSingle();
+      fail(error);
+      const row = targetRow.nullable().parse(data);
+      return row ? { id: row.id, kind, name: row.name ?? row.id, type: row.type ?? '' } : null;
+    },
+  });
+}

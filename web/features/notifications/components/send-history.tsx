@@ -1,6 +1,7 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@common/constants';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { useAccess } from '@web/app/session';
 import { patchSearchParams, readInteger, readSearchParams } from '@web/lib/url-state';
 import { useUrlParams } from '@web/lib/use-url-params';
 import { usePersistedPageSize } from '@web/ui/data-table';
@@ -8,7 +9,7 @@ import { SearchBox } from '@web/ui/search-box';
 import { relativeRange, resolveTimeRange, TimeRangePicker, timeRangeFromParams, writeTimeRangeParams, type TimeRangeValue } from '@web/ui/time-range';
 import { useSendHistory } from '../api/history';
 import { SEND_STATUSES } from '../model/format';
-import { resourceHistoryPath } from '../paths';
+import { ADD_SILENCE_PATH, resourceHistoryPath } from '../paths';
 import { HistoryTable } from './history-table';
 import { StatusFilter } from './status-filter';
 
@@ -104,15 +105,23 @@ export function SendHistory({ notificationId, resourceId }: { notificationId?: s
  * A resource's latest sends inside another page (the check drawer, a config item, a component): no URL
  * state of its own, so it never fights the host page's parameters; the full history is one link away.
  */
-export function ResourceNotifications({ resourceId }: { resourceId: string }) {
+export function ResourceNotifications({ resourceId, kind }: { resourceId: string; kind?: 'check' | 'config' | 'component' | undefined }) {
+  const { can } = useAccess();
   const history = useSendHistory({ resourceId, statuses: [], search: '', from: null, to: null, pageIndex: 0, pageSize: 20 });
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-center justify-between gap-3">
         <p className="text-sm text-slate-600">{history.data ? `${history.data.total} notification${history.data.total === 1 ? '' : 's'} about this resource` : ''}</p>
-        <Link to={resourceHistoryPath(resourceId)} className="text-sm text-blue-700 hover:underline">
-          All notifications of this resource
-        </Link>
+        <span className="flex items-center gap-4">
+          {kind && can('notifications', 'write') ? (
+            <Link to={`${ADD_SILENCE_PATH}?${kind}_id=${encodeURIComponent(resourceId)}`} className="text-sm text-blue-700 hover:underline">
+              Silence notifications
+            </Link>
+          ) : null}
+          <Link to={resourceHistoryPath(resourceId)} className="text-sm text-blue-700 hover:underline">
+            All notifications of this resource
+          </Link>
+        </span>
       </div>
       {history.error ? (
         <p role="alert" className="text-sm text-red-600">

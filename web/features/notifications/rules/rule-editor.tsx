@@ -9,6 +9,7 @@ import { Dialog } from '@web/ui/primitives/dialog';
 import { Loading } from '@web/ui/primitives/loading';
 import { useRule, useSaveRule } from '../api/rules';
 import type { Rule } from '../api/schema';
+import { EventReference } from './event-reference';
 import { EXAMPLE_RULE_YAML, parseRuleYaml, ruleToYaml } from './rule-yaml';
 
 /** The server's answer to a refused save, kept with the text it was about (an edit makes it stale). */
@@ -68,6 +69,7 @@ function EditorBody({ rule, readOnly, onClose }: { rule: Rule | null; readOnly: 
         </p>
       ) : null}
       <CodeTab value={text} onChange={setText} diagnostics={diagnostics} readOnly={readOnly} kind="Notification" />
+      {readOnly ? null : <EventReference />}
       <div className="flex justify-end gap-2 border-t border-slate-200 pt-3">
         <Button onClick={onClose}>{readOnly ? 'Close' : 'Cancel'}</Button>
         {readOnly ? null : (

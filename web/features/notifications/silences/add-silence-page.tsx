@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Page } from '@web/app/layout/page';
 import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
@@ -6,11 +6,12 @@ import { useAccess } from '@web/app/session';
 import { serverProblemsOf } from '@web/features/canaries/model/problems';
 import { toast } from '@web/lib/toast';
 import { useDebouncedValue } from '@web/lib/use-debounced-value';
+import { useUrlParams } from '@web/lib/use-url-params';
 import { Button } from '@web/ui/primitives/button';
 import { Field, TextAreaField } from '@web/ui/primitives/field';
 import { Loading } from '@web/ui/primitives/loading';
 import { futureRange, resolveFutureTimeRange, TimeRangePicker, type FutureTimeRangeValue } from '@web/ui/time-range';
-import { useCreateSilence, useSilencePreview, type SilenceInput, type Target } from '../api/silences';
+import { useCreateSilence, useSilencePreview, useTarget, type SilenceInput, type Target, type TargetKind } from '../api/silences';
 import { HistoryTable } from '../components/history-table';
 import { SILENCES_PATH } from '../paths';
 import { ResourcePicker } from './resource-picker';
@@ -60,9 +61,25 @@ export default function AddSilencePage() {
   return <AddSilence />;
 }
 
+/** A silence started from a resource's page names it: ?check_id=…, ?config_id=… or ?component_id=…. */
+function presetOf(params: URLSearchParams): { kind: TargetKind; id: string } | undefined {
+  for (const kind of ['check', 'config', 'component'] as const) {
+    const id = params.get(`${kind}_id`);
+    if (id) return { kind, id };
+  }
+  return undefined;
+}
+
 function AddSilence() {
   const navigate = useNavigate();
+  const [params] = useUrlParams();
+  const preset = presetOf(params);
+  const presetTarget = useTarget(preset?.kind, preset?.id);
   const [form, setForm] = useState<SilenceForm>({ target: null, recursive: false, filter: '', description: '', from: '', until: futureRange('1h') });
+  const found = presetTarget.data;
+  useEffect(() => {
+    if (found) setForm((current) => (current.target ? current : { ...current, target: found }));
+  }, [found]);
   const [problems, setProblems] = useState<Partial<Record<keyof SilenceForm | 'form', string>>>({});
   const create = useCreateSilence();
   const set = <K extends keyof SilenceForm>(key: K, value: SilenceForm[K]) => {

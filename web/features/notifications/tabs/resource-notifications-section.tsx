@@ -10,12 +10,12 @@ export function useCanSeeNotifications(): boolean {
 }
 
 /** A component's (or a check's) notifications inside its page, when this person may see them. */
-export function ResourceNotificationsSection({ resourceId, heading = true }: { resourceId: string; heading?: boolean }) {
+export function ResourceNotificationsSection({ resourceId, kind, heading = true }: { resourceId: string; kind: 'check' | 'config' | 'component'; heading?: boolean }) {
   if (!useCanSeeNotifications()) return null;
   return (
     <section aria-label="Notifications" className="flex flex-col gap-2">
       {heading ? <h2 className="text-sm font-semibold text-slate-900">Notifications</h2> : null}
-      <ResourceNotifications resourceId={resourceId} />
+      <ResourceNotifications resourceId={resourceId} kind={kind} />
     </section>
   );
 }
