@@ -114,4 +114,35 @@ describe('notifications', () => {
     const deleted = await query('SELECT deleted_at IS NOT NULL AS deleted FROM notification_silences');
     expect(deleted.rows).toEqual([{ deleted: true }]);
   });
+  it("shows a rule's and a check's send history, filtered in the URL, from the rule page, the check drawer and the resource page", async () => {
+    const page = journey.page();
+    const rule = await query("SELECT id FROM notifications WHERE name = 'e2e-failing-checks' AND deleted_at IS NULL");
+    const ruleId = String(rule.rows[0]?.id);
+    const check = await query("SELECT c.id FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE ca.name = 'e2e-silence'");
+    const checkId = String(check.rows[0]?.id);
+
+    await page.goto(url('/notifications'));
+    await page.getByRole('table', { name: 'Notification rules' }).getByRole('link', { name: 'e2e-failing-checks' }).click();
+    await page.waitForURL((current) => current.pathname === '/notifications/rules' && current.searchParams.get('id') === ruleId);
+    const history = page.getByRole('table', { name: 'Send history' });
+    await history.getByRole('link', { name: 'always failing' }).first().waitFor();
+    // A resource search that matches nothing, then one that matches: both kept in the URL.
+    await page.getByLabel('Search resources').fill('no such resource');
+    await page.waitForURL((current) => current.searchParams.get('q') === 'no such resource');
+    await page.getByText('No data available').waitFor();
+    await page.getByLabel('Search resources').fill('always');
+    await page.waitForURL((current) => current.searchParams.get('q') === 'always');
+    await history.getByRole('link', { name: 'always failing' }).first().waitFor();
+    // A row opens its rendered message.
+    await history.getByRole('row').nth(1).click();
+    await page.getByRole('region', { name: 'Send details' }).getByText('Title').waitFor();
+
+    await page.goto(url(`/health?checkId=${checkId}`));
+    await page.getByRole('tab', { name: 'Notifications' }).click();
+    await page.getByRole('table', { name: 'Send history' }).getByRole('link', { name: 'e2e-failing-checks' }).first().waitFor();
+    await page.getByRole('link', { name: 'All notifications of this resource' }).click();
+    await page.waitForURL(url(`/notifications/resource/${checkId}`));
+    await page.getByRole('heading', { name: 'Notifications of always failing', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Send history' }).getByRole('link', { name: 'e2e-failing-checks' }).first().waitFor();
+  });
 });
