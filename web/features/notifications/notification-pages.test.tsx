@@ -150,6 +150,21 @@ describe('silences list', () => {
     expect(calls.some((call) => call.method === 'DELETE' && call.path === '/api/notification/silence/s1')).toBe(true);
   });
 
+  it('ends an active silence now after confirming', async () => {
+    const user = userEvent.setup();
+    renderPage(<SilencesPage />, { path: '/notifications/silences', route: '/notifications/silences', permissions: WRITER });
+    const row = await within(await screen.findByRole('table', { name: 'Silences' })).findByRole('row', { name: /db maintenance/ });
+    // The row is drawn again once the config item's name is in.
+    await within(row).findByRole('link', { name: 'orders-db' });
+    await user.click(within(row).getByRole('button', { name: 'End db maintenance now' }));
+    await user.click(within(await screen.findByRole('alertdialog', { name: 'End Silence' })).getByRole('button', { name: 'End now' }));
+    await waitFor(() => expect(toasts.success).toHaveBeenCalledWith('Silence updated successfully', expect.anything()));
+    const patch = calls.find((call) => call.method === 'PATCH' && call.path === '/api/db/notification_silences');
+    expect(patch?.search).toContain('id=eq.s1');
+    const until = patch?.body && typeof patch.body === 'object' && 'until' in patch.body ? String(patch.body.until) : '';
+    expect(Math.abs(new Date(until).getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
   it('offers no changes to a reader', async () => {
     renderPage(<SilencesPage />, { path: '/notifications/silences', route: '/notifications/silences', permissions: READER });
     const row = await within(await screen.findByRole('table', { name: 'Silences' })).findByRole('row', { name: /db maintenance/ });
