@@ -43,8 +43,10 @@ function EditorBody({ rule, readOnly, onClose }: { rule: Rule | null; readOnly: 
     if (!doc || parsed.problems.length > 0) return;
     save.mutate({ name: doc.name.trim(), namespace: doc.namespace.trim() || 'default', labels: doc.labels, spec: doc.spec }, {
       onSuccess: (answer) => {
-        toast.success(rule ? 'Notification updated successfully' : 'Notification created successfully');
-        for (const warning of answer.warnings ?? []) toast.error(warning);
+        // Warnings (fields read but not run) are part of the success, not a failure.
+        const warnings = answer.warnings ?? [];
+        const saved = rule ? 'Notification updated successfully' : 'Notification created successfully';
+        toast.success(warnings.length > 0 ? `${saved}. Note: ${warnings.join('; ')}` : saved);
         onClose();
       },
       onError: (error) => {
