@@ -465,7 +465,7 @@ export class NotificationEngine {
       return;
     }
     const recipient = row.payload.recipient;
-    const outcome = recipient ? await this.sendTo(recipient, { title: message.title, text: message.body, html: markdownToHtml(message.body) }, resource.namespace ?? rule.namespace) : { ok: false, message: 'the row names no recipient' };
+    const outcome = recipient ? await this.sendTo(recipient, { title: message.title, text: message.body, html: markdownToHtml(message.body) }, rule.namespace) : { ok: false, message: 'the row names no recipient', permanent: true };
     const duration = Date.now() - started;
     if (outcome.ok) {
       await this.finish(row.id, { status: 'sent', title: message.title, body: message.body, error: null, sent_at: new Date(), duration_millis: duration, reason: grouped.length > 0 ? `one message for ${grouped.length + 1} resources` : null });
@@ -474,13 +474,13 @@ export class NotificationEngine {
     }
     const retries = row.retries + 1;
     const error = outcome.message.slice(0, 2_000);
-    if (retries < MAX_ATTEMPTS) {
+    if (retries < MAX_ATTEMPTS && !outcome.permanent) {
       const wait = (this.options.retryBaseMillis ?? RETRY_BASE_MILLIS) * 2 ** (retries - 1);
       await finishAll({ retries, error, title: message.title, body: message.body, not_before: new Date(Date.now() + wait), reason: `attempt ${retries} of ${MAX_ATTEMPTS} failed; trying again in ${formatMillis(wait)}`, duration_millis: duration });
       return;
     }
     const fallback = rule.fallback && !row.parent_id ? rule.fallback : null;
-    await finishAll({ status: 'error', retries, error, title: message.title, body: message.body, duration_millis: duration, reason: `failed ${MAX_ATTEMPTS} times${fallback ? '; falling back' : ''}` });
+    await finishAll({ status: 'error', retries, error, title: message.title, body: message.body, duration_millis: duration, reason: `${outcome.permanent ? 'cannot be sent' : `failed ${MAX_ATTEMPTS} times`}${fallback ? '; falling back' : ''}` });
     if (fallback) await this.startFallback(rule, row, fallback);
   }
 
@@ -567,14 +567,15 @@ export class NotificationEngine {
     };
   }
 
-  private async sendTo(recipient: Recipient, message: ChannelMessage, namespace: string): Promise<{ ok: boolean; message: string }> {
+  /** `permanent`: nothing to retry (no SMTP server, a connection or secret that cannot be read): it fails now. */
+  private async sendTo(recipient: Recipient, message: ChannelMessage, namespace: string): Promise<{ ok: boolean; message: string; permanent?: boolean }> {
     let connection: ResolvedConnection | string;
     try {
       connection = await this.connectionFor(recipient, namespace);
     } catch (error) {
-      return { ok: false, message: errorMessage(error) };
+      return { ok: false, message: errorMessage(error), permanent: true };
     }
-    if (typeof connection === 'string') return { ok: false, message: connection };
+    if (typeof connection === 'string') return { ok: false, message: connection, permanent: true };
     const properties = recipient.service?.properties;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('the channel did not answer within 30 s')), 30_000);
