@@ -2,9 +2,9 @@ import type pg from 'pg';
 import { channelTypes } from '../../platform/channels';
 import { parseShoutrrr } from '../../platform/channels/shoutrrr';
 import type { Queryable } from '../../platform/jobs/db';
-import { specResourceKind, type ResourceSource, type SavedSpecResource } from '../../platform/resources';
+import { specResourceKind, type SavedSpecResource } from '../../platform/resources';
 import { parseConnectionReference } from '../../platform/secrets/resolve';
-import { assertSavable, SpecInvalid } from '../../platform/spec-rows';
+import { assertSavable, SpecInvalid, type SpecRowInput } from '../../platform/spec-rows';
 import { MILLIS_TO_NANOS, notificationProblems, notificationSpecSchema, notificationWarnings, ruleEvents, splitUnknown, type FallbackSpec, type RecipientSpec } from './spec';
 
 /** A recipient other than a person or team, as stored in custom_services (and read by the sender). */
@@ -103,14 +103,8 @@ export async function resolveRecipient(db: Queryable, to: RecipientSpec | Fallba
   return out;
 }
 
-export interface NotificationInput {
-  name: string;
-  namespace: string;
-  labels: Record<string, string>;
-  spec: Record<string, unknown>;
-  source: ResourceSource | string;
-  createdBy?: string;
-}
+/** What a rule is saved from: the spec-row shape (name, namespace, labels, spec, source, created by). */
+export type NotificationInput = SpecRowInput;
 
 /** Every problem of a spec that can be found without the database (apply's first pass). */
 export function specOnlyProblems(spec: Record<string, unknown>): Problem[] {

@@ -216,20 +216,8 @@ export interface ActiveSilence {
   selectors: Array<SilenceSelector & { labels?: Requirement[]; tags?: Requirement[] }> | null;
 }
 
-interface SilenceRow {
-  id: string;
-  name: string | null;
-  description: string | null;
-  from: Date;
-  until: Date | null;
-  recursive: boolean;
-  config_id: string | null;
-  check_id: string | null;
-  canary_id: string | null;
-  component_id: string | null;
-  filter: string | null;
-  selectors: SilenceSelector[] | null;
-}
+/** A stored silence as matching reads it. */
+type SilenceRow = Omit<CheckedSilence['values'], 'namespace'> & { id: string };
 
 export function toActive(row: SilenceRow): ActiveSilence {
   return {
