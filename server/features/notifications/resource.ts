@@ -76,7 +76,7 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
   }
   if (kind === 'config') {
     const { rows } = await db.query<{ config: Record<string, unknown>; agent: Record<string, unknown> | null }>(
-      `SELECT to_jsonb(ci) - 'config' AS config, jsonb_build_object('id', a.id, 'name', a.name) AS agent
+      `SELECT to_jsonb(ci) AS config, jsonb_build_object('id', a.id, 'name', a.name) AS agent
        FROM config_items ci LEFT JOIN agents a ON a.id = ci.agent_id WHERE ci.id = $1`,
       [id],
     );

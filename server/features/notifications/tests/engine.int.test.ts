@@ -397,6 +397,30 @@ spec:
     expect(await history("n.name = 'patient'")).toMatchObject([{ status: 'skipped', reason: expect.stringMatching(/is healthy again after waiting 200ms/) }]);
   });
 
+  it('renders a Mission Control template over the config item itself (.config.config with jq)', async () => {
+    await apply(`
+apiVersion: mission-control.flanksource.com/v1
+kind: Notification
+metadata: {name: crashloops}
+spec:
+  events: [config.unhealthy]
+  filter: config.type == 'Kubernetes::Pod' && config.status == 'CrashLoopBackOff'
+  title: "Pod {{.config.name}} in namespace {{.config.tags.namespace}} is in CrashLoopBackOff"
+  template: |
+    {{.config.config | jq ".status.containerStatuses[0].state.waiting.message" }}
+  to: {connection: hook}
+`);
+    const pod = (await t.db.pool.query<{ id: string }>(
+      `INSERT INTO config_items (type, name, status, health, tags, external_id, config) VALUES ('Kubernetes::Pod', 'api-7f9', 'CrashLoopBackOff', 'unhealthy', '{"namespace": "shop"}', '{pod/api-7f9}', $1) RETURNING id`,
+      [JSON.stringify({ status: { containerStatuses: [{ state: { waiting: { message: 'back-off 5m0s restarting failed container' } } }] } })],
+    )).rows[0]?.id as string;
+    await engine.handleEvent(event('config.unhealthy', pod));
+    await drain();
+    expect(received).toHaveLength(1);
+    expect(received[0]?.body.title).toBe('Pod api-7f9 in namespace shop is in CrashLoopBackOff');
+    expect(String(received[0]?.body.message)).toContain('back-off 5m0s restarting failed container');
+  });
+
   it('inhibits a child config while its parent Deployment has a message on its way', async () => {
     await apply(`
 apiVersion: mission-control.flanksource.com/v1
