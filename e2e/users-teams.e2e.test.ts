@@ -197,4 +197,56 @@ describe('users and teams', () => {
     const teamId: unknown = stored.rows[0]?.id;
     expect((await query('SELECT count(*)::int AS n FROM team_members WHERE team_id = $1', [teamId])).rows).toEqual([{ n: 0 }]);
   });
+
+  it("adds and removes a team's notification channels, and keeps a linked team's read-only", async () => {
+    const created = await query(`INSERT INTO teams (name, spec) VALUES ('sre', '{"oncall": "pager"}') RETURNING id`);
+    const teamId = String(created.rows[0]?.id);
+    const page = journey.page();
+    await page.goto(url(`/settings/teams/${teamId}?tab=notifications`));
+    await page.getByRole('tab', { name: 'Notifications', selected: true }).waitFor();
+    await page.getByText('Notifications for this team go to these channels; with none, to each member by email.').waitFor();
+    await page.getByText('No notification channels: members are notified by email.').waitFor();
+
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a notification channel to sre' });
+    await dialog.getByRole('radio', { name: /Email addresses/ }).click();
+    await dialog.getByRole('textbox', { name: 'Email addresses' }).pressSequentially('ops@example.com, nope');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.getByText('Not a valid email address: nope').waitFor();
+    await dialog.getByRole('textbox', { name: 'Email addresses' }).fill('ops@example.com, oncall@example.com');
+    await dialog.getByRole('button', { name: 'Add property' }).click();
+    await dialog.getByLabel('Property 1 key').fill('subject');
+    await dialog.getByLabel('Property 1 value').fill('SRE alert');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Team updated successfully').first().waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const channels = page.getByRole('table', { name: 'Notification channels' });
+    await channels.getByRole('row', { name: /ops@example\.com, oncall@example\.com/ }).getByText('subject=SRE alert').waitFor();
+    const emails = { emails: ['ops@example.com', 'oncall@example.com'], properties: { subject: 'SRE alert' } };
+    expect((await query('SELECT spec FROM teams WHERE id = $1', [teamId])).rows).toEqual([{ spec: { oncall: 'pager', notifications: [emails] } }]);
+
+    // A service URL carries its token: the list shows only scheme://host.
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await dialog.getByRole('radio', { name: /Service URL/ }).click();
+    await dialog.getByRole('textbox', { name: 'Service URL' }).fill('slack://xoxb-secret-token@alerts');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await channels.getByRole('row', { name: /slack:\/\/alerts/ }).waitFor();
+    expect(await channels.textContent()).not.toContain('xoxb');
+
+    await page.getByRole('button', { name: 'Remove ops@example.com, oncall@example.com' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Remove channel' });
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await channels.getByRole('row', { name: /ops@example\.com/ }).waitFor({ state: 'detached' });
+    expect((await query('SELECT spec FROM teams WHERE id = $1', [teamId])).rows).toEqual([{ spec: { oncall: 'pager', notifications: [{ url: 'slack://xoxb-secret-token@alerts' }] } }]);
+
+    // A team applied from YAML is shown, not changed, here.
+    const linked = await query(`INSERT INTO teams (name, spec, source) VALUES ('applied', '{"notifications": [{"emails": ["yaml@example.com"]}]}', 'KubernetesCRD') RETURNING id`);
+    await page.goto(url(`/settings/teams/${String(linked.rows[0]?.id)}?tab=notifications`));
+    await page.getByRole('table', { name: 'Notification channels' }).getByText('yaml@example.com').waitFor();
+    await page.getByText('its notification channels are read-only here', { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Add channel' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+  });
 });

@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { CONNECTION_TYPES } from '@common/connections';
 import { resourceKeys } from '@web/features/settings/resources/queries';
 import { userKeys } from '@web/features/users/queries';
 import { db } from '@web/lib/db';
 import { personLabel, personSchema, type Person } from '@web/lib/people';
 import { toast } from '@web/lib/toast';
+import { isNotificationType, teamChannels, withChannels, type Channel, type NotificationConnection } from './channels';
 
 
 const memberSchema = z.object({ team_id: z.string(), person_id: z.string(), created_at: z.string(), person: personSchema.nullable() });
@@ -75,6 +77,46 @@ export function useRemoveMember(teamId: string) {
     onSuccess: (_data, person) => {
       toast.success(`${personLabel(person)} removed from team successfully`);
       return invalidate();
+    },
+  });
+}
+
+const notificationConnectionSchema = z.object({ id: z.string(), name: z.string(), namespace: z.string(), type: z.string() });
+
+/** The connections a team's channel may name: those of a notification type (common/connections.ts). */
+export function useNotificationConnections() {
+  return useQuery({
+    queryKey: ['connections', 'notification-targets'] as const,
+    queryFn: async (): Promise<NotificationConnection[]> => {
+      const types = CONNECTION_TYPES.filter((def) => isNotificationType(def.type)).map((def) => def.type);
+      const { data, error } = await db.from('connections').select('id,name,namespace,type').in('type', types).order('name').limit(500);
+      fail(error);
+      return z.array(notificationConnectionSchema).parse(data ?? []);
+    },
+  });
+}
+
+/**
+ * Changes a team's channels (spec.notifications). The spec is read again first and only its
+ * `notifications` replaced, so the other keys, and changes made meanwhile elsewhere, stay as they are.
+ */
+export function useSaveTeamChannels(teamId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (change: (channels: Channel[]) => Channel[]) => {
+      const current = await db.from('teams').select('spec').eq('id', teamId).maybeSingle();
+      fail(current.error);
+      const spec: unknown = current.data && typeof current.data === 'object' ? Reflect.get(current.data, 'spec') : undefined;
+      const { error } = await db
+        .from('teams')
+        .update({ spec: withChannels(spec, change(teamChannels(spec))) })
+        .eq('id', teamId);
+      fail(error);
+    },
+    onSuccess: () => {
+      // Spec §8: '{resource} updated successfully'.
+      toast.success('Team updated successfully');
+      return client.invalidateQueries({ queryKey: resourceKeys.all('teams') });
     },
   });
 }

@@ -26,5 +26,8 @@ export const teamsResource: SettingsResource = {
     { name: 'icon', label: 'Icon', defaultValue: 'group', placeholder: 'group' },
     { name: 'spec', label: 'Spec', kind: 'code', placeholder: 'key: value' },
   ],
-  tabs: [{ id: 'members', label: 'Members', load: () => import('./members-tab') }],
+  tabs: [
+    { id: 'members', label: 'Members', load: () => import('./members-tab') },
+    { id: 'notifications', label: 'Notifications', load: () => import('./notifications-tab') },
+  ],
 };
