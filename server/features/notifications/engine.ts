@@ -250,7 +250,7 @@ export class NotificationEngine {
       } else if (groupHash) {
         // Joins the group waiting to be sent, or starts one that waits for others to join.
         const waiting = await this.pool.query<{ not_before: Date }>(
-          "SELECT not_before FROM notification_send_history WHERE group_by_hash = $1 AND status = 'pending' ORDER BY not_before LIMIT 1",
+          "SELECT not_before FROM notification_send_history WHERE group_by_hash = $1 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < now()) ORDER BY not_before LIMIT 1",
           [groupHash],
         );
         row.not_before = waiting.rows[0]?.not_before ?? new Date(Date.now() + Math.max(rule.waitForMillis, this.options.groupWaitMillis ?? GROUP_WAIT_MILLIS));
@@ -363,6 +363,12 @@ export class NotificationEngine {
       await client.query('BEGIN');
       const { rows: lock } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [hash]);
       if (!lock[0]?.ok) {
+        await client.query('ROLLBACK');
+        return [];
+      }
+      // Another instance is sending this group right now: these rows join its message on a later round.
+      const { rows: inFlight } = await client.query("SELECT 1 FROM notification_send_history WHERE group_by_hash = $1 AND status = 'pending' AND claimed_until > now() LIMIT 1", [hash]);
+      if (inFlight.length > 0) {
         await client.query('ROLLBACK');
         return [];
       }
