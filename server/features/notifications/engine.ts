@@ -9,6 +9,7 @@ import type { Logger } from '../../platform/logger';
 import { secretStore } from '../../platform/secrets';
 import { resolveConnection, resolveEnvVar } from '../../platform/secrets/resolve';
 import { evaluateCel } from '../../platform/expressions';
+import { glob } from '../../platform/expressions/shared/k8s';
 import { loadEventResource, stillFailing, type EventResource } from './resource';
 import { recipientsOf, type Recipient } from './recipients';
 import type { CustomService } from './rules';
@@ -511,14 +512,7 @@ export class NotificationEngine {
       not_before: notBefore,
       first_observed: row.first_observed,
     }));
-    if (rows.length === 0) return;
-    const columns = Object.keys(rows[0] ?? {});
-    const values: unknown[] = [];
-    const tuples = rows.map((item) => `(${columns.map((column) => {
-      values.push((item as Record<string, unknown>)[column]);
-      return `$${values.length}`;
-    }).join(', ')})`);
-    await this.pool.query(`INSERT INTO notification_send_history (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+    await this.insertRows(rows);
   }
 
   /** The connection a recipient's message goes through. */
@@ -603,11 +597,6 @@ export class NotificationEngine {
     const ms = rows[0]?.ms;
     return ms === null || ms === undefined ? undefined : ms;
   }
-}
-
-function glob(pattern: string, value: string): boolean {
-  if (!pattern.includes('*')) return pattern === value;
-  return new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);
 }
 
 /** The values a groupBy key reads from a resource (Mission Control's keys). */

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { celProblems, evaluateCel } from '../../platform/expressions';
 import type { Queryable } from '../../platform/jobs/db';
+import { glob } from '../../platform/expressions/shared/k8s';
 import { labelsMatch, parseLabelSelector, type Requirement } from '../../platform/label-selector';
 import { specResourceKind, type ResourceSource, type SavedSpecResource } from '../../platform/resources';
 import { assertSavable, SpecInvalid } from '../../platform/spec-rows';
@@ -247,11 +248,6 @@ export async function loadActiveSilences(db: Queryable): Promise<ActiveSilence[]
   return rows.map(toActive);
 }
 
-const glob = (pattern: string, value: string) => {
-  if (!pattern.includes('*')) return pattern === value;
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-  return regex.test(value);
-};
 
 function selectorMatches(selector: NonNullable<ActiveSilence['selectors']>[number], resource: EventResource): boolean {
   if (selector.id && selector.id !== resource.id) return false;
