@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import { celProblems, evaluateCel } from '../../platform/expressions';
+import { celIsTrue, celProblems, celScope, type CelScope } from '../../platform/expressions';
 import type { Queryable } from '../../platform/jobs/db';
 import { glob } from '../../platform/expressions/shared/k8s';
 import { labelsMatch, parseLabelSelector, type Requirement } from '../../platform/label-selector';
@@ -260,20 +260,18 @@ function selectorMatches(selector: NonNullable<ActiveSilence['selectors']>[numbe
   return true;
 }
 
-/** Whether one silence covers the resource at `now`: every criterion it sets must hold. */
-export function silenceMatches(silence: ActiveSilence, resource: EventResource, now: number): boolean {
+/**
+ * Whether one silence covers the resource at `now`: every criterion it sets must hold. A filter that fails to
+ * evaluate (it reads a variable this event has not) does not match. `scope` is the resource's env already in
+ * CEL's types, shared by every silence tried for one event.
+ */
+export function silenceMatches(silence: ActiveSilence, resource: EventResource, now: number, scope?: () => CelScope): boolean {
   if (silence.from > now || (silence.until !== null && silence.until <= now)) return false;
   const own = (id: string | null, kind: EventResource['kind']) => id === null || (resource.kind === kind && (id === resource.id || (silence.recursive && resource.ancestors.includes(id))));
   if (!own(silence.config_id, 'config') || !own(silence.component_id, 'component') || !own(silence.check_id, 'check')) return false;
   if (silence.canary_id !== null && !(resource.kind === 'check' && resource.canaryId === silence.canary_id)) return false;
   if (silence.selectors && !silence.selectors.some((selector) => selectorMatches(selector, resource))) return false;
-  if (silence.filter) {
-    try {
-      if (evaluateCel(`silence ${silence.label} filter`, silence.filter, resource.env) !== true) return false;
-    } catch {
-      return false;
-    }
-  }
+  if (silence.filter && !celIsTrue(silence.filter, scope ? scope() : celScope(resource.env))) return false;
   return true;
 }
 
@@ -300,11 +298,13 @@ export class SilenceIndex {
 
   /** The first silence that covers the resource now, if any. */
   match(resource: EventResource, now = Date.now()): ActiveSilence | undefined {
+    let prepared: CelScope | undefined;
+    const scope = () => (prepared ??= celScope(resource.env));
     for (const id of [resource.id, resource.canaryId]) {
       if (!id) continue;
-      const found = this.byId.get(id)?.find((silence) => silenceMatches(silence, resource, now));
+      const found = this.byId.get(id)?.find((silence) => silenceMatches(silence, resource, now, scope));
       if (found) return found;
     }
-    return this.open.find((silence) => silenceMatches(silence, resource, now));
+    return this.open.find((silence) => silenceMatches(silence, resource, now, scope));
   }
 }

@@ -69,12 +69,7 @@ function build(expression: string): Compiled | Failure {
 }
 
 function compile(where: string, expression: string): Compiled {
-  let entry = compiled.get(expression);
-  if (!entry) {
-    entry = build(expression);
-    if (compiled.size >= CACHE_LIMIT) compiled.clear();
-    compiled.set(expression, entry);
-  }
+  const entry = compiled.get(expression) ?? compileQuietly(expression);
   if (typeof entry !== 'function') throw new ExpressionError(where, expression, entry.reason, entry.position);
   return entry;
 }
@@ -141,6 +136,40 @@ export function evaluateCel(where: string, expression: string, variables: Record
   } catch (error) {
     throw new ExpressionError(where, expression, summaryOf(error), positionOf(expression, offsetOf(error)));
   }
+}
+
+/** Variables converted to CEL's types once, for evaluating many expressions over the same values. */
+export interface CelScope {
+  readonly variables: Record<string, unknown>;
+}
+
+export function celScope(variables: Record<string, unknown>): CelScope {
+  return { variables: celVariables(variables) };
+}
+
+/**
+ * Whether a CEL expression is true over a prepared scope, where an error of any kind (it does not compile, it
+ * reads a variable the scope lacks) means "no": for filters tried against many events, such as silences. No
+ * error detail is built and no stack is captured, so a filter that does not apply costs no more than one that does.
+ */
+export function celIsTrue(expression: string, scope: CelScope): boolean {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const entry = compiled.get(expression) ?? compileQuietly(expression);
+    return typeof entry === 'function' && entry(scope.variables) === true;
+  } catch {
+    return false;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+function compileQuietly(expression: string): Compiled | Failure {
+  const entry = build(expression);
+  if (compiled.size >= CACHE_LIMIT) compiled.clear();
+  compiled.set(expression, entry);
+  return entry;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The expression language every feature speaks (DESIGN §3): CEL with the Flanksource functions, Go
 // templates and `$(.var)` interpolation. Features import from here, never from an engine directly.
 export { ExpressionError } from './errors';
-export { celDuration, checkCel, evaluateCel, evaluateTest } from './cel';
+export { celDuration, celIsTrue, celScope, checkCel, evaluateCel, evaluateTest, type CelScope } from './cel';
 export { renderTemplate } from './template';
 export { interpolate } from './interpolate';
 export { checkJavascript, evaluateJavascript } from './javascript';
