@@ -22,6 +22,8 @@ export interface SpecRowTable {
   warnings?(spec: Record<string, unknown>): string[];
   /** The spec as stored, when an upstream shape is rewritten into ours; called only on a spec without problems. */
   normalize?(spec: Record<string, unknown>): Record<string, unknown>;
+  /** Columns read from the spec and written beside it (a playbook's title, category, webhook path). */
+  columns?(spec: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface SpecRowInput {
@@ -84,15 +86,20 @@ export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, in
     : await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE`, [input.namespace, input.name]);
   const existing = found.rows[0];
   assertSavable(existing, { noun: table.noun, name: input.name, namespace: input.namespace, source: input.source, id: options.id, createOnly: options.createOnly });
+  const extra = table.columns?.(spec) ?? {};
+  const extraNames = Object.keys(extra);
+  const extraValues = Object.values(extra);
   if (existing) {
-    await client.query(`UPDATE ${table.table} SET name = $2, namespace = $3, labels = $4, spec = $5, source = $6 WHERE id = $1`, [
-      existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source,
-    ]);
+    await client.query(
+      `UPDATE ${table.table} SET name = $2, namespace = $3, labels = $4, spec = $5, source = $6${extraNames.map((name, index) => `, ${name} = $${index + 7}`).join('')} WHERE id = $1`,
+      [existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source, ...extraValues],
+    );
     return { id: existing.id, action: 'updated', warnings };
   }
   const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO ${table.table} (name, namespace, labels, spec, source, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source, input.createdBy || null],
+    `INSERT INTO ${table.table} (name, namespace, labels, spec, source, created_by${extraNames.map((name) => `, ${name}`).join('')})
+     VALUES ($1, $2, $3, $4, $5, $6${extraNames.map((_, index) => `, $${index + 7}`).join('')}) RETURNING id`,
+    [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source, input.createdBy || null, ...extraValues],
   );
   const id = rows[0]?.id;
   if (!id) throw new Error(`${table.noun} insert returned no row`);
@@ -116,11 +123,24 @@ const body = z.object({
  * POST {url}, PUT {url}/:id and DELETE {url}/:id for a spec row table, as the settings editor calls them:
  * the whole spec checked (every problem by path, 400), rows from files left to their files (409).
  */
-export function specRowRoutes(app: FastifyInstance, pool: pg.Pool, options: { url: string; table: SpecRowTable; access: Resource; tag: string; summary: string }): void {
+export function specRowRoutes(
+  app: FastifyInstance,
+  pool: pg.Pool,
+  options: {
+    url: string;
+    table: SpecRowTable;
+    access: Resource;
+    tag: string;
+    summary: string;
+    /** The kind's own save when it checks more than the spec (saveSpecRow by default). */
+    save?: (client: pg.PoolClient, input: SpecRowInput, options: { id?: string; createOnly?: boolean }) => Promise<SavedSpecResource>;
+  },
+): void {
   const { table } = options;
+  const saveRow = options.save ?? ((client: pg.PoolClient, input: SpecRowInput, saveOptions: { id?: string; createOnly?: boolean }) => saveSpecRow(client, table, input, saveOptions));
   const save = async (input: z.infer<typeof body>, createdBy: string, saveOptions: { id?: string; createOnly?: boolean }) => {
     try {
-      return await inTransaction(pool, (client) => saveSpecRow(client, table, { ...input, source: 'UI', createdBy }, saveOptions));
+      return await inTransaction(pool, (client) => saveRow(client, { ...input, source: 'UI', createdBy }, saveOptions));
     } catch (error) {
       if (error instanceof SpecInvalid) throw new ValidationError(error.problems.map((problem) => ({ path: `body.${problem.path}`, message: problem.message })));
       throw error;

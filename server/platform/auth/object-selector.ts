@@ -47,7 +47,8 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function matcherOf(raw: Record<string, unknown>): ResourceMatcher {
+/** One selector as written (duty's ResourceSelector) read into a matcher. */
+export function matcherOf(raw: Record<string, unknown>): ResourceMatcher {
   const types = (Array.isArray(raw.types) ? raw.types : typeof raw.types === 'string' ? raw.types.split(',') : []).map(String).map((item) => item.trim()).filter(Boolean);
   const include = types.filter((item) => !item.startsWith('!'));
   const labels = isRecord(raw.labels) ? Object.fromEntries(Object.entries(raw.labels).map(([key, value]) => [key, String(value)])) : undefined;

@@ -1,0 +1,507 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type pg from 'pg';
+import { evaluateCel, renderTemplate } from '../../platform/expressions';
+import { errorMessage, interval } from '../../platform/jobs/db';
+import { publish } from '../../platform/jobs/event-queue';
+import { Listener } from '../../platform/jobs/listener';
+import { boundedWait, Waker } from '../../platform/jobs/waker';
+import type { Logger } from '../../platform/logger';
+import type { SecretStore } from '../../platform/secrets/store';
+import { resolveEnvVar } from '../../platform/secrets/resolve';
+import { isRecord } from '../../platform/errors';
+import { parseDuration } from '../../platform/units';
+import type { ActionExecutors, ActionOutcome } from './actions/types';
+import { CANCEL_CHANNEL, revealParameters, RUNS_CHANNEL } from './runs';
+import { actionTypeOf, checkPlaybookSpec, conditionExpression, type ActionSpec, type PlaybookSpec } from './spec';
+import { loadTarget, type TargetKind } from './targets';
+
+/** Why an action or run was stopped: the reason becomes its status and error. */
+export class StopReason extends Error {
+  constructor(
+    readonly kind: 'cancelled' | 'timed_out' | 'action_timed_out' | 'stopping' | 'lease_lost',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const INSTANCE_STOPPED = 'the instance running it stopped';
+const FINAL_ACTION = new Set(['completed', 'failed', 'skipped', 'cancelled', 'timed_out']);
+
+export interface RunnerOptions {
+  instanceId: string;
+  executors: ActionExecutors;
+  secrets: SecretStore;
+  dataDir: string;
+  /** Runs worked on at once by this instance. */
+  concurrency?: number;
+  /** How long a claim holds without renewal (renewed every second while the run is worked on). */
+  leaseMillis?: number;
+  /** Longest sleep between polls when nothing is due. */
+  pollMillis?: number;
+}
+
+interface RunRow {
+  id: string;
+  playbook_id: string;
+  status: string;
+  spec: Record<string, unknown>;
+  parameters: Record<string, string>;
+  secret_parameters: string | null;
+  config_id: string | null;
+  component_id: string | null;
+  check_id: string | null;
+  created_by: string | null;
+  request: Record<string, unknown> | null;
+  timeout_millis: string;
+  start_time: Date;
+  created_at: Date;
+  namespace: string;
+  playbook_name: string;
+}
+
+interface ActionRow {
+  id: string;
+  action_index: number;
+  name: string;
+  status: string;
+  retry_count: number;
+  scheduled_time: Date;
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+interface InFlight {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The playbook runner: a platform worker on every instance. Due runs are claimed with FOR UPDATE SKIP
+ * LOCKED and a lease renewed every second while the run is worked on, so two instances share the runs and
+ * a run whose instance died is taken over when its lease runs out. Each action attempt is a row written
+ * 'running' before the action starts: a taken-over run finds it so and records it as failed ("the instance
+ * running it stopped"), retried only when the action has a retry policy — an action is never run twice
+ * otherwise. A run sleeps (delay, retry backoff) without holding a lease.
+ */
+export class PlaybookRunner {
+  private readonly waker = new Waker();
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly concurrency: number;
+  private readonly leaseMillis: number;
+  private readonly pollMillis: number;
+  private listener: Listener | undefined;
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly log: Logger,
+    private readonly options: RunnerOptions,
+  ) {
+    this.concurrency = options.concurrency ?? 25;
+    this.leaseMillis = options.leaseMillis ?? 30_000;
+    this.pollMillis = options.pollMillis ?? 2_000;
+  }
+
+  async start(): Promise<void> {
+    this.listener = new Listener(this.pool, this.log);
+    this.listener.on(RUNS_CHANNEL, () => this.waker.wake());
+    this.listener.on(CANCEL_CHANNEL, (payload) => {
+      this.inFlight.get(payload ?? '')?.controller.abort(new StopReason('cancelled', 'cancelled'));
+    });
+    await this.listener.start();
+    this.loop = this.run();
+  }
+
+  /** Stops claiming, stops the actions under way and hands their runs back at once (not after the lease). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.waker.wake();
+    for (const flight of this.inFlight.values()) flight.controller.abort(new StopReason('stopping', INSTANCE_STOPPED));
+    await this.loop?.catch(() => undefined);
+    await Promise.all([...this.inFlight.values()].map((flight) => flight.done.catch(() => undefined)));
+    await this.listener?.stop();
+  }
+
+  wake(): void {
+    this.waker.wake();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let wait = this.pollMillis;
+      try {
+        const free = this.concurrency - this.inFlight.size;
+        if (free > 0) {
+          const claimed = await this.claim(free);
+          for (const id of claimed) this.launch(id);
+          if (claimed.length === free) continue;
+          wait = boundedWait(await this.millisUntilDue(), 20, this.pollMillis);
+        }
+      } catch (error) {
+        this.log.warn({ err: errorMessage(error) }, 'could not claim playbook runs; retrying');
+      }
+      if (this.stopping) break;
+      await this.waker.wait(wait);
+    }
+  }
+
+  private async claim(limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `UPDATE playbook_runs r
+          SET claimed_by = $2, lease_until = now() + $3::interval,
+              status = CASE WHEN r.status = 'scheduled' THEN 'running' ELSE r.status END,
+              start_time = coalesce(r.start_time, now())
+        WHERE r.id IN (SELECT id FROM playbook_runs
+                        WHERE status IN ('scheduled', 'running', 'sleeping', 'retrying') AND scheduled_time <= now()
+                          AND (lease_until IS NULL OR lease_until < now())
+                        ORDER BY scheduled_time LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING r.id`,
+      [limit, this.options.instanceId, interval(this.leaseMillis)],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  private async millisUntilDue(): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ millis: number | null }>(
+      `SELECT extract(epoch FROM min(greatest(scheduled_time, coalesce(lease_until, scheduled_time))) - now()) * 1000 AS millis
+         FROM playbook_runs WHERE status IN ('scheduled', 'running', 'sleeping', 'retrying')`,
+    );
+    const millis = rows[0]?.millis;
+    return millis === null || millis === undefined ? undefined : Number(millis);
+  }
+
+  private launch(id: string): void {
+    const controller = new AbortController();
+    const done = this.work(id, controller)
+      .catch((error) => this.log.error({ err: errorMessage(error), run: id }, 'playbook run failed in the runner'))
+      .finally(() => {
+        this.inFlight.delete(id);
+        this.waker.wake();
+      });
+    this.inFlight.set(id, { controller, done });
+  }
+
+  /** Works on one claimed run until it ends, sleeps, or is stopped; the lease is renewed meanwhile. */
+  private async work(id: string, controller: AbortController): Promise<void> {
+    const { rows } = await this.pool.query<RunRow>(
+      `SELECT r.id, r.playbook_id, r.status, r.spec, r.parameters, r.secret_parameters, r.config_id, r.component_id, r.check_id,
+              r.created_by, r.request, r.timeout_millis, r.start_time, r.created_at, p.namespace, p.name AS playbook_name
+         FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1 AND r.claimed_by = $2`,
+      [id, this.options.instanceId],
+    );
+    const run = rows[0];
+    if (!run) return;
+    const deadline = run.start_time.getTime() + Number(run.timeout_millis);
+    const renew = setInterval(() => {
+      this.pool
+        .query<{ status: string }>(`UPDATE playbook_runs SET lease_until = now() + $3::interval WHERE id = $1 AND claimed_by = $2 RETURNING status`, [id, this.options.instanceId, interval(this.leaseMillis)])
+        .then(({ rows: renewed }) => {
+          const status = renewed[0]?.status;
+          if (status === undefined) controller.abort(new StopReason('lease_lost', 'another instance took this run over'));
+          else if (status === 'cancelled') controller.abort(new StopReason('cancelled', 'cancelled'));
+        })
+        .catch((error) => this.log.warn({ err: errorMessage(error), run: id }, 'could not renew a playbook run lease'));
+    }, 1_000);
+    const timer = setTimeout(() => controller.abort(new StopReason('timed_out', `the run timed out after ${formatMillis(Number(run.timeout_millis))}`)), Math.max(0, deadline - Date.now()));
+    try {
+      await this.advance(run, controller.signal, deadline);
+    } finally {
+      clearInterval(renew);
+      clearTimeout(timer);
+    }
+  }
+
+  private async advance(run: RunRow, signal: AbortSignal, deadline: number): Promise<void> {
+    const checked = checkPlaybookSpec(run.spec).checked;
+    if (!checked) return this.finish(run, 'failed', 'the playbook spec of this run has problems');
+    const spec = checked.spec;
+    if (Date.now() >= deadline) return this.timedOut(run, deadline);
+
+    const data = await this.templateData(run, spec);
+    for (;;) {
+      if (signal.aborted) return this.stopped(run, signal.reason);
+      const actions = await this.actionRows(run.id);
+      const latest = new Map<number, ActionRow>();
+      for (const row of actions) latest.set(row.action_index, row);
+      // An attempt left running by an instance that stopped: failed, and retried only by a retry policy.
+      for (const row of latest.values()) {
+        if (row.status !== 'running') continue;
+        await this.pool.query("UPDATE playbook_run_actions SET status = 'failed', end_time = now(), error = $2 WHERE id = $1", [row.id, INSTANCE_STOPPED]);
+        row.status = 'failed';
+        row.error = INSTANCE_STOPPED;
+        const action = spec.actions[row.action_index];
+        if (action && this.retryDelay(action, row.retry_count) !== undefined) {
+          await this.scheduleRetry(run, action, row);
+          return;
+        }
+      }
+      const index = spec.actions.findIndex((_, position) => !FINAL_ACTION.has(latest.get(position)?.status ?? ''));
+      if (index < 0) {
+        const failed = [...latest.values()].find((row) => row.status === 'failed' || row.status === 'timed_out');
+        return this.finish(run, failed ? 'failed' : 'completed', failed ? `action ${failed.name} failed${failed.error ? `: ${failed.error}` : ''}` : null);
+      }
+      const action = spec.actions[index] as ActionSpec;
+      let row = latest.get(index);
+      const earlier = [...latest.values()].filter((item) => item.action_index < index);
+      const failedBefore = earlier.some((item) => item.status === 'failed' || item.status === 'timed_out');
+      const actionData = { ...data, action: { name: action.name, index }, actions: Object.fromEntries(earlier.map((item) => [item.name, { status: item.status, result: item.result, error: item.error }])) };
+      if (!row) {
+        let go: boolean;
+        try {
+          go = this.condition(action, actionData, failedBefore, earlier.some((item) => item.status === 'timed_out'));
+        } catch (error) {
+          await this.insertAction(run.id, action, index, 0, 'failed', new Date(), errorMessage(error));
+          continue;
+        }
+        if (!go) {
+          await this.insertAction(run.id, action, index, 0, 'skipped', new Date(), null);
+          continue;
+        }
+        const delay = this.delayOf(action, actionData);
+        if (delay > 0) {
+          const wake = new Date(Date.now() + delay);
+          await this.insertAction(run.id, action, index, 0, 'sleeping', wake, null);
+          return this.sleep(run, 'sleeping', wake);
+        }
+        row = await this.insertAction(run.id, action, index, 0, 'running', new Date(), null);
+      } else {
+        if (row.scheduled_time.getTime() > Date.now()) return this.sleep(run, row.retry_count > 0 ? 'retrying' : 'sleeping', row.scheduled_time);
+        await this.pool.query("UPDATE playbook_run_actions SET status = 'running', start_time = now(), claimed_by = $2 WHERE id = $1", [row.id, this.options.instanceId]);
+      }
+      await this.pool.query("UPDATE playbook_runs SET status = 'running' WHERE id = $1 AND status IN ('sleeping', 'retrying', 'scheduled')", [run.id]);
+      const outcome = await this.execute(run, action, row, actionData, signal, deadline);
+      if (outcome === 'stopped') return this.stopped(run, signal.reason);
+      if (outcome === 'retry') return;
+    }
+  }
+
+  /** Runs one attempt; answers 'stopped' when the run was stopped under it, 'retry' when it sleeps for a retry. */
+  private async execute(run: RunRow, action: ActionSpec, row: ActionRow, data: Record<string, unknown>, runSignal: AbortSignal, deadline: number): Promise<'done' | 'stopped' | 'retry'> {
+    const type = actionTypeOf(action);
+    const executor = this.options.executors[type];
+    const controller = new AbortController();
+    const onRunAbort = () => controller.abort(runSignal.reason);
+    runSignal.addEventListener('abort', onRunAbort, { once: true });
+    const limit = Math.min(action.timeout ?? Number.POSITIVE_INFINITY, deadline - Date.now());
+    const timer = Number.isFinite(limit)
+      ? setTimeout(() => controller.abort(new StopReason('action_timed_out', `the action timed out after ${formatMillis(limit)}`)), Math.max(0, limit))
+      : undefined;
+    let workDir: string | undefined;
+    let outcome: ActionOutcome;
+    try {
+      if (!executor) {
+        outcome = { result: {}, error: type === 'pod' ? 'pod actions need a Kubernetes cluster, and none is configured' : `${type} actions are not run by this console yet` };
+      } else {
+        const rendered = renderAction(action, data);
+        const env = await this.resolveEnv(run, data);
+        outcome = await executor({
+          pool: this.pool,
+          secrets: this.options.secrets,
+          log: this.log.child({ run: run.id, action: action.name }),
+          namespace: run.namespace,
+          runId: run.id,
+          actionId: row.id,
+          spec: rendered,
+          templateData: { ...data, env },
+          env,
+          signal: controller.signal,
+          workDir: async () => {
+            workDir ??= path.join(this.options.dataDir, 'playbook-runs', run.id, row.id);
+            await fs.mkdir(workDir, { recursive: true });
+            return workDir;
+          },
+        });
+      }
+    } catch (error) {
+      outcome = { result: {}, error: errorMessage(error) };
+    } finally {
+      clearTimeout(timer);
+      runSignal.removeEventListener('abort', onRunAbort);
+      if (workDir) await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+    const reason = controller.signal.aborted ? controller.signal.reason : undefined;
+    if (reason instanceof StopReason && reason.kind !== 'action_timed_out') {
+      // Cancel, run timeout, shutdown or a lost lease: the run's own ending records the action.
+      if (reason.kind === 'cancelled' || reason.kind === 'timed_out') {
+        await this.pool.query('UPDATE playbook_run_actions SET status = $2, end_time = now(), result = $3, error = $4 WHERE id = $1', [
+          row.id, reason.kind, JSON.stringify(outcome.result), reason.message,
+        ]);
+      }
+      return 'stopped';
+    }
+    const status = reason instanceof StopReason ? 'timed_out' : outcome.error ? 'failed' : 'completed';
+    const error = reason instanceof StopReason ? reason.message : (outcome.error ?? null);
+    await this.pool.query('UPDATE playbook_run_actions SET status = $2, end_time = now(), result = $3, error = $4 WHERE id = $1', [row.id, status, JSON.stringify(outcome.result ?? {}), error]);
+    if (status !== 'completed' && this.retryDelay(action, row.retry_count) !== undefined) {
+      await this.scheduleRetry(run, action, { ...row, status, error });
+      return 'retry';
+    }
+    return 'done';
+  }
+
+  /** Milliseconds before attempt retry_count + 1, or undefined when the retry policy is spent (or absent). */
+  private retryDelay(action: ActionSpec, retryCount: number): number | undefined {
+    const retry = action.retry;
+    if (!retry || retryCount >= retry.limit) return undefined;
+    const base = (retry.duration ?? 0) * (retry.exponent?.multiplier ?? 1) ** retryCount;
+    const jitter = retry.jitter ? base * (retry.jitter / 100) * Math.random() : 0;
+    return base + jitter;
+  }
+
+  private async scheduleRetry(run: RunRow, action: ActionSpec, row: ActionRow): Promise<void> {
+    const wake = new Date(Date.now() + (this.retryDelay(action, row.retry_count) ?? 0));
+    await this.insertAction(run.id, action, row.action_index, row.retry_count + 1, 'sleeping', wake, null);
+    await this.sleep(run, 'retrying', wake);
+  }
+
+  private condition(action: ActionSpec, data: Record<string, unknown>, failedBefore: boolean, timedOutBefore: boolean): boolean {
+    const written = action.if ?? action.filter;
+    if (written === undefined || written.trim() === '') return !failedBefore;
+    if (written.includes('{{')) return renderTemplate(`${action.name}.if`, written, data).trim() === 'true';
+    const value = evaluateCel(`action ${action.name} if`, conditionExpression(written), { ...data, wk_success: !failedBefore, wk_failure: failedBefore, wk_timeout: timedOutBefore });
+    return value === true || value === 'true';
+  }
+
+  private delayOf(action: ActionSpec, data: Record<string, unknown>): number {
+    if (!action.delay) return 0;
+    const text = action.delay.includes('{{') ? renderTemplate(`${action.name}.delay`, action.delay, data).trim() : action.delay;
+    return parseDuration(text) ?? 0;
+  }
+
+  private async actionRows(runId: string): Promise<ActionRow[]> {
+    const { rows } = await this.pool.query<ActionRow>(
+      'SELECT id, action_index, name, status, retry_count, scheduled_time, result, error FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY action_index, retry_count',
+      [runId],
+    );
+    return rows;
+  }
+
+  private async insertAction(runId: string, action: ActionSpec, index: number, retryCount: number, status: string, scheduled: Date, error: string | null): Promise<ActionRow> {
+    const running = status === 'running';
+    const ended = status === 'skipped' || status === 'failed';
+    const { rows } = await this.pool.query<ActionRow>(
+      `INSERT INTO playbook_run_actions (playbook_run_id, name, action_index, type, status, retry_count, scheduled_time, start_time, end_time, error, claimed_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, ${running || ended ? 'now()' : 'NULL'}, ${ended ? 'now()' : 'NULL'}, $8, $9)
+       RETURNING id, action_index, name, status, retry_count, scheduled_time, result, error`,
+      [runId, action.name, index, actionTypeOf(action), status, retryCount, scheduled, error, running ? this.options.instanceId : null],
+    );
+    return rows[0] as ActionRow;
+  }
+
+  /** Hands the run back until `wake` (a delay or a retry backoff): no lease is held while it sleeps. */
+  private async sleep(run: RunRow, status: 'sleeping' | 'retrying', wake: Date): Promise<void> {
+    await this.pool.query(
+      `UPDATE playbook_runs SET status = $3, scheduled_time = $4, claimed_by = NULL, lease_until = NULL
+        WHERE id = $1 AND claimed_by = $2 AND status NOT IN ('cancelled', 'timed_out', 'completed', 'failed')`,
+      [run.id, this.options.instanceId, status, wake],
+    );
+  }
+
+  private async stopped(run: RunRow, reason: unknown): Promise<void> {
+    if (reason instanceof StopReason && reason.kind === 'timed_out') return this.timedOut(run);
+    if (reason instanceof StopReason && reason.kind === 'stopping') {
+      // Handed back at once: the next instance records the action under way as stopped.
+      await this.pool.query('UPDATE playbook_runs SET claimed_by = NULL, lease_until = NULL WHERE id = $1 AND claimed_by = $2', [run.id, this.options.instanceId]);
+      return;
+    }
+    if (reason instanceof StopReason && reason.kind === 'cancelled') {
+      await this.pool.query('UPDATE playbook_runs SET claimed_by = NULL, lease_until = NULL WHERE id = $1 AND claimed_by = $2', [run.id, this.options.instanceId]);
+      await this.event(run, 'cancelled', 'cancelled');
+    }
+    // lease_lost: another instance has it; nothing more is written from here.
+  }
+
+  private async timedOut(run: RunRow, deadline?: number): Promise<void> {
+    const message = `the run timed out after ${formatMillis(Number(run.timeout_millis))}`;
+    void deadline;
+    await this.pool.query(
+      "UPDATE playbook_run_actions SET status = 'timed_out', end_time = now(), error = $2 WHERE playbook_run_id = $1 AND status IN ('running', 'sleeping', 'scheduled', 'waiting')",
+      [run.id, message],
+    );
+    await this.finish(run, 'timed_out', message);
+  }
+
+  private async finish(run: RunRow, status: 'completed' | 'failed' | 'timed_out', error: string | null): Promise<void> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE playbook_runs SET status = $3, error = $4, end_time = now(), claimed_by = NULL, lease_until = NULL
+        WHERE id = $1 AND claimed_by = $2 AND status NOT IN ('cancelled', 'timed_out', 'completed', 'failed')`,
+      [run.id, this.options.instanceId, status, error],
+    );
+    if (rowCount) await this.event(run, status, error);
+  }
+
+  private async event(run: RunRow, status: string, error: string | null): Promise<void> {
+    const name = status === 'completed' ? 'playbook.run.completed' : 'playbook.run.failed';
+    await publish(this.pool, name, {
+      id: run.id,
+      run_id: run.id,
+      playbook_id: run.playbook_id,
+      name: run.playbook_name,
+      namespace: run.namespace,
+      status,
+      error,
+      config_id: run.config_id,
+      component_id: run.component_id,
+      check_id: run.check_id,
+      created_by: run.created_by,
+    }).catch((failure) => this.log.warn({ err: errorMessage(failure), run: run.id }, 'could not publish the playbook run event'));
+  }
+
+  /** `.config`/`.component`/`.check`, `.params`, `.user`, `.run`, `.playbook`, `.request` for templates and `if`. */
+  private async templateData(run: RunRow, spec: PlaybookSpec): Promise<Record<string, unknown>> {
+    const data: Record<string, unknown> = {
+      params: revealParameters(this.options.secrets, run),
+      run: { id: run.id, playbook_id: run.playbook_id, created_at: run.created_at, parameters: run.parameters },
+      playbook: { id: run.playbook_id, name: run.playbook_name, namespace: run.namespace, title: spec.title ?? '' },
+      request: run.request ?? {},
+      user: {},
+    };
+    for (const [kind, id] of [['config', run.config_id], ['component', run.component_id], ['check', run.check_id]] as Array<[TargetKind, string | null]>) {
+      if (!id) continue;
+      const target = await loadTarget(this.pool, kind, id);
+      if (target) data[kind] = target.row;
+    }
+    if (run.created_by) {
+      const { rows } = await this.pool.query<{ id: string; name: string; email: string | null }>('SELECT id, name, email FROM people WHERE id = $1', [run.created_by]);
+      if (rows[0]) data.user = rows[0];
+    }
+    if (isRecord(run.request?.event)) data.event = run.request.event;
+    return data;
+  }
+
+  /** spec.env of the playbook: values (templated) and references resolved in its namespace. */
+  private async resolveEnv(run: RunRow, data: Record<string, unknown>): Promise<Record<string, string>> {
+    const spec = checkPlaybookSpec(run.spec).checked?.spec;
+    const out: Record<string, string> = {};
+    for (const [index, variable] of (spec?.env ?? []).entries()) {
+      const where = `spec.env[${index}]`;
+      if (variable.value !== undefined) out[variable.name] = variable.value.includes('{{') ? renderTemplate(where, variable.value, data) : variable.value;
+      else out[variable.name] = await resolveEnvVar(this.options.secrets, run.namespace, variable, where);
+    }
+    return out;
+  }
+}
+
+/** The action with every Go template rendered; an http body only with templateBody (as Mission Control). */
+export function renderAction(action: ActionSpec, data: Record<string, unknown>): ActionSpec {
+  const render = (value: unknown, where: string): unknown => {
+    if (typeof value === 'string') return value.includes('{{') ? renderTemplate(where, value, data) : value;
+    if (Array.isArray(value)) return value.map((item, index) => render(item, `${where}[${index}]`));
+    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, render(item, `${where}.${key}`)]));
+    return value;
+  };
+  const { if: condition, filter, delay, ...rest } = action;
+  const out = render(rest, action.name) as ActionSpec;
+  if (action.http?.body !== undefined && !action.http.templateBody && out.http) out.http.body = action.http.body;
+  return { ...out, ...(condition !== undefined ? { if: condition } : {}), ...(filter !== undefined ? { filter } : {}), ...(delay !== undefined ? { delay } : {}) };
+}
+
+function formatMillis(millis: number): string {
+  if (millis % 3_600_000 === 0) return `${millis / 3_600_000}h`;
+  if (millis % 60_000 === 0) return `${millis / 60_000}m`;
+  if (millis % 1000 === 0) return `${millis / 1000}s`;
+  return `${Math.round(millis)}ms`;
+}

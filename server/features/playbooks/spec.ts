@@ -1,0 +1,389 @@
+import { z } from 'zod';
+import { celProblems, expressionProblem, ExpressionError } from '../../platform/expressions';
+import { compileTemplate } from '../../platform/expressions/template';
+import { parseDuration } from '../../platform/units';
+import { isRecord } from '../../platform/errors';
+
+/**
+ * The `Playbook` spec (mission-control.flanksource.com/v1, docs/PLAYBOOKS.md): one schema names every field
+ * we read; a field outside it is a warning naming its path, never a refusal. What we refuse, each problem
+ * with its path: no actions, an action of no known type (or two), a bad CEL `if`/filter, a Go template that
+ * does not parse, a bad duration, a parameter without a name.
+ */
+
+type Problem = { path: string; message: string };
+
+const text = z.string().trim().min(1, 'must not be empty');
+
+/** Go durations (`30s`, `5m`, `1h30m`) in milliseconds. */
+export const durationField = z.string({ message: 'must be a duration such as 30s, 5m or 1h' }).transform((value, ctx) => {
+  const millis = parseDuration(value);
+  if (millis === undefined || millis < 0) {
+    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a duration such as 30s, 5m or 1h` });
+    return z.NEVER;
+  }
+  return millis;
+});
+
+/** An EnvVar: a value, or a reference (secretKeyRef, configMapKeyRef, helmRef, serviceAccount) resolved at run time. */
+const valueFrom = z.record(z.string(), z.unknown());
+export const envVarSchema = z.object({ name: z.string().optional(), value: z.string().optional(), valueFrom: valueFrom.optional() });
+export type EnvVarSpec = z.infer<typeof envVarSchema>;
+const namedEnvVar = z.object({ name: text, value: z.string().optional(), valueFrom: valueFrom.optional() });
+/** Where an EnvVar is written as a bare string. */
+const envValue = z.union([z.string().transform((value) => ({ value }) as EnvVarSpec), envVarSchema]);
+
+/** Which resources a playbook runs on: Mission Control's ResourceSelector (and the older type/tags filter). */
+export const resourceSelectorSchema = z.object({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+  agent: z.string().optional(),
+  type: z.string().optional(),
+  types: z.array(z.string()).optional(),
+  statuses: z.array(z.string()).optional(),
+  health: z.string().optional(),
+  tags: z.record(z.string(), z.string()).optional(),
+  labelSelector: z.string().optional(),
+  tagSelector: z.string().optional(),
+  fieldSelector: z.string().optional(),
+  search: z.string().optional(),
+  scope: z.string().optional(),
+  cache: z.string().optional(),
+});
+export type ResourceSelectorSpec = z.infer<typeof resourceSelectorSchema>;
+
+export const PARAMETER_TYPES = [
+  'text', 'checkbox', 'list', 'number', 'bytes', 'millicores', 'dns1123', 'people', 'team', 'config', 'component', 'check', 'code', 'secret',
+] as const;
+export type ParameterType = (typeof PARAMETER_TYPES)[number];
+
+export const parameterSchema = z.object({
+  name: z.string({ message: 'is required' }).trim().min(1, 'is required'),
+  label: z.string().optional(),
+  type: z.string().optional(),
+  default: z.union([z.string(), z.number(), z.boolean()]).transform(String).optional(),
+  required: z.boolean().optional(),
+  description: z.string().optional(),
+  icon: z.string().optional(),
+  dependsOn: z.array(z.string()).optional(),
+  /** Per type: options (list), multiline/minLength/maxLength/regex (text), filter (config), language (code), … */
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+export type ParameterSpec = z.infer<typeof parameterSchema>;
+
+const retrySchema = z.object({
+  limit: z.number().int().min(0).max(100),
+  duration: durationField.optional(),
+  exponent: z.object({ multiplier: z.number().positive() }).optional(),
+  jitter: z.number().min(0).max(100).optional(),
+});
+export type RetrySpec = z.infer<typeof retrySchema>;
+
+const gitCheckout = z.object({
+  url: z.string().optional(),
+  connection: z.string().optional(),
+  username: envValue.optional(),
+  password: envValue.optional(),
+  certificate: envValue.optional(),
+  destination: z.string().optional(),
+  branch: z.string().optional(),
+});
+
+export const execActionSchema = z.object({
+  script: z.string({ message: 'is required' }),
+  connections: z.object({
+    fromConfigItem: z.string().optional(),
+    eksPodIdentity: z.boolean().optional(),
+    serviceAccount: z.boolean().optional(),
+    kubernetes: z.record(z.string(), z.unknown()).optional(),
+    aws: z.record(z.string(), z.unknown()).optional(),
+    gcp: z.record(z.string(), z.unknown()).optional(),
+    azure: z.record(z.string(), z.unknown()).optional(),
+  }).optional(),
+  env: z.array(namedEnvVar).optional(),
+  checkout: gitCheckout.optional(),
+  artifacts: z.array(z.object({ path: text })).optional(),
+});
+
+export const httpActionSchema = z.object({
+  connection: z.string().optional(),
+  url: z.string().optional(),
+  method: z.string().optional(),
+  username: envValue.optional(),
+  password: envValue.optional(),
+  bearer: envValue.optional(),
+  oauth: z.record(z.string(), z.unknown()).optional(),
+  ntlm: z.boolean().optional(),
+  ntlmv2: z.boolean().optional(),
+  digest: z.boolean().optional(),
+  headers: z.array(namedEnvVar).optional(),
+  body: z.string().optional(),
+  templateBody: z.boolean().optional(),
+  tls: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const sqlActionSchema = z.object({
+  connection: z.string().optional(),
+  url: z.string().optional(),
+  query: z.string({ message: 'is required' }),
+  driver: z.string().optional(),
+  username: envValue.optional(),
+  password: envValue.optional(),
+});
+
+export const notificationActionSchema = z.object({
+  connection: z.string().optional(),
+  url: z.string().optional(),
+  title: z.string({ message: 'is required' }),
+  message: z.string().optional(),
+  properties: z.record(z.string(), z.string()).optional(),
+});
+
+/** The action types a playbook may name, in Mission Control's order; `RUN_TYPES` are those this console runs. */
+export const ACTION_TYPES = ['exec', 'http', 'sql', 'notification', 'logs', 'gitops', 'github', 'azureDevopsPipeline', 'prometheus', 'ai', 'pod'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+export const RUN_TYPES: ReadonlySet<ActionType> = new Set(['exec', 'http', 'sql', 'notification']);
+
+const looseAction = z.record(z.string(), z.unknown());
+
+export const actionSchema = z.object({
+  name: z.string({ message: 'is required' }).trim().min(1, 'is required'),
+  delay: z.string().optional(),
+  timeout: durationField.optional(),
+  if: z.string().optional(),
+  /** The older name of `if`. */
+  filter: z.string().optional(),
+  retry: retrySchema.optional(),
+  runsOn: z.array(z.string()).optional(),
+  templatesOn: z.string().optional(),
+  exec: execActionSchema.optional(),
+  http: httpActionSchema.optional(),
+  sql: sqlActionSchema.optional(),
+  notification: notificationActionSchema.optional(),
+  logs: looseAction.optional(),
+  gitops: looseAction.optional(),
+  github: looseAction.optional(),
+  azureDevopsPipeline: looseAction.optional(),
+  prometheus: looseAction.optional(),
+  ai: looseAction.optional(),
+  pod: looseAction.optional(),
+});
+export type ActionSpec = z.infer<typeof actionSchema>;
+
+const triggerEvent = z.object({
+  event: z.string({ message: 'is required' }).trim().min(1, 'is required'),
+  filter: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+});
+export type TriggerEventSpec = z.infer<typeof triggerEvent>;
+
+const webhookTrigger = z.object({
+  path: z.string({ message: 'is required' }).trim().min(1, 'is required').regex(/^[A-Za-z0-9._~/-]+$/, 'may hold letters, digits and . _ ~ / - only'),
+  authentication: z.object({
+    basic: z.object({ username: envValue, password: envValue }).optional(),
+    github: z.object({ token: envValue }).optional(),
+    svix: z.object({ secret: envValue, verifyTimestamp: z.string().optional() }).optional(),
+    jwt: z.object({ jwksUri: z.string() }).optional(),
+  }).optional(),
+});
+export type WebhookTriggerSpec = z.infer<typeof webhookTrigger>;
+
+export const playbookSpecSchema = z.object({
+  title: z.string().optional(),
+  description: z.string().optional(),
+  category: z.string().optional(),
+  icon: z.string().optional(),
+  timeout: durationField.optional(),
+  parameters: z.array(parameterSchema).optional(),
+  configs: z.array(resourceSelectorSchema).optional(),
+  checks: z.array(resourceSelectorSchema).optional(),
+  components: z.array(resourceSelectorSchema).optional(),
+  /** CEL expressions over the resource: all must be true for the playbook to run on it. */
+  filters: z.array(z.string()).optional(),
+  approval: z.object({
+    type: z.enum(['any', 'all'], { message: 'must be any or all' }).optional(),
+    approvers: z.object({ people: z.array(z.string()).optional(), teams: z.array(z.string()).optional() }).optional(),
+  }).optional(),
+  on: z.object({
+    canary: z.array(triggerEvent).optional(),
+    config: z.array(triggerEvent).optional(),
+    component: z.array(triggerEvent).optional(),
+    webhook: webhookTrigger.optional(),
+    schedule: z.array(z.object({ schedule: z.string(), name: z.string().optional() })).optional(),
+  }).optional(),
+  env: z.array(namedEnvVar).optional(),
+  permissions: z.array(z.record(z.string(), z.unknown())).optional(),
+  runsOn: z.array(z.string()).optional(),
+  templatesOn: z.string().optional(),
+  actions: z.array(actionSchema, { message: 'is required: at least one action' }).min(1, 'is required: at least one action'),
+});
+export type PlaybookSpec = z.infer<typeof playbookSpecSchema>;
+
+/**
+ * An action's `if` as CEL: Mission Control's status functions become variables the runner sets —
+ * `always()` is true, `success()` is true when no earlier action failed, `failure()` when one did,
+ * `skip()` is false.
+ */
+export function conditionExpression(condition: string): string {
+  return condition
+    .replace(/\balways\(\s*\)/g, 'true')
+    .replace(/\bskip\(\s*\)/g, 'false')
+    .replace(/\bsuccess\(\s*\)/g, 'wk_success')
+    .replace(/\bfailure\(\s*\)/g, 'wk_failure')
+    .replace(/\btimeout\(\s*\)/g, 'wk_timeout');
+}
+
+/** The one action type an action names (validated to be exactly one). */
+export function actionTypeOf(action: ActionSpec): ActionType {
+  const found = ACTION_TYPES.find((type) => action[type] !== undefined);
+  if (!found) throw new Error(`action ${action.name} has no type`);
+  return found;
+}
+
+/** Unwraps optional/default/nullable/pipe wrappers to the schema that holds a shape. */
+function inner(schema: z.ZodType): z.ZodType {
+  let current: z.ZodType = schema;
+  for (let guard = 0; guard < 10; guard += 1) {
+    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) current = (current as z.ZodOptional<z.ZodType>).unwrap();
+    else if (current instanceof z.ZodPipe) current = (current as z.ZodPipe<z.ZodType, z.ZodType>).in;
+    else break;
+  }
+  return current;
+}
+
+/** The paths of fields the schema does not name (`spec.actions[0].exec.foo`), found before parsing. */
+export function unknownFields(schema: z.ZodType, value: unknown, path: string): string[] {
+  const shaped = inner(schema);
+  if (shaped instanceof z.ZodObject && isRecord(value)) {
+    const shape = (shaped as z.ZodObject<z.ZodRawShape>).shape;
+    const out: string[] = [];
+    for (const [key, item] of Object.entries(value)) {
+      const field = shape[key];
+      if (!field) out.push(`${path}.${key}`);
+      else out.push(...unknownFields(field as z.ZodType, item, `${path}.${key}`));
+    }
+    return out;
+  }
+  if (shaped instanceof z.ZodArray && Array.isArray(value)) {
+    const element = (shaped as z.ZodArray<z.ZodType>).element;
+    return value.flatMap((item, index) => unknownFields(element, item, `${path}[${index}]`));
+  }
+  if (shaped instanceof z.ZodUnion && isRecord(value)) {
+    const object = (shaped as z.ZodUnion<z.ZodType[]>).options.map(inner).find((option) => option instanceof z.ZodObject);
+    return object ? unknownFields(object, value, path) : [];
+  }
+  return [];
+}
+
+function zodPath(segments: ReadonlyArray<PropertyKey>): string {
+  return segments.reduce<string>((out, segment) => (typeof segment === 'number' ? `${out}[${segment}]` : `${out}.${String(segment)}`), 'spec');
+}
+
+function templateProblems(value: unknown, path: string): Problem[] {
+  if (typeof value === 'string') {
+    if (!value.includes('{{')) return [];
+    try {
+      compileTemplate(path, value);
+      return [];
+    } catch (error) {
+      if (error instanceof ExpressionError) return [expressionProblem(error)];
+      return [{ path, message: `does not parse as a Go template: ${error instanceof Error ? error.message : String(error)}` }];
+    }
+  }
+  if (Array.isArray(value)) return value.flatMap((item, index) => templateProblems(item, `${path}[${index}]`));
+  if (isRecord(value)) return Object.entries(value).flatMap(([key, item]) => templateProblems(item, `${path}.${key}`));
+  return [];
+}
+
+export interface CheckedPlaybook {
+  spec: PlaybookSpec;
+  warnings: string[];
+}
+
+/**
+ * Checks a playbook spec whole: every problem by path (thrown as a list by the caller), every field we do not
+ * read or run named in a warning.
+ */
+export function checkPlaybookSpec(raw: Record<string, unknown>): { problems: Problem[]; checked?: CheckedPlaybook } {
+  const problems: Problem[] = [];
+  const warnings = unknownFields(playbookSpecSchema, raw, 'spec').map((path) => `${path} is not read by this console and was ignored`);
+  const parsed = playbookSpecSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push({ path: zodPath(issue.path), message: issue.message });
+    return { problems };
+  }
+  const spec = parsed.data;
+  const names = new Set<string>();
+  spec.parameters?.forEach((parameter, index) => {
+    const where = `spec.parameters[${index}]`;
+    if (names.has(parameter.name)) problems.push({ path: `${where}.name`, message: `${JSON.stringify(parameter.name)} is named twice` });
+    names.add(parameter.name);
+    if (parameter.type && !(PARAMETER_TYPES as readonly string[]).includes(parameter.type)) {
+      warnings.push(`${where}.type: ${JSON.stringify(parameter.type)} is not a parameter type here (${PARAMETER_TYPES.join(', ')}); read as text`);
+    }
+    const regex = parameter.properties?.regex;
+    if (typeof regex === 'string') {
+      try {
+        new RegExp(regex);
+      } catch {
+        problems.push({ path: `${where}.properties.regex`, message: `${JSON.stringify(regex)} is not a regular expression` });
+      }
+    }
+    if (parameter.type === 'list' && !Array.isArray(parameter.properties?.options)) {
+      problems.push({ path: `${where}.properties.options`, message: 'is required for a list parameter: [{label, value}, …]' });
+    }
+  });
+  const actionNames = new Set<string>();
+  spec.actions.forEach((action, index) => {
+    const where = `spec.actions[${index}]`;
+    if (actionNames.has(action.name)) problems.push({ path: `${where}.name`, message: `${JSON.stringify(action.name)} is named twice: action names are unique in a playbook` });
+    actionNames.add(action.name);
+    const types = ACTION_TYPES.filter((type) => action[type] !== undefined);
+    const rawAction = (raw.actions as unknown[])[index] as Record<string, unknown>;
+    if (types.length === 0) {
+      const unknown = Object.keys(rawAction).filter((key) => !(key in actionSchema.shape));
+      problems.push({
+        path: where,
+        message: unknown.length > 0
+          ? `${unknown.map((key) => JSON.stringify(key)).join(', ')} is not an action type (one of ${ACTION_TYPES.join(', ')})`
+          : `names no action: give one of ${ACTION_TYPES.join(', ')}`,
+      });
+    } else if (types.length > 1) {
+      problems.push({ path: where, message: `names ${types.join(' and ')}: an action has exactly one type` });
+    } else if (!RUN_TYPES.has(types[0] as ActionType)) {
+      const type = types[0] as ActionType;
+      warnings.push(
+        type === 'pod'
+          ? `${where}.pod is not run: no Kubernetes cluster is configured, so this action fails when the run reaches it`
+          : `${where}.${type} is not run by this console yet: this action fails when the run reaches it`,
+      );
+    }
+    const condition = action.if ?? action.filter;
+    if (action.filter !== undefined && action.if === undefined) warnings.push(`${where}.filter is the older name of if: read as if`);
+    if (condition && !condition.includes('{{')) problems.push(...celProblems(`${where}.${action.if !== undefined ? 'if' : 'filter'}`, conditionExpression(condition)));
+    if (action.delay !== undefined && !action.delay.includes('{{') && parseDuration(action.delay) === undefined) {
+      problems.push({ path: `${where}.delay`, message: `${JSON.stringify(action.delay)} is not a duration such as 30s, 5m or 1h` });
+    }
+    if (action.runsOn?.length) warnings.push(`${where}.runsOn is not run: no agents run playbooks here, so the action runs on this console`);
+    if (action.http && !action.http.url && !action.http.connection) problems.push({ path: `${where}.http`, message: 'needs a url or a connection' });
+    if (action.sql && !action.sql.url && !action.sql.connection) problems.push({ path: `${where}.sql`, message: 'needs a url or a connection' });
+    if (action.notification && !action.notification.url && !action.notification.connection) problems.push({ path: `${where}.notification`, message: 'needs a url or a connection' });
+    if (action.exec?.connections) {
+      for (const key of Object.keys(action.exec.connections)) warnings.push(`${where}.exec.connections.${key} is not run: the script runs without these credentials`);
+    }
+    problems.push(...templateProblems(rawAction, where));
+  });
+  spec.filters?.forEach((filter, index) => problems.push(...celProblems(`spec.filters[${index}]`, filter)));
+  for (const kind of ['canary', 'config', 'component'] as const) {
+    spec.on?.[kind]?.forEach((trigger, index) => {
+      if (trigger.filter) problems.push(...celProblems(`spec.on.${kind}[${index}].filter`, trigger.filter));
+    });
+  }
+  if (spec.on?.webhook?.authentication?.jwt) warnings.push('spec.on.webhook.authentication.jwt is not run: JWT webhook authentication is refused (401) until it is supported');
+  if (spec.runsOn?.length) warnings.push('spec.runsOn is not run: no agents run playbooks here, so the playbook runs on this console');
+  if (spec.permissions?.length) warnings.push('spec.permissions is not run: the playbook acts with the console\'s own access');
+  if (spec.on?.schedule?.length) warnings.push('spec.on.schedule is not run yet: the playbook runs when asked, on events and by webhook');
+  if (problems.length > 0) return { problems };
+  return { problems, checked: { spec, warnings } };
+}
