@@ -3,6 +3,7 @@ import { Copy, Trash2 } from 'lucide-react';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
+import { RunPlaybookMenu } from '@web/features/playbooks/run/run-menu';
 import { copyToClipboard } from '@web/lib/clipboard';
 import { Badge } from '@web/ui/primitives/badge';
 import { DateTime } from '@web/ui/primitives/date-time';
@@ -79,7 +80,8 @@ export function ConfigHeader({ config, parents = [] }: { config: ConfigHeaderDat
           <IconButton label="Copy ID" icon={<Copy className="size-3.5" aria-hidden="true" />} className="size-7" onClick={() => void copyToClipboard(config.id, copiedIdText(config.id))} />
         </span>
         {deleted ? null : (
-          <span className="ml-auto">
+          <span className="ml-auto flex items-center gap-2">
+            <RunPlaybookMenu target={{ kind: 'config', id: config.id, name: configName(config) }} />
             <AttachEvidenceButton target={{ type: 'config', config_id: config.id, summary: `the config ${configName(config)} (${config.type}) as it is now` }} />
           </span>
         )}

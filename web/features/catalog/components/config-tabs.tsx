@@ -6,7 +6,7 @@ import type { ConfigDetail } from '../api/schema';
 import { configHref } from './config-link';
 import { hasPage } from './has-page';
 
-export type ConfigTabId = 'spec' | 'changes' | 'insights' | 'relationships' | 'checks' | 'notifications';
+export type ConfigTabId = 'spec' | 'changes' | 'insights' | 'relationships' | 'playbooks' | 'checks' | 'notifications';
 
 interface TabDef {
   id: ConfigTabId;
@@ -17,12 +17,13 @@ interface TabDef {
   count?: (summary: NonNullable<ConfigDetail['summary']>) => number;
 }
 
-/** Spec §2 catalog-scoped pages, in order. Playbooks joins when playbooks are built. */
+/** Spec §2 catalog-scoped pages, in order (insights, relationships, playbooks, checks). */
 const TABS: readonly TabDef[] = [
   { id: 'spec', label: 'Spec', suffix: '' },
   { id: 'changes', label: 'Changes', suffix: '/changes', count: (summary) => summary.changes },
   { id: 'insights', label: 'Insights', suffix: '/insights', count: (summary) => summary.analysis },
   { id: 'relationships', label: 'Relationships', suffix: '/relationships', count: (summary) => summary.relationships },
+  { id: 'playbooks', label: 'Playbooks', suffix: '/playbooks' },
   { id: 'checks', label: 'Checks', suffix: '/checks', count: (summary) => summary.checks },
   { id: 'notifications', label: 'Notifications', suffix: '/notifications' },
 ];
@@ -35,6 +36,8 @@ export function useConfigTabs(): readonly TabDef[] {
     if (tab.id === 'changes') return hasPage('catalog/:id/changes');
     // Checks are health's: reading them needs canaries (check_summary_for_config).
     if (tab.id === 'checks') return can('canaries', 'read');
+    // The playbooks feature's page (web/features/playbooks/routes.ts): runs on the item need playbook_runs.
+    if (tab.id === 'playbooks') return hasPage('catalog/:id/playbooks') && flags.isEnabled('playbooks') && can('playbook_runs', 'read');
     // The notifications feature's page (web/features/notifications/routes.ts).
     if (tab.id === 'notifications') return hasPage('catalog/:id/notifications') && flags.isEnabled('notifications') && can('notifications', 'read');
     return true;

@@ -1,0 +1,43 @@
+import type { BadgeTone } from '@web/ui/primitives/badge';
+
+/** Run statuses (migration 0019): scheduled → (pending_approval →) running ⇄ sleeping → a final one. */
+export const RUN_STATUSES = ['scheduled', 'pending_approval', 'running', 'waiting', 'sleeping', 'retrying', 'completed', 'failed', 'cancelled', 'timed_out'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A run in one of these does not change any more: the run page stops polling. */
+export const FINAL_RUN_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled', 'timed_out'];
+export const isFinalStatus = (status: string) => FINAL_RUN_STATUSES.includes(status);
+
+/** 'pending_approval' → 'Pending approval'. */
+export function statusLabel(status: string): string {
+  const words = status.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Green done, red failed or timed out, amber waiting on someone or something, blue under way, grey otherwise. */
+export function statusTone(status: string): BadgeTone {
+  switch (status) {
+    case 'completed':
+      return 'success';
+    case 'failed':
+    case 'timed_out':
+      return 'danger';
+    case 'pending_approval':
+    case 'waiting':
+    case 'sleeping':
+    case 'retrying':
+      return 'warning';
+    case 'running':
+      return 'info';
+    default:
+      return 'neutral';
+  }
+}
+
+/** Milliseconds between start and end (or now, while it runs); undefined before it starts. */
+export function durationOf(start: string | null | undefined, end: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (!start) return undefined;
+  const from = new Date(start).getTime();
+  const to = end ? new Date(end).getTime() : now;
+  return Number.isFinite(from) && Number.isFinite(to) ? Math.max(0, to - from) : undefined;
+}
