@@ -54,7 +54,7 @@ export default function PlaybookPage() {
   const [running, setRunning] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const data = playbook.data;
-  const canRun = can('playbook_runs', 'create');
+  const canRun = can('playbook_runs', 'playbook:run');
   const editable = data ? isUiPlaybook(data) && can('playbooks', 'update') : false;
   const canDelete = data ? isUiPlaybook(data) && can('playbooks', 'delete') : false;
   const setTab = (next: string) => setParams((current) => patchSearchParams(current, { tab: next, mode: undefined }, { tab: 'overview' }));

@@ -88,7 +88,7 @@ export default function PlaybooksPage() {
   const playbooks = usePlaybooks(search);
   const lastRuns = useLastRuns();
   const [running, setRunning] = useState<Playbook | null>(null);
-  const canRun = can('playbook_runs', 'create');
+  const canRun = can('playbook_runs', 'playbook:run');
   const canCreate = can('playbooks', 'create');
   const groups = useMemo(() => groupByCategory(playbooks.data ?? []), [playbooks.data]);
   const empty = !playbooks.isPending && !playbooks.error && search === '' && (playbooks.data?.length ?? 0) === 0;

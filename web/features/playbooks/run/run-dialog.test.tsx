@@ -9,7 +9,7 @@ import { RunDialog } from './run-dialog';
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast: { ...toasts, loading: vi.fn(), dismiss: vi.fn() } }));
 
-const RUNNER = { playbooks: ['read' as const], playbook_runs: ['read' as const, 'create' as const] };
+const RUNNER = { playbooks: ['read' as const], playbook_runs: ['read' as const, 'playbook:run' as const] };
 
 let params: PlaybookParamInput[];
 let respond: (call: Call) => Answer | undefined;

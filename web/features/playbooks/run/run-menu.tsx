@@ -10,11 +10,11 @@ import { PlaybookIcon, playbookTitle } from '../components/badges';
 import type { RunTarget } from '../model/params';
 import { RunDialog } from './run-dialog';
 
-/** Spec §6: the run menu needs write (create) on playbook_runs; it goes with the playbooks flag. */
+/** Spec §6: the run menu needs write on playbook_runs: the server asks for playbook:run there; it goes with the playbooks flag. */
 export function useCanRunPlaybooks(): boolean {
   const { can } = useAccess();
   const flags = useFeatureFlags();
-  return flags.isEnabled('playbooks') && can('playbook_runs', 'create');
+  return flags.isEnabled('playbooks') && can('playbook_runs', 'playbook:run');
 }
 
 /**

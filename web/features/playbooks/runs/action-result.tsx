@@ -71,6 +71,8 @@ export function ActionResult({ action }: { action: RunAction }) {
   }
   const count = asNumber(result.count);
   if (count !== undefined) facts.push(<Fact key="count" label="Rows">{count}</Fact>);
+  // exec names the program and its arguments (the rendered script is the last one).
+  if (Array.isArray(result.args)) parts.push(<Output key="command" label="Command" text={result.args.map(String).join(' ')} />);
   const stdout = asText(result.stdout);
   const stderr = asText(result.stderr);
   if (stdout !== undefined) parts.push(<Output key="stdout" label="stdout" text={stdout || '(empty)'} />);
@@ -86,7 +88,7 @@ export function ActionResult({ action }: { action: RunAction }) {
       </section>,
     );
   }
-  const known = new Set(['stdout', 'stderr', 'exitCode', 'code', 'headers', 'body', 'rows', 'count']);
+  const known = new Set(['stdout', 'stderr', 'exitCode', 'code', 'headers', 'body', 'rows', 'count', 'args', 'path']);
   const rest = Object.fromEntries(Object.entries(result).filter(([key]) => !known.has(key)));
   if (Object.keys(rest).length > 0) parts.push(<Output key="rest" label={parts.length > 0 ? 'Other fields' : 'Result'} text={JSON.stringify(rest, null, 2)} />);
   const artifacts = action.artifacts ?? [];

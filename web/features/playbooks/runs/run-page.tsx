@@ -136,7 +136,7 @@ export default function RunPage() {
   const rerun = useRerun();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const data = run.data;
-  const canRun = can('playbook_runs', 'create');
+  const canRun = can('playbook_runs', 'playbook:run');
   const canApprove = can('playbooks', 'playbook:approve') || can('playbook_runs', 'playbook:approve');
   const title = data?.playbook ? `Run of ${playbookTitle(data.playbook)}` : 'Playbook run';
   const final = data ? isFinalStatus(data.status) : true;
