@@ -10,8 +10,9 @@ import { incidentsFeature } from './incidents';
 import { logsFeature } from './logs';
 import { notificationsFeature } from './notifications';
 import { platformInfoFeature } from './platform-info';
+import { playbooksFeature } from './playbooks';
 import { topologyFeature } from './topology';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, platformJobsFeature];

@@ -51,14 +51,14 @@ async function findCheck(ctx: AppContext, id: string): Promise<WebhookRow> {
   return first;
 }
 
-function sameToken(expected: string, given: string | undefined): boolean {
+export function sameToken(expected: string, given: string | undefined): boolean {
   if (given === undefined) return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function headerText(value: string | string[] | undefined): string | undefined {
+export function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -66,7 +66,8 @@ function headerText(value: string | string[] | undefined): string | undefined {
  * canary-checker's variables: results.headers, results.json (a JSON body) and results.content (the body as
  * text). Both are always there ({} and '' when absent), so an expression need not guard each one.
  */
-function payload(req: FastifyRequest): { headers: Record<string, string>; json: unknown; content: string; isJson: boolean } {
+/** A webhook post as checks and playbooks read it: headers (secrets left out), the text and its JSON. */
+export function webhookPayload(req: FastifyRequest): { headers: Record<string, string>; json: unknown; content: string; isJson: boolean } {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     const text = headerText(value);
@@ -139,7 +140,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
         if (token !== '' && !sameToken(token, sent.token ?? headerText(req.headers['webhook-token']))) {
           throw new AppError('unauthorized', 'invalid webhook token: send it as ?token= or in the Webhook-Token header');
         }
-        const data = payload(req);
+        const data = webhookPayload(req);
         const { pass, message, error } = verdict(data.json, sent);
         const results = { headers: data.headers, json: data.json, content: data.content };
         const canary = await loadCanary(ctx.pool, check.canary_id);

@@ -8,9 +8,10 @@ import { incidentRelations } from './incidents';
 import { logRelations } from './logs';
 import { notificationRelations } from './notifications';
 import { platformRelations } from './platform';
+import { playbookFunctions, playbookRelations } from './playbooks';
 import { topologyRelations } from './topology';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations, ...notificationRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations, ...notificationRelations, ...playbookRelations];
 
-export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions];
+export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions, ...playbookFunctions];
