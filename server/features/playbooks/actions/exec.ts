@@ -3,7 +3,7 @@ import { messageOf } from '../../../platform/errors';
 import { gitCheckout, GitCheckoutError, type GitCheckout } from '../../../platform/peers/git-checkout';
 import { runScript, trimSpace } from '../../../platform/peers/script';
 import { resolveEnvVar } from '../../../platform/secrets/resolve';
-import { actionConnection, envValueOf, notRun, stopReason } from './http';
+import { actionConnection, envValueOf, notRun, stopReason } from './shared';
 import type { ActionContext, ActionOutcome } from './types';
 
 type Spec = NonNullable<ActionContext['spec']['exec']>;

@@ -1,52 +1,17 @@
 import type { ResolvedConnection } from '../../../platform/connections/types';
 import { reasonOf, secretsOf } from '../../../platform/connections/testers/shared';
-import { isRecord, messageOf } from '../../../platform/errors';
+import { isRecord } from '../../../platform/errors';
 import { send, type HttpRequest, type HttpResponse } from '../../../platform/peers/http-client';
-import { resolveConnection, resolveEnvVar, UnresolvedReference } from '../../../platform/secrets/resolve';
+import { resolveEnvVar } from '../../../platform/secrets/resolve';
 import { parseDuration } from '../../../platform/units';
 import { credentialsFor, refusedToken } from '../../health/checks/http-auth';
 import { shown, shownText } from '../../health/checks/http-judge';
 import type { HttpSpec } from '../../health/checks/http-spec';
+import { actionConnection, envValueOf, notRun, stopReason } from './shared';
 import type { ActionContext, ActionOutcome } from './types';
 
 const MAX_REDIRECTS = 10;
 const HANDSHAKE_MS = 10_000;
-
-/**
- * Why the action stopped, from its signal: the reason the runner gave (an Error's message or a text), else
- * `timed out` for a timeout signal and `cancelled` for a bare abort.
- */
-export function stopReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  if (typeof reason === 'string' && reason.trim()) return reason;
-  if (reason instanceof Error) {
-    if (reason.name === 'TimeoutError') return 'timed out';
-    if (reason.name !== 'AbortError' && reason.message) return reason.message;
-  }
-  return 'cancelled';
-}
-
-/**
- * The stored connection an action names: `connection://namespace/name`, `connection://name` or a bare
- * name (both in the playbook's namespace). Throws UnresolvedReference naming it when there is none.
- */
-export function actionConnection(ctx: ActionContext, reference: string, where: string): Promise<ResolvedConnection> {
-  const text = reference.trim();
-  return resolveConnection(ctx.secrets, text.startsWith('connection://') ? text : `connection://${text}`, ctx.namespace, where);
-}
-
-/** An EnvVar field of an action (a text, `{value}` or `{valueFrom}`) in clear; '' when not given. */
-export async function envValueOf(ctx: ActionContext, envVar: unknown, where: string): Promise<string> {
-  if (envVar === undefined || envVar === null) return '';
-  if (typeof envVar === 'string') return envVar;
-  if (!isRecord(envVar)) throw new UnresolvedReference(`${where}: must be a text, {value} or {valueFrom}`);
-  return resolveEnvVar(ctx.secrets, ctx.namespace, envVar, where);
-}
-
-/** A failure before anything was sent or run: an unresolved reference names itself; nothing else is expected. */
-export function notRun(error: unknown, result: Record<string, unknown> = {}): ActionOutcome {
-  return { result, error: error instanceof UnresolvedReference ? error.message : messageOf(error) };
-}
 
 type Spec = NonNullable<ActionContext['spec']['http']>;
 

@@ -2,7 +2,7 @@ import type { ResolvedConnection } from '../../../platform/connections/types';
 import { isUrlForm } from '../../../platform/peers/credentials';
 import { mysqlOptions, plainValue, queryMysql, queryPostgres, SqlConnectionInvalid, sqlDriverOf, type SqlTarget } from '../../../platform/peers/sql';
 import { sqlFailure, sqlSchema } from '../../health/checks/sql';
-import { actionConnection, envValueOf, notRun, stopReason } from './http';
+import { actionConnection, envValueOf, notRun, stopReason } from './shared';
 import type { ActionContext, ActionOutcome } from './types';
 
 type Spec = NonNullable<ActionContext['spec']['sql']>;
