@@ -4,11 +4,13 @@ import { z } from 'zod';
  * The blocks of Mission Control's gitops, github, azureDevopsPipeline, prometheus, ai and logs actions
  * (api/v1/playbook_actions.go), by its field names. A field outside a schema is a warning in spec.ts, never
  * a refusal; the executors read their block with these at run time. Reading a block that was already read gives
- * it back unchanged (a number id becomes its text once). This module imports nothing of spec.ts
+ * it back unchanged (an id written as a number becomes its text once). This module imports nothing of spec.ts
  * (spec.ts imports these).
  */
 
 const text = z.string({ message: 'is required' }).trim().min(1, 'is required');
+/** An id written as a number or a text, read as its text. */
+const id = z.preprocess((value) => (typeof value === 'number' ? String(value) : value), text);
 
 /** An EnvVar written as a text, `{value}` or `{valueFrom}` (secretKeyRef, configMapKeyRef, helmRef, serviceAccount). */
 const envValue = z.union([
@@ -58,7 +60,7 @@ export const githubActionSchema = z.object({
   token: envValue,
   workflows: z.array(z.object({
     /** The workflow's id or file name (`deploy.yaml`). */
-    id: z.union([text, z.number().int().transform(String)]),
+    id,
     /** Branch or tag; `main` by default. */
     ref: z.string().optional(),
     /** The inputs as a JSON object in a text. */
@@ -73,7 +75,7 @@ export const azureDevopsPipelineActionSchema = z.object({
   project: text,
   token: envValue,
   pipeline: z.object({
-    id: z.union([text, z.number().int().transform(String)]),
+    id,
     version: z.union([z.string(), z.number().transform(String)]).optional(),
     apiVersion: z.string().optional(),
   }, { message: 'is required: {id}' }),
