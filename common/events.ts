@@ -73,7 +73,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventName, string>> = {
   'incident.dod.regressed': 'A definition-of-done evidence was marked not done again',
 };
 
-/** Playbook events, as Mission Control names them: NOT published yet (the playbook runner does not exist). */
+/** Playbook events, as Mission Control names them: published by the playbook runner (spec approval is not). */
 export const PLAYBOOK_EVENT_NAMES = [
   'playbook.run.completed',
   'playbook.run.failed',
@@ -83,10 +83,10 @@ export const PLAYBOOK_EVENT_NAMES = [
 export type PlaybookEventName = (typeof PLAYBOOK_EVENT_NAMES)[number];
 
 export const PLAYBOOK_EVENT_DESCRIPTIONS: Readonly<Record<PlaybookEventName, string>> = {
-  'playbook.run.completed': 'A playbook run completed (not published yet)',
-  'playbook.run.failed': 'A playbook run failed (not published yet)',
-  'playbook.approval.inprogress': 'A playbook run waits for approval (not published yet)',
-  'playbook.spec.approval.requested': 'A playbook spec change asks for approval (not published yet)',
+  'playbook.run.completed': 'A playbook run completed',
+  'playbook.run.failed': 'A playbook run failed, timed out or was cancelled',
+  'playbook.approval.inprogress': 'A playbook run waits for approval',
+  'playbook.spec.approval.requested': 'A playbook spec change asks for approval (not published here)',
 };
 
 /** Families a Notification may name with a trailing `.*` (Mission Control writes `incident.status.*`). */

@@ -3,13 +3,14 @@ import type pg from 'pg';
 import { sendThrough, type ChannelMessage } from '../../platform/channels';
 import { parseShoutrrr } from '../../platform/channels/shoutrrr';
 import type { ResolvedConnection } from '../../platform/connections/types';
-import { errorMessage, type Queryable } from '../../platform/jobs/db';
+import { errorMessage, inTransaction, type Queryable } from '../../platform/jobs/db';
 import type { QueuedEvent } from '../../platform/jobs/event-queue';
 import type { Logger } from '../../platform/logger';
 import { secretStore } from '../../platform/secrets';
 import { resolveConnection, resolveEnvVar } from '../../platform/secrets/resolve';
 import { evaluateCel } from '../../platform/expressions';
 import { glob } from '../../platform/expressions/shared/k8s';
+import { createRun } from '../playbooks/runs';
 import { loadEventResource, stillFailing, type EventResource } from './resource';
 import { recipientsOf, type Recipient } from './recipients';
 import type { CustomService } from './rules';
@@ -241,11 +242,14 @@ export class NotificationEngine {
         reason: null,
         silenced_by: null,
         inhibited_by: null,
+        playbook_run_id: null,
+        error: null,
+        sent_at: null,
         not_before: new Date(),
       };
       if (silence) Object.assign(row, { status: 'silenced', silenced_by: silence.id, reason: `silenced by ${silence.label}`, not_before: null });
       else if (inhibitor) Object.assign(row, { status: 'inhibited', inhibited_by: inhibitor.id, reason: `inhibited by ${inhibitor.type ?? 'parent'} ${inhibitor.name}`, not_before: null });
-      else if (recipient.kind === 'playbook') Object.assign(row, { status: 'skipped', reason: `playbook recipients are not run yet (playbook ${recipient.playbook})`, not_before: null });
+      else if (recipient.kind === 'playbook') Object.assign(row, await this.runPlaybook(recipient.playbook ?? '', rule, eventName, eventId, resource), { not_before: null });
       else if (rule.repeatMillis > 0 && (await this.repeated(rule, resource.id, recipient.key, eventName))) {
         Object.assign(row, { status: 'repeat-interval', reason: `already sent within the repeat interval of ${formatMillis(rule.repeatMillis)}`, not_before: null });
       } else if (groupHash) {
@@ -261,6 +265,26 @@ export class NotificationEngine {
       rows.push(row);
     }
     return this.insertRows(rows);
+  }
+
+  /**
+   * A `to.playbook` recipient (namespace/name, or a name in the rule's namespace): the playbook is run on the
+   * event's resource, the event as `.event`; the row records the run, or why it could not start.
+   */
+  private async runPlaybook(reference: string, rule: StoredRule, eventName: string, eventId: string, resource: EventResource): Promise<Record<string, unknown>> {
+    const [namespace, name] = reference.includes('/') ? (reference.split('/', 2) as [string, string]) : [rule.namespace, reference];
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM playbooks WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, name]);
+    const playbookId = rows[0]?.id;
+    if (!playbookId) return { status: 'error', error: `playbook ${namespace}/${name} not found`, reason: `playbook ${namespace}/${name} not found` };
+    const target = resource.kind === 'config' || resource.kind === 'component' || resource.kind === 'check' ? { [`${resource.kind}_id`]: resource.id } : {};
+    try {
+      const run = await inTransaction(this.pool, (client) =>
+        createRun(client, secretStore(this.pool), { playbookId, ...target, request: { trigger: 'notification', notification_id: rule.id, event: { id: eventId, name: eventName, properties: resource.env.event && typeof resource.env.event === 'object' ? (resource.env.event as { properties: unknown }).properties : {} } } }),
+      );
+      return { status: 'sent', playbook_run_id: run.id, reason: `ran playbook ${namespace}/${name} (${run.status === 'pending_approval' ? 'waiting for approval' : 'run started'})`, sent_at: new Date() };
+    } catch (error) {
+      return { status: 'error', error: errorMessage(error), reason: `playbook ${namespace}/${name} could not run: ${errorMessage(error)}` };
+    }
   }
 
   private async insertRows(rows: Array<Record<string, unknown>>): Promise<number> {
@@ -508,7 +532,7 @@ export class NotificationEngine {
       parent_id: row.id,
       payload: JSON.stringify({ ...row.payload, recipient, waitFor: false }),
       status: recipient.kind === 'playbook' ? 'skipped' : 'attempting_fallback',
-      reason: recipient.kind === 'playbook' ? `playbook recipients are not run yet (playbook ${recipient.playbook})` : `fallback after ${row.recipient} failed${fallback.delayMillis > 0 ? `, after ${formatMillis(fallback.delayMillis)}` : ''}`,
+      reason: recipient.kind === 'playbook' ? `a playbook as fallback is not run here (playbook ${recipient.playbook}); name it in spec.to of a rule of its own` : `fallback after ${row.recipient} failed${fallback.delayMillis > 0 ? `, after ${formatMillis(fallback.delayMillis)}` : ''}`,
       not_before: notBefore,
       first_observed: row.first_observed,
     }));

@@ -24,7 +24,7 @@ export interface RecipientSource {
   team_id: string | null;
   playbook_id?: string | null;
   custom_services: CustomService[] | null;
-  /** `to.playbook` as written (playbook recipients are recorded, not run, until playbooks exist). */
+  /** `to.playbook` as written (namespace/name or a name in the rule's namespace): the engine runs it on the event's resource. */
   playbook?: string | null;
 }
 

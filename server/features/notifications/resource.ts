@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/jobs/db';
 
-export type ResourceKind = 'check' | 'config' | 'component' | 'incident';
+export type ResourceKind = 'check' | 'config' | 'component' | 'incident' | 'playbook';
 
 /**
  * The resource an event is about, as a rule, a silence and a template see it. `env` holds the variables
@@ -30,12 +30,13 @@ const NIL = '00000000-0000-0000-0000-000000000000';
 
 export function kindOfEvent(event: string): ResourceKind | undefined {
   const prefix = event.split('.')[0];
-  return prefix === 'check' || prefix === 'config' || prefix === 'component' || prefix === 'incident' ? prefix : undefined;
+  return prefix === 'check' || prefix === 'config' || prefix === 'component' || prefix === 'incident' || prefix === 'playbook' ? prefix : undefined;
 }
 
 /** The resource id an event's properties name (`id`, or the older `check_id` / `incident_id` keys). */
 export function resourceIdOf(kind: ResourceKind, properties: Record<string, unknown>): string | undefined {
-  const keys = kind === 'check' ? ['id', 'check_id'] : kind === 'incident' ? ['id', 'incident_id'] : kind === 'config' ? ['id', 'config_id'] : ['id', 'component_id'];
+  const keys =
+    kind === 'check' ? ['id', 'check_id'] : kind === 'incident' ? ['id', 'incident_id'] : kind === 'config' ? ['id', 'config_id'] : kind === 'playbook' ? ['run_id', 'id'] : ['id', 'component_id'];
   for (const key of keys) {
     const value = properties[key];
     if (typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value)) return value;
@@ -111,6 +112,7 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
       env: { ...component, component, agent: agentOf(row.agent), event: eventVar, labels, tags: {}, permalink: `${base}${link}` },
     };
   }
+  if (kind === 'playbook') return playbookRunResource(db, id, eventVar, base);
   const { rows } = await db.query<{ incident: Record<string, unknown>; commander: Record<string, unknown> | null }>(
     `SELECT to_jsonb(i) AS incident, to_jsonb(p) - 'properties' AS commander FROM incidents i LEFT JOIN people p ON p.id = i.commander_id WHERE i.id = $1`,
     [id],
@@ -123,6 +125,36 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
     kind, id, name: String(incident.title ?? id), namespace: null, type: (incident.type as string) ?? null,
     health: null, status: (incident.status as string) ?? null, labels: {}, tags: {}, ancestors: [], link,
     env: { ...incident, incident: { ...incident, commander: row.commander }, agent: agentOf(null), event: eventVar, labels: {}, tags: {}, permalink: `${base}${link}` },
+  };
+}
+
+/**
+ * A playbook event (playbook.run.completed|failed, playbook.approval.inprogress): the run, its playbook and
+ * the resource it ran on (`.config`, `.component` or `.check`), as Mission Control's playbook notifications see them.
+ */
+async function playbookRunResource(db: Queryable, id: string, eventVar: Record<string, unknown>, base: string): Promise<EventResource | undefined> {
+  const { rows } = await db.query<{ run: Record<string, unknown>; playbook: Record<string, unknown>; config: Record<string, unknown> | null; component: Record<string, unknown> | null; check: Record<string, unknown> | null }>(
+    `SELECT to_jsonb(r) - 'spec' - 'secret_parameters' - 'claimed_by' - 'lease_until' AS run,
+            jsonb_build_object('id', p.id, 'name', p.name, 'namespace', p.namespace, 'title', p.title, 'category', p.category) AS playbook,
+            to_jsonb(ci) AS config, to_jsonb(co) - 'spec' AS component, to_jsonb(ch) - 'spec' AS check
+       FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id
+       LEFT JOIN config_items ci ON ci.id = r.config_id LEFT JOIN components co ON co.id = r.component_id LEFT JOIN checks ch ON ch.id = r.check_id
+      WHERE r.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const target = row.config ?? row.component ?? row.check;
+  const labels = record(target?.labels);
+  const link = `/playbooks/runs/${id}`;
+  const name = String(row.playbook.title || row.playbook.name);
+  return {
+    kind: 'playbook', id, name, namespace: (row.playbook.namespace as string) ?? null, type: 'playbook', health: null, status: (row.run.status as string) ?? null,
+    labels, tags: record(row.config?.tags), ancestors: [], link,
+    env: {
+      playbook: row.playbook, run: row.run, ...(row.config ? { config: row.config } : {}), ...(row.component ? { component: row.component } : {}), ...(row.check ? { check: row.check } : {}),
+      resource: target ?? {}, agent: agentOf(null), event: eventVar, labels, tags: {}, permalink: `${base}${link}`,
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { expandEvent, isKnownEvent, PLAYBOOK_EVENT_NAMES } from '../../../common/events';
+import { expandEvent, isKnownEvent } from '../../../common/events';
 import { celProblems, expressionProblem, ExpressionError } from '../../platform/expressions';
 import { compileTemplate } from '../../platform/expressions/template';
 import { parseDuration } from '../../platform/units';
@@ -175,13 +175,12 @@ export function notificationWarnings(spec: NotificationSpec): string[] {
   spec.inhibitions?.forEach((inhibition, index) => {
     if (inhibition.soft !== undefined) warnings.push(`spec.inhibitions[${index}].soft is not run: every inhibition here is hard`);
   });
-  const playbookEvents = spec.events.filter((event) => {
+  const unpublished = spec.events.filter((event) => {
     const names = expandEvent(event);
-    return names.length > 0 && names.every((name) => (PLAYBOOK_EVENT_NAMES as readonly string[]).includes(name));
+    return names.length > 0 && names.every((name) => name === 'playbook.spec.approval.requested');
   });
-  if (playbookEvents.length > 0) warnings.push(`spec.events: ${playbookEvents.join(', ')} are not published until playbooks exist, so they send nothing yet`);
-  if (spec.to.playbook) warnings.push('spec.to.playbook: playbook recipients run once playbooks exist; until then each send is recorded as skipped');
-  if (spec.fallback?.playbook) warnings.push('spec.fallback.playbook: playbook recipients run once playbooks exist; until then the fallback is recorded as skipped');
+  if (unpublished.length > 0) warnings.push(`spec.events: ${unpublished.join(', ')} is not published here (playbook specs are not approved before they apply), so it sends nothing`);
+  if (spec.fallback?.playbook) warnings.push('spec.fallback.playbook: a playbook as fallback is not run here; each fallback is recorded as skipped (name the playbook in spec.to of a rule of its own)');
   if (spec.repeatGroup) warnings.push('spec.repeatGroup is the older name of groupBy: read as groupBy');
   for (const [index, hook] of [spec.to.webhook, spec.fallback?.webhook].entries()) {
     if (hook && (hook.ntlm || hook.ntlmv2 || hook.digest || hook.oauth)) warnings.push(`spec.${index === 0 ? 'to' : 'fallback'}.webhook: NTLM, digest and OAuth are not supported; the request goes without them`);

@@ -38,6 +38,11 @@ export function defaultTemplates(event: string): Defaults {
     if (second === 'comment') return { title: 'New comment on incident {{.incident.incident_id}}', body: `{{if .event.properties.comment}}{{.event.properties.comment}}\n\n{{end}}${INCIDENT_BODY}` };
     if (second === 'dod') return { title: `Definition of done of incident {{.incident.incident_id}}: ${[third, event.split('.')[3]].filter(Boolean).join(' ')}`, body: INCIDENT_BODY };
   }
+  if (kind === 'playbook') {
+    const body = `Playbook: {{.playbook.title}}{{if not .playbook.title}}{{.playbook.name}}{{end}}\nStatus: {{.run.status}}\n{{if .resource.name}}Resource: {{.resource.name}}\n{{end}}{{if .run.error}}Error: {{.run.error}}\n{{end}}${LINK}`;
+    if (second === 'approval') return { title: 'Playbook {{.playbook.name}} waits for approval', body };
+    return { title: `Playbook {{.playbook.name}} ${third === 'failed' ? 'failed' : 'completed'}{{if .resource.name}} on {{.resource.name}}{{end}}`, body };
+  }
   return { title: event, body: LINK };
 }
 

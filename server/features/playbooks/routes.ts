@@ -121,7 +121,7 @@ export async function playbookRoutes(app: FastifyInstance, ctx: AppContext): Pro
     url: '/api/playbook/run',
     summary: 'Runs a playbook (on a resource), answering run_id; parameters checked (spec §5), nothing written on a problem',
     tags: [tag],
-    access: 'self-checked',
+    access: 'authenticated',
     body: z.object({
       id: uuid,
       config_id: uuid.nullish(),
@@ -143,7 +143,7 @@ export async function playbookRoutes(app: FastifyInstance, ctx: AppContext): Pro
     url: '/api/playbook/run/approve/:id',
     summary: 'Approves a run waiting for approval (needs playbook:approve and to be one of its approvers)',
     tags: [tag],
-    access: 'self-checked',
+    access: 'authenticated',
     params: z.object({ id: uuid }),
     handler: async ({ params, req }) => {
       const actor = requireActor(req.actor);
@@ -158,7 +158,7 @@ export async function playbookRoutes(app: FastifyInstance, ctx: AppContext): Pro
     url: '/api/playbook/run/cancel/:id',
     summary: 'Cancels a run that has not ended: the action under way is stopped (its whole process group)',
     tags: [tag],
-    access: 'self-checked',
+    access: 'authenticated',
     params: z.object({ id: uuid }),
     handler: async ({ params, req }) => {
       const actor = requireActor(req.actor);
@@ -173,7 +173,7 @@ export async function playbookRoutes(app: FastifyInstance, ctx: AppContext): Pro
     url: '/api/playbook/run/rerun/:id',
     summary: 'Runs the playbook again on the same resource with the same parameters (secret ones included)',
     tags: [tag],
-    access: 'self-checked',
+    access: 'authenticated',
     params: z.object({ id: uuid }),
     handler: async ({ params, req, reply }) => {
       const actor = requireActor(req.actor);

@@ -7,6 +7,11 @@ import { secretStore } from '../../../platform/secrets';
 import { createRunner } from '../index';
 import type { PlaybookRunner } from '../runner';
 import { handleTriggerEvent } from '../triggers';
+import { applyDocuments } from '../../../platform/resources';
+import { features } from '../../index';
+import { NotificationEngine } from '../../notifications/engine';
+import { loadEventResource } from '../../notifications/resource';
+import { renderMessage } from '../../notifications/templates';
 
 let t: TestApp;
 let runner: PlaybookRunner | undefined;
@@ -256,6 +261,34 @@ describe('playbook runs', () => {
     const { rows } = await t.db.pool.query<{ id: string }>('SELECT id FROM playbook_runs WHERE playbook_id = $1', [triggered]);
     await waitFor(rows[0]!.id, ['completed']);
     expect((await actions(rows[0]!.id))[0].result.stdout).toBe('api check.failed');
+  });
+
+  it('a notification with to.playbook runs the playbook on the event\'s resource; the run publishes playbook.run.completed', async () => {
+    const canary = (await t.db.pool.query<{ id: string }>("INSERT INTO canaries (name, namespace) VALUES ('pb-notify', 'default') RETURNING id")).rows[0]!.id;
+    const check = (await t.db.pool.query<{ id: string }>("INSERT INTO checks (canary_id, key, type, name, status) VALUES ($1, 'db', 'postgres', 'db', 'unhealthy') RETURNING id", [canary])).rows[0]!.id;
+    const id = await playbook('remediate', { checks: [{ types: ['postgres'] }], actions: [{ name: 'fix', exec: { script: 'echo fixing {{.check.name}}' } }] });
+    const applied = await applyDocuments(t.db.pool, features.flatMap((feature) => feature.kinds ?? []), [{ file: 'n.yaml', text: `apiVersion: mission-control.flanksource.com/v1
+kind: Notification
+metadata: {name: remediate-db, namespace: default}
+spec:
+  events: [check.failed]
+  to: {playbook: default/remediate}
+` }], 'ConfigFile', log);
+    expect(applied.every((result) => result.ok && !result.outcome?.warnings), JSON.stringify(applied)).toBe(true);
+    const engine = new NotificationEngine(t.db.pool, log, { publicUrl: '' });
+    const eventId = randomUUID();
+    await engine.handleEvent({ id: randomUUID(), eventId, name: 'check.failed', properties: { id: check }, priority: 0, attempt: 1, maxAttempts: 3, createdAt: new Date() });
+    const { rows } = await t.db.pool.query('SELECT status, reason, playbook_run_id FROM notification_send_history WHERE event_id = $1', [eventId]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'sent', reason: 'ran playbook default/remediate (run started)' });
+    const done = await waitFor(rows[0].playbook_run_id, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'completed', playbook_id: id, check_id: check });
+    expect((await actions(rows[0].playbook_run_id))[0].result.stdout).toBe('fixing db');
+    const events = await t.db.pool.query("SELECT properties FROM event_queue WHERE name = 'playbook.run.completed' AND properties ->> 'run_id' = $1", [rows[0].playbook_run_id]);
+    expect(events.rows.length).toBeGreaterThan(0);
+    const resource = await loadEventResource(t.db.pool, { name: 'playbook.run.completed', properties: events.rows[0].properties });
+    expect(resource).toMatchObject({ kind: 'playbook', name: 'remediate', link: `/playbooks/runs/${rows[0].playbook_run_id}` });
+    expect(renderMessage({ title: null, template: null }, 'playbook.run.completed', resource!).title).toBe('Playbook remediate completed on db');
   });
 
   it('refuses bad specs with paths and warns on fields it does not run', async () => {
