@@ -3,6 +3,7 @@ import { celProblems, expressionProblem, ExpressionError } from '../../platform/
 import { compileTemplate } from '../../platform/expressions/template';
 import { parseDuration } from '../../platform/units';
 import { isRecord } from '../../platform/errors';
+import { aiActionSchema, azureDevopsPipelineActionSchema, githubActionSchema, gitopsActionSchema, logsActionSchema, prometheusActionSchema } from './actions/schemas';
 
 /**
  * The `Playbook` spec (mission-control.flanksource.com/v1, docs/PLAYBOOKS.md): one schema names every field
@@ -143,7 +144,7 @@ export const notificationActionSchema = z.object({
 /** The action types a playbook may name, in Mission Control's order; `RUN_TYPES` are those this console runs. */
 export const ACTION_TYPES = ['exec', 'http', 'sql', 'notification', 'logs', 'gitops', 'github', 'azureDevopsPipeline', 'prometheus', 'ai', 'pod'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
-export const RUN_TYPES: ReadonlySet<ActionType> = new Set(['exec', 'http', 'sql', 'notification']);
+export const RUN_TYPES: ReadonlySet<ActionType> = new Set(['exec', 'http', 'sql', 'notification', 'logs', 'gitops', 'github', 'azureDevopsPipeline', 'prometheus', 'ai']);
 
 const looseAction = z.record(z.string(), z.unknown());
 
@@ -161,12 +162,12 @@ export const actionSchema = z.object({
   http: httpActionSchema.optional(),
   sql: sqlActionSchema.optional(),
   notification: notificationActionSchema.optional(),
-  logs: looseAction.optional(),
-  gitops: looseAction.optional(),
-  github: looseAction.optional(),
-  azureDevopsPipeline: looseAction.optional(),
-  prometheus: looseAction.optional(),
-  ai: looseAction.optional(),
+  logs: logsActionSchema.optional(),
+  gitops: gitopsActionSchema.optional(),
+  github: githubActionSchema.optional(),
+  azureDevopsPipeline: azureDevopsPipelineActionSchema.optional(),
+  prometheus: prometheusActionSchema.optional(),
+  ai: aiActionSchema.optional(),
   pod: looseAction.optional(),
 });
 export type ActionSpec = z.infer<typeof actionSchema>;
@@ -369,6 +370,10 @@ export function checkPlaybookSpec(raw: Record<string, unknown>): { problems: Pro
     if (action.http && !action.http.url && !action.http.connection) problems.push({ path: `${where}.http`, message: 'needs a url or a connection' });
     if (action.sql && !action.sql.url && !action.sql.connection) problems.push({ path: `${where}.sql`, message: 'needs a url or a connection' });
     if (action.notification && !action.notification.url && !action.notification.connection) problems.push({ path: `${where}.notification`, message: 'needs a url or a connection' });
+    if (action.prometheus && !action.prometheus.url && !action.prometheus.connection) problems.push({ path: `${where}.prometheus`, message: 'needs a url or a connection' });
+    if (action.gitops?.pr && action.gitops.repo.branch !== undefined && action.gitops.repo.branch === action.gitops.repo.base) {
+      problems.push({ path: `${where}.gitops.repo.branch`, message: 'must differ from repo.base to open a pull request' });
+    }
     if (action.exec?.connections) {
       for (const key of Object.keys(action.exec.connections)) warnings.push(`${where}.exec.connections.${key} is not run: the script runs without these credentials`);
     }

@@ -30,7 +30,7 @@ const identity = { GIT_AUTHOR_NAME: 'Ann', GIT_AUTHOR_EMAIL: 'ann@example.com', 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...identity }, timeout: 20_000 }).trim();
 
 async function run(block: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> {
-  const spec: ActionSpec = { name: 'step', gitops: block };
+  const spec = { name: 'step', gitops: block } as unknown as ActionSpec;
   return gitops({
     pool: db.pool,
     secrets: secretStore(db.pool),
