@@ -124,3 +124,20 @@ $$;
 
 CREATE TRIGGER playbooks_updated_at BEFORE UPDATE ON playbooks FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 CREATE TRIGGER playbook_runs_updated_at BEFORE UPDATE ON playbook_runs FOR EACH ROW EXECUTE FUNCTION set_updated_at();
+
+-- spec.on.schedule: one row per schedule of a playbook, claimed by the platform's scheduled-rows worker
+-- (one run per slot across instances); rewritten when the playbook is saved, gone with it.
+CREATE TABLE playbook_schedules (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  playbook_id uuid NOT NULL REFERENCES playbooks (id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  name text NOT NULL,
+  schedule text NOT NULL,
+  next_run_at timestamptz NOT NULL,
+  lease_owner text,
+  lease_until timestamptz,
+  last_run_at timestamptz,
+  deleted_at timestamptz,
+  UNIQUE (playbook_id, position)
+);
+CREATE INDEX playbook_schedules_due_idx ON playbook_schedules (next_run_at) WHERE deleted_at IS NULL;

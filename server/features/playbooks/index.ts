@@ -1,5 +1,5 @@
 import type { AppContext, Feature } from '../../platform/context';
-import { backgroundWork } from '../../platform/jobs/registry';
+import { backgroundWork, type ScheduledRows } from '../../platform/jobs/registry';
 import { newInstanceId } from '../../platform/jobs/instance';
 import { secretStore } from '../../platform/secrets';
 import { actionExecutors } from './actions';
@@ -7,6 +7,22 @@ import { playbookKind } from './playbooks';
 import { playbookRoutes } from './routes';
 import { PlaybookRunner, type RunnerOptions } from './runner';
 import { handleTriggerEvent, TRIGGER_EVENTS } from './triggers';
+import { createRun } from './runs';
+import { inTransaction } from '../../platform/jobs/db';
+import { defineScheduledTable } from '../../platform/jobs/scheduled-table';
+
+/** spec.on.schedule rows (migration 0019), claimed once per slot across instances. */
+const schedulesTable = defineScheduledTable({
+  table: 'playbook_schedules',
+  id: 'id',
+  name: 'name',
+  schedule: 'schedule',
+  nextRunAt: 'next_run_at',
+  leaseOwner: 'lease_owner',
+  leaseUntil: 'lease_until',
+  lastRunAt: 'last_run_at',
+  deletedAt: 'deleted_at',
+});
 
 /** The runner of an app, made by `start` (tests and the bench make their own with other options). */
 export function createRunner(ctx: Pick<AppContext, 'pool' | 'log' | 'config'>, options: Partial<RunnerOptions> = {}): PlaybookRunner {
@@ -17,6 +33,31 @@ export function createRunner(ctx: Pick<AppContext, 'pool' | 'log' | 'config'>, o
     dataDir: ctx.config.dataDir,
     ...options,
   });
+}
+
+/** spec.on.schedule: each due slot of a schedule row starts one run (parameters from their defaults). */
+export function scheduleRows(ctx: Pick<AppContext, 'pool' | 'log'>): ScheduledRows {
+  const log = ctx.log.child({ component: 'playbooks' });
+  return {
+    name: 'Playbook schedule',
+    table: schedulesTable,
+    resourceType: 'playbook',
+    concurrency: 2,
+    history: 'problems',
+    run: async (row, run) => {
+      const { rows } = await ctx.pool.query<{ playbook_id: string }>(
+        'SELECT s.playbook_id FROM playbook_schedules s JOIN playbooks p ON p.id = s.playbook_id AND p.deleted_at IS NULL WHERE s.id = $1',
+        [row.id],
+      );
+      const playbookId = rows[0]?.playbook_id;
+      if (!playbookId) return run.success(0);
+      const created = await inTransaction(ctx.pool, (client) =>
+        createRun(client, secretStore(ctx.pool), { playbookId, request: { trigger: 'schedule', schedule: row.schedule, slot: row.scheduledFor.toISOString() } }),
+      );
+      run.success(1);
+      log.debug({ run: created.id, playbook: playbookId }, 'scheduled playbook run');
+    },
+  };
 }
 
 /**
@@ -30,6 +71,7 @@ export const playbooksFeature: Feature = {
   async register(app, ctx) {
     await playbookRoutes(app, ctx);
     const log = ctx.log.child({ component: 'playbooks' });
+    backgroundWork.rows(scheduleRows(ctx));
     backgroundWork.consumer({
       name: 'playbooks',
       events: TRIGGER_EVENTS,

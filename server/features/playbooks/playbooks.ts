@@ -3,6 +3,7 @@ import { AppError } from '../../platform/http/errors';
 import { specResourceKind, type SavedSpecResource } from '../../platform/resources';
 import { saveSpecRow, SpecInvalid, type SpecRowInput, type SpecRowTable } from '../../platform/spec-rows';
 import { checkPlaybookSpec } from './spec';
+import { firstRunAt } from '../../platform/jobs/schedule';
 
 /**
  * kind: Playbook (mission-control.flanksource.com/v1): the spec as written, with the columns lists and the
@@ -40,7 +41,24 @@ export async function savePlaybook(client: pg.PoolClient, input: SpecRowInput, o
     const other = rows[0];
     if (other) throw new AppError('conflict', `spec.on.webhook.path: "${path}" is the webhook path of the playbook ${other.namespace}/${other.name}; choose another`);
   }
-  return saveSpecRow(client, playbookTable, input, options);
+  const saved = await saveSpecRow(client, playbookTable, input, options);
+  await syncSchedules(client, saved.id, checked.checked?.spec.on?.schedule ?? []);
+  return saved;
+}
+
+/** Rewrites the playbook's schedule rows: each keeps its next slot when its schedule is unchanged. */
+async function syncSchedules(client: pg.PoolClient, playbookId: string, schedules: ReadonlyArray<{ schedule: string; name?: string | undefined }>): Promise<void> {
+  const { rows } = await client.query<{ position: number; schedule: string }>('SELECT position, schedule FROM playbook_schedules WHERE playbook_id = $1', [playbookId]);
+  const kept = new Map(rows.map((row) => [row.position, row.schedule]));
+  await client.query('DELETE FROM playbook_schedules WHERE playbook_id = $1 AND position >= $2', [playbookId, schedules.length]);
+  for (const [position, entry] of schedules.entries()) {
+    if (kept.get(position) === entry.schedule) continue;
+    await client.query(
+      `INSERT INTO playbook_schedules (playbook_id, position, name, schedule, next_run_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (playbook_id, position) DO UPDATE SET name = EXCLUDED.name, schedule = EXCLUDED.schedule, next_run_at = EXCLUDED.next_run_at`,
+      [playbookId, position, entry.name ?? `schedule ${position + 1}`, entry.schedule, firstRunAt(entry.schedule)],
+    );
+  }
 }
 
 export const playbookKind = specResourceKind({

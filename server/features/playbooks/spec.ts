@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { celProblems, expressionProblem, ExpressionError } from '../../platform/expressions';
 import { compileTemplate } from '../../platform/expressions/template';
 import { parseDuration } from '../../platform/units';
+import { parseSchedule } from '../../platform/jobs/schedule';
 import { isRecord } from '../../platform/errors';
 import { aiActionSchema, azureDevopsPipelineActionSchema, githubActionSchema, gitopsActionSchema, logsActionSchema, prometheusActionSchema } from './actions/schemas';
 
@@ -388,7 +389,13 @@ export function checkPlaybookSpec(raw: Record<string, unknown>): { problems: Pro
   if (spec.on?.webhook?.authentication?.jwt) warnings.push('spec.on.webhook.authentication.jwt is not run: JWT webhook authentication is refused (401) until it is supported');
   if (spec.runsOn?.length) warnings.push('spec.runsOn is not run: no agents run playbooks here, so the playbook runs on this console');
   if (spec.permissions?.length) warnings.push('spec.permissions is not run: the playbook acts with the console\'s own access');
-  if (spec.on?.schedule?.length) warnings.push('spec.on.schedule is not run yet: the playbook runs when asked, on events and by webhook');
+  spec.on?.schedule?.forEach((entry, index) => {
+    try {
+      parseSchedule(entry.schedule);
+    } catch (error) {
+      problems.push({ path: `spec.on.schedule[${index}].schedule`, message: error instanceof Error ? error.message : String(error) });
+    }
+  });
   if (problems.length > 0) return { problems };
   return { problems, checked: { spec, warnings } };
 }

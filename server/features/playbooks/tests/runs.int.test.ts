@@ -4,9 +4,11 @@ import { createTestApp, type TestApp } from '../../../../test/app';
 import type { QueuedEvent } from '../../../platform/jobs/event-queue';
 import { createLogger } from '../../../platform/logger';
 import { secretStore } from '../../../platform/secrets';
-import { createRunner } from '../index';
+import { createRunner, scheduleRows } from '../index';
 import type { PlaybookRunner } from '../runner';
 import { handleTriggerEvent } from '../triggers';
+import { BackgroundWork } from '../../../platform/jobs/registry';
+import { eventually, startTestRuntime } from '../../../platform/jobs/testing';
 import { applyDocuments } from '../../../platform/resources';
 import { features } from '../../index';
 import { NotificationEngine } from '../../notifications/engine';
@@ -289,6 +291,30 @@ spec:
     const resource = await loadEventResource(t.db.pool, { name: 'playbook.run.completed', properties: events.rows[0].properties });
     expect(resource).toMatchObject({ kind: 'playbook', name: 'remediate', link: `/playbooks/runs/${rows[0].playbook_run_id}` });
     expect(renderMessage({ title: null, template: null }, 'playbook.run.completed', resource!).title).toBe('Playbook remediate completed on db');
+  });
+
+  it('runs on spec.on.schedule, once per slot across two instances, and stops when the schedule is removed', async () => {
+    const id = await playbook('scheduled', { on: { schedule: [{ schedule: '@every 1s' }] }, actions: [{ name: 'tick', exec: { script: 'echo tick' } }] });
+    const bad = await post('/api/playbooks', { name: 'bad-schedule', spec: { on: { schedule: [{ schedule: 'every tuesday' }] }, actions: [{ name: 'a', exec: { script: 'true' } }] } });
+    expect(bad.json().details[0].path).toBe('body.spec.on.schedule[0].schedule');
+    const registry = () => {
+      const work = new BackgroundWork();
+      work.rows(scheduleRows(t.context));
+      return work;
+    };
+    const [one, two] = await Promise.all([startTestRuntime(t.db.url, registry()), startTestRuntime(t.db.url, registry())]);
+    try {
+      await eventually(async () => ((await t.db.pool.query('SELECT count(*)::int AS n FROM playbook_runs WHERE playbook_id = $1', [id])).rows[0].n >= 3 ? true : undefined), 15_000, 'three scheduled runs');
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+    }
+    const { rows } = await t.db.pool.query<{ slot: string; n: number }>("SELECT request ->> 'slot' AS slot, count(*)::int AS n FROM playbook_runs WHERE playbook_id = $1 GROUP BY 1", [id]);
+    expect(rows.every((row) => row.n === 1)).toBe(true);
+    const { rows: runs } = await t.db.pool.query<{ id: string }>('SELECT id FROM playbook_runs WHERE playbook_id = $1 ORDER BY created_at LIMIT 1', [id]);
+    expect((await waitFor(runs[0]!.id, ['completed'])).request).toMatchObject({ trigger: 'schedule', schedule: '@every 1s' });
+    const put = await t.app.inject({ method: 'PUT', url: `/api/playbooks/${id}`, payload: { spec: { actions: [{ name: 'tick', exec: { script: 'echo tick' } }] } }, headers: t.adminHeaders });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await t.db.pool.query('SELECT count(*)::int AS n FROM playbook_schedules WHERE playbook_id = $1', [id])).rows[0].n).toBe(0);
   });
 
   it('refuses bad specs with paths and warns on fields it does not run', async () => {
