@@ -14,7 +14,7 @@ import { headerText, sameToken, webhookPayload } from '../health/webhook';
 import { renderDefault } from './parameters';
 import { playbookTable, savePlaybook } from './playbooks';
 import { approveRun, cancelRun, createRun, defaultsData, loadPlaybook, revealParameters, runnableSpec, type PlaybookRow } from './runs';
-import { checkPlaybookSpec, type EnvVarSpec, type WebhookTriggerSpec } from './spec';
+import { checkPlaybookSpec, playbookSpecJsonSchema, type EnvVarSpec, type WebhookTriggerSpec } from './spec';
 import { exclusionOf, loadTarget, targetOf, type RunTarget } from './targets';
 
 const tag = 'playbooks';
@@ -70,6 +70,29 @@ export async function playbookRoutes(app: FastifyInstance, ctx: AppContext): Pro
     tag,
     summary: 'a kind: Playbook spec, checked whole (every problem by path), fields not run named in warnings',
     save: (client, input, options) => savePlaybook(client, input, options),
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/playbook/schema',
+    summary: 'JSON schema of a Playbook spec, for editors',
+    tags: [tag],
+    access: { resource: 'playbooks', action: 'read' },
+    handler: () => playbookSpecJsonSchema(),
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/playbook/validate',
+    summary: 'Checks a playbook spec without saving it: its errors (by path) and warnings',
+    tags: [tag],
+    access: { resource: 'playbooks', action: 'read' },
+    body: z.object({ spec: z.unknown() }),
+    handler: ({ body }) => {
+      if (body.spec === null || typeof body.spec !== 'object' || Array.isArray(body.spec)) return { errors: [{ path: 'spec', message: 'must be a mapping' }], warnings: [] };
+      const { problems, checked } = checkPlaybookSpec(body.spec as Record<string, unknown>);
+      return { errors: problems, warnings: checked?.warnings ?? [] };
+    },
   });
 
   route(app, {

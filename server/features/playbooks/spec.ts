@@ -399,3 +399,11 @@ export function checkPlaybookSpec(raw: Record<string, unknown>): { problems: Pro
   if (problems.length > 0) return { problems };
   return { problems, checked: { spec, warnings } };
 }
+
+let jsonSchema: Record<string, unknown> | undefined;
+
+/** JSON schema of a Playbook spec (as written: durations as text), for the editor's Code tab. */
+export function playbookSpecJsonSchema(): Record<string, unknown> {
+  jsonSchema ??= z.toJSONSchema(playbookSpecSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  return jsonSchema;
+}

@@ -1,5 +1,7 @@
 export const playbookKeys = {
   all: ['playbooks'] as const,
+  schema: ['playbooks', 'schema'] as const,
+  validate: (body: string) => ['playbooks', 'validate', body] as const,
   list: (search: string) => ['playbooks', 'list', search] as const,
   names: ['playbooks', 'names'] as const,
   one: (id: string) => ['playbooks', 'one', id] as const,

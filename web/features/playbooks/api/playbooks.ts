@@ -1,6 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { LOOKUP_STALE_TIME_MS } from '@common/constants';
 import { api } from '@web/lib/api';
+import { useDebouncedValue } from '@web/lib/use-debounced-value';
+import { jsonSchemaSchema } from '@web/features/canaries/model/json-schema';
+import { VALIDATE_DEBOUNCE_MS } from '@web/features/canaries/queries';
 import { db } from '@web/lib/db';
 import { ilikeAny } from '@web/lib/search';
 import { toast } from '@web/lib/toast';
@@ -144,4 +148,30 @@ export function useDeletePlaybook() {
       return client.invalidateQueries({ queryKey: playbookKeys.all });
     },
   });
+}
+
+/** The JSON schema of a Playbook spec (GET /api/playbook/schema), for the Code tab's marks. */
+export function usePlaybookSchema(enabled: boolean) {
+  return useQuery({
+    queryKey: playbookKeys.schema,
+    enabled,
+    staleTime: LOOKUP_STALE_TIME_MS,
+    queryFn: ({ signal }) => api.get('/api/playbook/schema', (data) => jsonSchemaSchema.parse(data), { signal }),
+  });
+}
+
+const validationSchema = z.object({ errors: z.array(z.object({ path: z.string(), message: z.string() })), warnings: z.array(z.string()) });
+
+/** The server's findings for the spec being edited (POST /api/playbook/validate), debounced; `current` when they are for this very spec. */
+export function usePlaybookValidation(spec: Record<string, unknown> | null) {
+  const body = spec ? JSON.stringify({ spec }) : '';
+  const debounced = useDebouncedValue(body, VALIDATE_DEBOUNCE_MS);
+  const query = useQuery({
+    queryKey: playbookKeys.validate(debounced),
+    enabled: debounced !== '',
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => api.post('/api/playbook/validate', JSON.parse(debounced) as unknown, (data) => validationSchema.parse(data), { signal }),
+  });
+  const current = body !== '' && debounced === body && !query.isPlaceholderData && query.data !== undefined;
+  return { data: query.data, current, error: query.error };
 }

@@ -5,7 +5,7 @@ import { codeDiagnostics } from '@web/features/canaries/model/diagnostics';
 import { serverProblemsOf } from '@web/features/canaries/model/problems';
 import { codeFindings, initialEditorState, placeProblems, SpecEditorFrame, useEditorUrl, useSpecEditor } from '@web/features/canaries/editor/spec-editor';
 import { toast } from '@web/lib/toast';
-import { useSavePlaybook } from '../api/playbooks';
+import { usePlaybookSchema, usePlaybookValidation, useSavePlaybook } from '../api/playbooks';
 import type { Playbook } from '../api/schema';
 import { formTargetOf, newPlaybookForm, playbookCodec, playbookFormSchema, PLAYBOOK_YAML, type PlaybookFormValues } from './playbook-form-values';
 import { PlaybookForm } from './playbook-form';
@@ -69,9 +69,12 @@ export function PlaybookEditor({ playbook, readOnly, onBack, onDelete, onSaved }
         },
       ),
   });
-  const findings = warnings.length > 0 ? { errors: [], warnings } : undefined;
+  const validation = usePlaybookValidation(editor.doc ? editor.doc.spec : null);
+  const schema = usePlaybookSchema(url.mode === 'code');
+  // Live findings of the spec being edited; after a save, its warnings until the next edit.
+  const findings = validation.current && validation.data ? validation.data : warnings.length > 0 ? { errors: [], warnings } : undefined;
   const { listed } = placeProblems(editor.saveProblems, findings, (path) => formTargetOf(path, editor.values));
-  const diagnostics = url.mode === 'code' ? codeDiagnostics({ parsed: editor.parsed, original, server: codeFindings(editor, findings), noun: PLAYBOOK_YAML.noun }) : [];
+  const diagnostics = url.mode === 'code' ? codeDiagnostics({ parsed: editor.parsed, schema: schema.data, original, server: codeFindings(editor, findings), noun: PLAYBOOK_YAML.noun }) : [];
   return (
     <SpecEditorFrame
       form={form}
@@ -81,7 +84,7 @@ export function PlaybookEditor({ playbook, readOnly, onBack, onDelete, onSaved }
       diagnostics={diagnostics}
       kind={PLAYBOOK_YAML.kind}
       listed={listed}
-      validationError={null}
+      validationError={validation.error}
       existing={playbook !== null}
       readOnly={readOnly}
       saving={save.isPending}
