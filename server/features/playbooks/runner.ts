@@ -295,8 +295,8 @@ export class PlaybookRunner {
       if (!executor) {
         outcome = { result: {}, error: type === 'pod' ? 'pod actions need a Kubernetes cluster, and none is configured' : `${type} actions are not run by this console yet` };
       } else {
-        const rendered = renderAction(action, data);
         const env = await this.resolveEnv(run, data);
+        const rendered = renderAction(action, { ...data, env });
         outcome = await executor({
           pool: this.pool,
           secrets: this.options.secrets,

@@ -129,6 +129,26 @@ describe('playbook runs', () => {
     expect(rows[0].error).toBe('exit code 3: try');
   });
 
+  it('times out an action and a run, sleeps through a delay, and sees .env in templates', async () => {
+    const slow = await playbook('slow-action', { actions: [{ name: 'wait', timeout: '1s', exec: { script: 'sleep 20' } }, { name: 'after', if: 'always()', exec: { script: 'echo after' } }] });
+    const slowRun = await run({ id: slow });
+    const failed = await waitFor(slowRun, ['completed', 'failed', 'timed_out']);
+    expect(failed.status).toBe('failed');
+    expect((await actions(slowRun)).map((row) => `${row.name}:${row.status}:${row.error}`)).toEqual(['wait:timed_out:the action timed out after 1s', 'after:completed:null']);
+    const whole = await playbook('slow-run', { timeout: '1s', actions: [{ name: 'wait', exec: { script: 'sleep 20' } }, { name: 'never', exec: { script: 'echo never' } }] });
+    const wholeRun = await run({ id: whole });
+    const timedOut = await waitFor(wholeRun, ['completed', 'failed', 'timed_out']);
+    expect(timedOut).toMatchObject({ status: 'timed_out', error: 'the run timed out after 1s' });
+    expect((await actions(wholeRun)).map((row) => `${row.name}:${row.status}`)).toEqual(['wait:timed_out']);
+    const delayed = await playbook('delayed', { env: [{ name: 'GREETING', value: 'hi {{.playbook.name}}' }], actions: [{ name: 'later', delay: '1s', exec: { script: 'echo "{{.env.GREETING}} $GREETING"' } }] });
+    const delayedRun = await run({ id: delayed });
+    await waitFor(delayedRun, ['sleeping'], 5_000);
+    const started = Date.now();
+    await waitFor(delayedRun, ['completed']);
+    expect(Date.now() - started).toBeGreaterThan(300);
+    expect((await actions(delayedRun))[0].result.stdout).toBe('hi delayed hi delayed');
+  });
+
   it('waits for approval: an approver who is not the requester approves; a team rule refuses self-approval', async () => {
     const editor = await t.userWith(['editor'], `approver-${randomUUID().slice(0, 6)}@example.com`);
     const requester = await t.userWith(['editor'], `requester-${randomUUID().slice(0, 6)}@example.com`);
