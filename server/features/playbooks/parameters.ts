@@ -103,7 +103,12 @@ export async function checkParameters(db: Queryable, parameters: readonly Parame
       const { rows } = await db.query<{ type: string | null }>(`SELECT ${table === 'people' || table === 'teams' ? 'NULL::text' : 'type'} AS type FROM ${table} WHERE id = $1 AND deleted_at IS NULL`, [value.trim()]);
       const row = rows[0];
       if (!row) problems.push({ path: `body.params.${parameter.name}`, message: `no ${parameter.type === 'people' ? 'person' : parameter.type} with this id` });
-      const types = (parameter.properties?.filter as { types?: unknown } | undefined)?.types;
+      // properties.filter: {types: […]} or, as Mission Control writes it, a list of selectors [{types: […]}, …].
+      const filter = parameter.properties?.filter;
+      const types = (Array.isArray(filter) ? filter : [filter]).flatMap((item) => {
+        const listed = (item as { types?: unknown } | undefined)?.types;
+        return Array.isArray(listed) ? listed : [];
+      });
       if (row && parameter.type === 'config' && Array.isArray(types) && types.length > 0 && !types.map(String).includes(row.type ?? '')) {
         problems.push({ path: `body.params.${parameter.name}`, message: `must be a config of type ${types.map(String).join(' or ')}` });
       }

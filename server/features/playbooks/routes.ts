@@ -10,6 +10,7 @@ import { inTransaction } from '../../platform/jobs/db';
 import { secretStore } from '../../platform/secrets';
 import { resolveEnvVar } from '../../platform/secrets/resolve';
 import { specRowRoutes } from '../../platform/spec-rows';
+import { parseDuration } from '../../platform/units';
 import { headerText, sameToken, webhookPayload } from '../health/webhook';
 import { renderDefault } from './parameters';
 import { playbookTable, savePlaybook } from './playbooks';
@@ -252,7 +253,8 @@ async function authenticated(ctx: AppContext, namespace: string, auth: WebhookTr
     const secret = await value(auth.svix.secret, 'spec.on.webhook.authentication.svix.secret');
     const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
     const expected = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${content}`).digest('base64')}`;
-    const tolerance = auth.svix.verifyTimestamp ? Number.parseInt(auth.svix.verifyTimestamp, 10) || 300 : 300;
+    // verifyTimestamp is a duration (5m); the signature's timestamp must be that close to now.
+    const tolerance = auth.svix.verifyTimestamp ? (parseDuration(auth.svix.verifyTimestamp) ?? 300_000) / 1000 : 300;
     if (Math.abs(Date.now() / 1000 - Number(timestamp)) > tolerance) return false;
     return signatures.some((signature) => sameToken(expected, signature));
   }

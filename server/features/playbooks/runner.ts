@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
-import { evaluateCel, renderTemplate } from '../../platform/expressions';
+import { evaluateCel, interpolate, renderTemplate } from '../../platform/expressions';
 import { errorMessage, interval } from '../../platform/jobs/db';
 import { publish } from '../../platform/jobs/event-queue';
 import { Listener } from '../../platform/jobs/listener';
@@ -13,7 +13,7 @@ import { isRecord } from '../../platform/errors';
 import { parseDuration } from '../../platform/units';
 import type { ActionExecutors, ActionOutcome } from './actions/types';
 import { CANCEL_CHANNEL, revealParameters, RUNS_CHANNEL } from './runs';
-import { actionTypeOf, checkPlaybookSpec, conditionExpression, type ActionSpec, type PlaybookSpec } from './spec';
+import { actionTypeOf, checkPlaybookSpec, conditionExpression, templateText, type ActionSpec, type PlaybookSpec } from './spec';
 import { loadTarget, type TargetKind } from './targets';
 
 /** Why an action or run was stopped: the reason becomes its status and error. */
@@ -247,7 +247,17 @@ export class PlaybookRunner {
       let row = latest.get(index);
       const earlier = [...latest.values()].filter((item) => item.action_index < index);
       const failedBefore = earlier.some((item) => item.status === 'failed' || item.status === 'timed_out');
-      const actionData = { ...data, action: { name: action.name, index }, actions: Object.fromEntries(earlier.map((item) => [item.name, { status: item.status, result: item.result, error: item.error }])) };
+      const done = earlier.filter((item) => item.status !== 'skipped');
+      const last = done[done.length - 1];
+      const summary = (item: ActionRow) => ({ name: item.name, status: item.status, result: item.result ?? {}, error: item.error });
+      const actionData = {
+        ...data,
+        action: { name: action.name, index },
+        actions: Object.fromEntries(earlier.map((item) => [item.name, summary(item)])),
+        wk_actions: Object.fromEntries(earlier.map((item) => [item.name, summary(item)])),
+        wk_last_result: last?.result ?? {},
+        wk_last_action: last ? summary(last) : {},
+      };
       if (!row) {
         let go: boolean;
         try {
@@ -260,7 +270,13 @@ export class PlaybookRunner {
           await this.insertAction(run.id, action, index, 0, 'skipped', new Date(), null);
           continue;
         }
-        const delay = this.delayOf(action, actionData);
+        let delay: number;
+        try {
+          delay = this.delayOf(action, actionData);
+        } catch (error) {
+          await this.insertAction(run.id, action, index, 0, 'failed', new Date(), errorMessage(error));
+          continue;
+        }
         if (delay > 0) {
           const wake = new Date(Date.now() + delay);
           await this.insertAction(run.id, action, index, 0, 'sleeping', wake, null);
@@ -360,15 +376,21 @@ export class PlaybookRunner {
   private condition(action: ActionSpec, data: Record<string, unknown>, failedBefore: boolean, timedOutBefore: boolean): boolean {
     const written = action.if ?? action.filter;
     if (written === undefined || written.trim() === '') return !failedBefore;
-    if (written.includes('{{')) return renderTemplate(`${action.name}.if`, written, data).trim() === 'true';
+    if (written.includes('{{')) return renderTemplate(`${action.name}.if`, templateText(written), data).trim() === 'true';
     const value = evaluateCel(`action ${action.name} if`, conditionExpression(written), { ...data, wk_success: !failedBefore, wk_failure: failedBefore, wk_timeout: timedOutBefore });
     return value === true || value === 'true';
   }
 
+  /** A delay: a duration, a template giving one, or a CEL expression giving one (Mission Control's `params.delay`). */
   private delayOf(action: ActionSpec, data: Record<string, unknown>): number {
     if (!action.delay) return 0;
-    const text = action.delay.includes('{{') ? renderTemplate(`${action.name}.delay`, action.delay, data).trim() : action.delay;
-    return parseDuration(text) ?? 0;
+    const text = action.delay.includes('{{') ? renderTemplate(`${action.name}.delay`, templateText(action.delay), data).trim() : action.delay.trim();
+    const direct = parseDuration(text);
+    if (direct !== undefined) return direct;
+    const value = evaluateCel(`action ${action.name} delay`, conditionExpression(text), data);
+    const millis = typeof value === 'number' ? value * 1000 : parseDuration(String(value ?? ''));
+    if (millis === undefined) throw new Error(`delay ${JSON.stringify(action.delay)} gave ${JSON.stringify(value)}, not a duration`);
+    return millis;
   }
 
   private async actionRows(runId: string): Promise<ActionRow[]> {
@@ -393,6 +415,9 @@ export class PlaybookRunner {
 
   /** Hands the run back until `wake` (a delay or a retry backoff): no lease is held while it sleeps. */
   private async sleep(run: RunRow, status: 'sleeping' | 'retrying', wake: Date): Promise<void> {
+    // Woken at the run's deadline at the latest, so a long delay still ends as timed out on time.
+    const deadline = run.start_time.getTime() + Number(run.timeout_millis);
+    wake = new Date(Math.min(wake.getTime(), deadline));
     await this.pool.query(
       `UPDATE playbook_runs SET status = $3, scheduled_time = $4, claimed_by = NULL, lease_until = NULL
         WHERE id = $1 AND claimed_by = $2 AND status NOT IN ('cancelled', 'timed_out', 'completed', 'failed')`,
@@ -488,7 +513,16 @@ export class PlaybookRunner {
 /** The action with every Go template rendered; an http body only with templateBody (as Mission Control). */
 export function renderAction(action: ActionSpec, data: Record<string, unknown>): ActionSpec {
   const render = (value: unknown, where: string): unknown => {
-    if (typeof value === 'string') return value.includes('{{') ? renderTemplate(where, value, data) : value;
+    if (typeof value === 'string') {
+      const templated = value.includes('{{') ? renderTemplate(where, templateText(value), data) : value;
+      // `$(.params.x)` as Mission Control's struct templater fills fields; a script's own `$(command)` stays shell.
+      if (!templated.includes('$(') || where.endsWith('.exec.script')) return templated;
+      try {
+        return interpolate(where, templated, data);
+      } catch {
+        return templated;
+      }
+    }
     if (Array.isArray(value)) return value.map((item, index) => render(item, `${where}[${index}]`));
     if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, render(item, `${where}.${key}`)]));
     return value;

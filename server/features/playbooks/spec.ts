@@ -233,7 +233,20 @@ export function conditionExpression(condition: string): string {
     .replace(/\bskip\(\s*\)/g, 'false')
     .replace(/\bsuccess\(\s*\)/g, 'wk_success')
     .replace(/\bfailure\(\s*\)/g, 'wk_failure')
-    .replace(/\btimeout\(\s*\)/g, 'wk_timeout');
+    .replace(/\btimeout\(\s*\)/g, 'wk_timeout')
+    .replace(/\blast_result\(\s*\)/g, 'wk_last_result')
+    .replace(/\bgetLastAction\(\s*\)/g, 'wk_last_action')
+    .replace(/\bgetAction\(\s*("[^"]*"|'[^']*')\s*\)/g, 'wk_actions[$1]');
+}
+
+/**
+ * A Go template of an action with Mission Control's playbook functions as values the runner sets:
+ * `last_result` (the previous action's result) and `getLastAction` (the previous action: name, status,
+ * result, error), inside `{{ }}` only.
+ */
+export function templateText(text: string): string {
+  if (!text.includes('{{')) return text;
+  return text.replace(/\{\{[\s\S]*?\}\}/g, (block) => block.replace(/\blast_result\b(\s*\(\s*\))?/g, '.wk_last_result').replace(/\bgetLastAction\b(\s*\(\s*\))?/g, '.wk_last_action'));
 }
 
 /** The one action type an action names (validated to be exactly one). */
@@ -286,7 +299,7 @@ function templateProblems(value: unknown, path: string): Problem[] {
   if (typeof value === 'string') {
     if (!value.includes('{{')) return [];
     try {
-      compileTemplate(path, value);
+      compileTemplate(path, templateText(value));
       return [];
     } catch (error) {
       if (error instanceof ExpressionError) return [expressionProblem(error)];
@@ -297,6 +310,13 @@ function templateProblems(value: unknown, path: string): Problem[] {
   if (isRecord(value)) return Object.entries(value).flatMap(([key, item]) => templateProblems(item, `${path}.${key}`));
   return [];
 }
+
+/** The events each trigger kind can name (short form; `check.failed` and `failed` alike). */
+const TRIGGERABLE = {
+  canary: ['passed', 'failed'],
+  config: ['created', 'updated', 'deleted', 'changed', 'healthy', 'unhealthy', 'warning', 'unknown'],
+  component: ['healthy', 'unhealthy', 'warning', 'unknown'],
+} as const satisfies Record<string, readonly string[]>;
 
 export interface CheckedPlaybook {
   spec: PlaybookSpec;
@@ -364,8 +384,10 @@ export function checkPlaybookSpec(raw: Record<string, unknown>): { problems: Pro
     const condition = action.if ?? action.filter;
     if (action.filter !== undefined && action.if === undefined) warnings.push(`${where}.filter is the older name of if: read as if`);
     if (condition && !condition.includes('{{')) problems.push(...celProblems(`${where}.${action.if !== undefined ? 'if' : 'filter'}`, conditionExpression(condition)));
+    // A delay is a duration, a template, or (as in Mission Control) a CEL expression giving one.
     if (action.delay !== undefined && !action.delay.includes('{{') && parseDuration(action.delay) === undefined) {
-      problems.push({ path: `${where}.delay`, message: `${JSON.stringify(action.delay)} is not a duration such as 30s, 5m or 1h` });
+      const cel = celProblems(`${where}.delay`, conditionExpression(action.delay));
+      if (cel.length > 0) problems.push({ path: `${where}.delay`, message: `${JSON.stringify(action.delay)} is neither a duration such as 30s, 5m or 1h nor a CEL expression giving one` });
     }
     if (action.runsOn?.length) warnings.push(`${where}.runsOn is not run: no agents run playbooks here, so the action runs on this console`);
     if (action.http && !action.http.url && !action.http.connection) problems.push({ path: `${where}.http`, message: 'needs a url or a connection' });
@@ -384,6 +406,10 @@ export function checkPlaybookSpec(raw: Record<string, unknown>): { problems: Pro
   for (const kind of ['canary', 'config', 'component'] as const) {
     spec.on?.[kind]?.forEach((trigger, index) => {
       if (trigger.filter) problems.push(...celProblems(`spec.on.${kind}[${index}].filter`, trigger.filter));
+      const short = trigger.event.replace(/^(canary|check|config|component)\./, '');
+      if (!(TRIGGERABLE[kind] as readonly string[]).includes(short)) {
+        warnings.push(`spec.on.${kind}[${index}].event: ${JSON.stringify(trigger.event)} never happens here (one of ${TRIGGERABLE[kind].join(', ')}), so this trigger never fires`);
+      }
     });
   }
   if (spec.on?.webhook?.authentication?.jwt) warnings.push('spec.on.webhook.authentication.jwt is not run: JWT webhook authentication is refused (401) until it is supported');

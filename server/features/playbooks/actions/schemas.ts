@@ -21,8 +21,8 @@ const envValue = z.union([
 /** A JSON object written in YAML (Azure DevOps resources, variables, …). */
 const anyObject = z.record(z.string(), z.unknown(), { message: 'must be a mapping' });
 
-/** A number written as a number or a text (MC writes `limit` as a templated string). */
-const count = z.union([z.number().int().positive(), z.string().regex(/^\s*\d+\s*$/, 'must be a whole number')], { message: 'must be a whole number' });
+/** A number written as a number or a text, or a template of one (MC writes `limit: $(.params.limit)`): checked again once rendered. */
+const count = z.union([z.number().int().positive(), z.string().regex(/^\s*\d+\s*$|\$\(|\{\{/, 'must be a whole number')], { message: 'must be a whole number' });
 
 /** GitOpsAction: clone `repo`, write `files`, apply `patches`, `commit`, push, open `pr`. */
 export const gitopsActionSchema = z.object({

@@ -24,14 +24,7 @@ const FIXTURES = path.join(ROOT, 'server', 'features', 'playbooks', 'tests', 'fi
  * Fixtures this console refuses today: compatibility bugs, each test marked `it.fails` so the suite stays
  * green and turns red (asking for the mark to go) once the bug is fixed.
  */
-const KNOWN_REFUSALS: Record<string, string> = {
-  // CEL `last_result()` in `if`, and `last_result` as a Go template function, are not known here.
-  'action-result.yaml': 'spec.actions[1].if: "last_result().count > 0" at 1:1: unknown function last_result()',
-  // A `delay` written as a CEL expression (`params.delay`) is refused as "not a duration".
-  'conditions-fail.yaml': 'spec.actions[4].delay: "params.delay" is not a duration such as 30s, 5m or 1h',
-  // loki `limit` written as `$(.params.limit)` is refused as "must be a whole number" before it is interpolated.
-  'loki.yaml': 'spec.actions[0].logs.loki.limit: must be a whole number',
-};
+const KNOWN_REFUSALS: Record<string, string> = {};
 
 let t: TestApp;
 let runner: PlaybookRunner | undefined;

@@ -149,6 +149,20 @@ describe('playbook runs', () => {
     expect((await actions(delayedRun))[0].result.stdout).toBe('hi delayed hi delayed');
   });
 
+  it('reads the previous action (last_result, getLastAction, getAction), a CEL delay and $(…) fields as Mission Control does', async () => {
+    const id = await playbook('chained', {
+      parameters: [{ name: 'delay', label: 'Delay', default: '0s' }, { name: 'word', label: 'Word', default: 'three' }],
+      actions: [
+        { name: 'count', exec: { script: 'echo 3' } },
+        { name: 'use', if: "last_result().stdout == '3' && getLastAction().status == 'completed'", exec: { script: 'echo "got {{ index last_result "stdout" }} from {{ getLastAction.name }}"' } },
+        { name: 'named', if: "getAction('count').result.stdout == '3'", delay: "params.delay == '0s' ? '10ms' : params.delay", exec: { script: 'echo $WORD $(echo shell)', env: [{ name: 'WORD', value: '$(.params.word)' }] } },
+      ],
+    });
+    const runId = await run({ id });
+    expect((await waitFor(runId, ['completed', 'failed'])).status).toBe('completed');
+    expect((await actions(runId)).map((row) => `${row.name}:${row.status}:${row.result?.stdout}`)).toEqual(['count:completed:3', 'use:completed:got 3 from count', 'named:completed:three shell']);
+  });
+
   it('waits for approval: an approver who is not the requester approves; a team rule refuses self-approval', async () => {
     const editor = await t.userWith(['editor'], `approver-${randomUUID().slice(0, 6)}@example.com`);
     const requester = await t.userWith(['editor'], `requester-${randomUUID().slice(0, 6)}@example.com`);
