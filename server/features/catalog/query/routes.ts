@@ -13,13 +13,13 @@ import { catalogSummary } from './summary';
 /** Reads of the catalog need what its /api/db relations need (server/postgrest/relations/catalog.ts). */
 const CATALOG_READ = { resource: 'config_scrapers', action: 'read' } as const;
 
-/** What reading each kind of /api/resources/search needs; kinds without a feature yet need nothing. */
+/** What reading each kind of /api/resources/search needs. */
 const KIND_RESOURCE: Record<ResourceKind, Resource | undefined> = {
   checks: 'canaries',
   configs: 'config_scrapers',
   components: 'topologies',
   connections: 'connections',
-  playbooks: undefined,
+  playbooks: 'playbooks',
 };
 
 /** An instant of the API ("now", "now-7d", "7d" = 7 days ago, or a date-time), or an issue at `path`. */

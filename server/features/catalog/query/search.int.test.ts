@@ -82,6 +82,14 @@ describe('POST /api/resources/search', () => {
     expect(await search({})).toMatchObject({ status: 200, body: { checks: [], components: [], configs: [], connections: [], playbooks: [] } });
   });
 
+  it('finds playbooks by name, title and category', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/api/playbooks', headers: t.adminHeaders, payload: { name: 'restart-payments', spec: { title: 'Restart payments', category: 'Remediation', actions: [{ name: 'a', exec: { script: 'true' } }] } } });
+    expect(created.statusCode, created.body).toBe(201);
+    const body = (await search({ playbooks: [{ search: 'Restart pay' }, { types: ['Remediation'] }] })).body as Answer;
+    expect(body.playbooks).toEqual([expect.objectContaining({ id: created.json().id, name: 'restart-payments', type: 'Remediation', title: 'Restart payments' })]);
+    expect(((await search({ playbooks: [{ search: 'nothing-like-it' }] })).body as Answer).playbooks).toEqual([]);
+  });
+
   it('puts an exact name first, then names that start with the words', async () => {
     expect(await names({ configs: [{ search: 'api' }] })).toEqual(['api', 'api-gateway', 'payments-api']);
     expect(await names({ configs: [{ search: 'API' }] })).toEqual(['api', 'api-gateway', 'payments-api']);
@@ -130,7 +138,7 @@ describe('POST /api/resources/search', () => {
     expect(refused.status).toBe(403);
     expect((refused.body as { message: string }).message).toContain('checks or configs');
     expect((await search({ components: [{}] }, nobody.headers)).status).toBe(403);
-    expect((await search({ playbooks: [{}] }, nobody.headers)).status).toBe(200);
+    expect((await search({ playbooks: [{}] }, nobody.headers)).status).toBe(403);
     const viewer = await t.userWith(['viewer']);
     // Connections are the admins' (spec §6).
     expect((await search({ connections: [{}] }, viewer.headers)).status).toBe(403);

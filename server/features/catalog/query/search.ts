@@ -9,7 +9,7 @@ import { filterConditions, Params, selectorConditions } from './sql';
  * exact names first, then names that start with the search, then the rest by name.
  *
  * Checks, components, configs and connections are searched (connections by name, namespace, type and
- * labels; never their URL or credentials). Playbooks answer an empty list until that feature lands.
+ * labels; never their URL or credentials), playbooks by name, title, description and category (their type).
  */
 
 export interface FoundResource {
@@ -152,12 +152,26 @@ async function searchKind(pool: pg.Pool, table: KindTable, selectors: readonly S
   return found;
 }
 
+const PLAYBOOKS: KindTable = {
+  from: 'playbooks r',
+  live: ['r.deleted_at IS NULL'],
+  select: "r.id, r.name, r.icon, r.category AS type, r.labels AS tags, r.title, r.namespace, r.description",
+  name: 'r.name',
+  type: 'r.category',
+  tags: 'r.labels',
+  // Playbooks run on this console: they are the local agent's.
+  agent: `'${NIL_AGENT}'::uuid`,
+  words: ['r.name', 'r.title', 'r.description'],
+  fields: { name: 'r.name', type: 'r.category', namespace: 'r.namespace', description: 'r.description' },
+};
+
 export async function searchResources(pool: pg.Pool, body: SearchBody): Promise<SearchAnswer> {
-  const [checks, components, configs, connections] = await Promise.all([
+  const [checks, components, configs, connections, playbooks] = await Promise.all([
     searchKind(pool, CHECKS, body.checks),
     searchKind(pool, COMPONENTS, body.components),
     searchKind(pool, CONFIGS, body.configs),
     searchKind(pool, CONNECTIONS, body.connections),
+    searchKind(pool, PLAYBOOKS, body.playbooks),
   ]);
-  return { checks, components, configs, connections, playbooks: [] };
+  return { checks, components, configs, connections, playbooks };
 }
