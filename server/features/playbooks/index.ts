@@ -11,6 +11,9 @@ import { createRun } from './runs';
 import { inTransaction } from '../../platform/jobs/db';
 import { defineScheduledTable } from '../../platform/jobs/scheduled-table';
 
+/** Finished runs are kept this long. */
+const RUN_RETENTION_DAYS = 30;
+
 /** spec.on.schedule rows (migration 0019), claimed once per slot across instances. */
 const schedulesTable = defineScheduledTable({
   table: 'playbook_schedules',
@@ -72,6 +75,24 @@ export const playbooksFeature: Feature = {
     await playbookRoutes(app, ctx);
     const log = ctx.log.child({ component: 'playbooks' });
     backgroundWork.rows(scheduleRows(ctx));
+    backgroundWork.job({
+      name: 'Playbook run retention',
+      schedule: '@daily',
+      description: `Deletes playbook runs that ended more than ${RUN_RETENTION_DAYS} days ago (their actions, artifacts and approvals with them), in batches`,
+      async run(job) {
+        let deleted = 0;
+        for (;;) {
+          const { rowCount } = await ctx.pool.query(
+            `DELETE FROM playbook_runs WHERE id IN (
+               SELECT id FROM playbook_runs WHERE end_time < now() - make_interval(days => $1) AND status IN ('completed', 'failed', 'cancelled', 'timed_out') LIMIT 2000)`,
+            [RUN_RETENTION_DAYS],
+          );
+          deleted += rowCount ?? 0;
+          if (!rowCount) break;
+        }
+        job.success(deleted);
+      },
+    });
     backgroundWork.consumer({
       name: 'playbooks',
       events: TRIGGER_EVENTS,
