@@ -7,6 +7,7 @@ import { ConfigHealthBadge } from '@web/features/catalog/components';
 import { RunNowButton } from '@web/features/health/detail/run-now';
 import { ResourceNotificationsSection } from '@web/features/notifications/tabs/resource-notifications-section';
 import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
+import { RunPlaybookMenu } from '@web/features/playbooks/run/run-menu';
 import { useShowHiddenComponents } from '@web/lib/preferences';
 import { toast } from '@web/lib/toast';
 import { useUrlParams } from '@web/lib/use-url-params';
@@ -72,6 +73,7 @@ export default function ComponentPage() {
               {component.status_reason && component.health !== 'healthy' ? <p className="mt-1 text-sm text-red-700">{component.status_reason}</p> : null}
             </div>
             <div className="flex items-center gap-2">
+              <RunPlaybookMenu target={{ kind: 'component', id: component.id, name: title }} />
               <AttachEvidenceButton target={{ type: 'topology', component_id: component.id, summary: `the component ${title} with its health now` }} />
               {component.topology_id && access.can('topologies', 'update') ? (
                 <RunNowButton

@@ -1,4 +1,5 @@
 import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
+import { RunPlaybookMenu } from '@web/features/playbooks/run/run-menu';
 import { GRAPH_TAB_HEIGHT_THRESHOLD_PX } from '@common/constants';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import * as RadixTabs from '@radix-ui/react-tabs';
@@ -109,6 +110,7 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
   const actions = (
     <>
       {canRun ? <RunNowButton running={run.isPending} onRun={() => run.mutate()} /> : null}
+      <RunPlaybookMenu target={{ kind: 'check', id: record.id, name: record.name }} />
       <AttachEvidenceButton target={{ type: 'check', check_id: record.id, summary: `the check ${record.name} with its latest result` }} />
       <Link to={`/settings/canaries/${record.canary_id}`} className={cn(buttonBase, 'h-8 gap-1.5 border border-slate-300 bg-white px-3 text-sm text-slate-800 shadow-sm hover:bg-slate-50')}>
         <Pencil className="size-3.5" aria-hidden="true" />

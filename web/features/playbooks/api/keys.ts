@@ -12,6 +12,7 @@ export const playbookKeys = {
   run: (id: string) => ['playbooks', 'run', id] as const,
   actions: (id: string) => ['playbooks', 'run-actions', id] as const,
   approvals: (id: string) => ['playbooks', 'approvals', id] as const,
+  runSpec: (id: string) => ['playbooks', 'run-spec', id] as const,
   resourceSearch: (kind: string, types: readonly string[], text: string) => ['playbooks', 'resource-search', kind, types, text] as const,
   resourceName: (kind: string, id: string) => ['playbooks', 'resource-name', kind, id] as const,
 };

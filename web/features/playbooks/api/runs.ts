@@ -4,7 +4,7 @@ import { api } from '@web/lib/api';
 import { db } from '@web/lib/db';
 import { ilikeAny } from '@web/lib/search';
 import { toast } from '@web/lib/toast';
-import { isFinalStatus } from '../model/status';
+import { followActions, isFinalStatus } from '../model/status';
 import type { TargetKind } from '../model/params';
 import { fail, playbookKeys } from './keys';
 import { approvalSchema, RUN_COLUMNS, RUN_EMBEDS, runActionSchema, runAnswerSchema, runSchema, statusAnswerSchema, type PlaybookRun } from './schema';
@@ -63,9 +63,8 @@ export function useRun(id: string) {
 }
 
 /** The run's actions with their artifacts (rpc get_playbook_run_actions); polled with the run. */
-export function useRunActions(run: Pick<PlaybookRun, 'id' | 'status'> | null | undefined) {
+export function useRunActions(run: Pick<PlaybookRun, 'id' | 'status' | 'end_time'> | null | undefined) {
   const id = run?.id ?? '';
-  const final = run ? isFinalStatus(run.status) : false;
   return useQuery({
     queryKey: playbookKeys.actions(id),
     enabled: id !== '',
@@ -74,7 +73,7 @@ export function useRunActions(run: Pick<PlaybookRun, 'id' | 'status'> | null | u
       fail(error);
       return z.array(runActionSchema).parse(data ?? []);
     },
-    refetchInterval: final ? false : RUN_POLL_MS,
+    refetchInterval: (query) => (run && followActions(run, query.state.data) ? RUN_POLL_MS : false),
   });
 }
 
@@ -88,6 +87,21 @@ export function useApprovals(runId: string, poll: boolean) {
       return z.array(approvalSchema).parse(data ?? []);
     },
     refetchInterval: poll ? RUN_POLL_MS : false,
+  });
+}
+
+const runSpecSchema = z.object({ spec: z.unknown() });
+
+/** The spec a run was asked with (its approvers), read while it waits for approval. */
+export function useRunSpec(runId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: playbookKeys.runSpec(runId),
+    enabled: enabled && runId !== '',
+    queryFn: async ({ signal }) => {
+      const { data, error } = await db.from('playbook_runs').select('spec').eq('id', runId).abortSignal(signal).maybeSingle();
+      fail(error);
+      return data === null ? null : runSpecSchema.parse(data).spec;
+    },
   });
 }
 

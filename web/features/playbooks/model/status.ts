@@ -8,6 +8,22 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const FINAL_RUN_STATUSES: readonly string[] = ['completed', 'failed', 'cancelled', 'timed_out'];
 export const isFinalStatus = (status: string) => FINAL_RUN_STATUSES.includes(status);
 
+/** An action in one of these is done (the runner's FINAL_ACTION). */
+const FINAL_ACTION_STATUSES: readonly string[] = ['completed', 'failed', 'skipped', 'cancelled', 'timed_out'];
+/** How long after a run ends its actions are still followed while one of them is not done yet. */
+export const ACTIONS_SETTLE_MS = 30_000;
+
+/**
+ * Whether a run's actions are still followed: while the run goes on, and for a while after it ends while
+ * an action is not done (a cancelled run's action is recorded once its process has stopped).
+ */
+export function followActions(run: { status: string; end_time?: string | null | undefined }, actions: readonly { status: string }[] | undefined, now: number = Date.now()): boolean {
+  if (!isFinalStatus(run.status)) return true;
+  if (!actions?.some((action) => !FINAL_ACTION_STATUSES.includes(action.status))) return false;
+  const ended = run.end_time ? new Date(run.end_time).getTime() : Number.NaN;
+  return !Number.isNaN(ended) && now - ended < ACTIONS_SETTLE_MS;
+}
+
 /** 'pending_approval' → 'Pending approval'. */
 export function statusLabel(status: string): string {
   const words = status.replace(/_/g, ' ');

@@ -2,7 +2,7 @@ import { Ban, CheckCheck, RotateCcw } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Page } from '@web/app/layout/page';
-import { useAccess } from '@web/app/session';
+import { useAccess, useSession } from '@web/app/session';
 import { patchSearchParams, readSearchParams } from '@web/lib/url-state';
 import { useUrlParams } from '@web/lib/use-url-params';
 import { Button } from '@web/ui/primitives/button';
@@ -12,10 +12,11 @@ import { DateTime } from '@web/ui/primitives/date-time';
 import { EmptyState } from '@web/ui/primitives/empty-state';
 import { Loading } from '@web/ui/primitives/loading';
 import { PersonCell } from '@web/ui/person-cell';
-import { useApprovals, useApproveRun, useCancelRun, useRerun, useRun, useRunActions } from '../api/runs';
+import { useApprovals, useApproveRun, useCancelRun, useRerun, useRun, useRunActions, useRunSpec } from '../api/runs';
 import type { PlaybookRun, RunAction } from '../api/schema';
 import { playbookTitle, RunStatusBadge } from '../components/badges';
 import { Duration, ResourceLink } from '../components/run-parts';
+import { approversOf, isApprover, type Approvers } from '../model/approvers';
 import { isFinalStatus } from '../model/status';
 import { playbookPath, PLAYBOOKS_PATH, RUNS_PATH, runPath } from '../paths';
 import { ActionResult } from './action-result';
@@ -125,6 +126,25 @@ function Approvals({ run }: { run: PlaybookRun }) {
   );
 }
 
+/** The run this one runs again (POST /run/rerun records it as request {trigger: 'rerun', run_id}). */
+function rerunOf(run: Pick<PlaybookRun, 'request'>): string | undefined {
+  const request = run.request;
+  return request?.trigger === 'rerun' && typeof request.run_id === 'string' && request.run_id !== '' ? request.run_id : undefined;
+}
+
+function listOf(approvers: Approvers): string {
+  const names = [...approvers.people, ...approvers.teams.map((team) => `team ${team}`)];
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}`;
+}
+
+/** Who the run waits for, and whether that is the person looking. */
+function pendingText(approvers: Approvers, named: boolean | undefined, known: boolean): string {
+  if (named === true) return 'This run waits for approval: you are one of its approvers.';
+  const who = known ? listOf(approvers) : '';
+  return `This run waits for approval${who ? ` by ${who}` : ' by one of its approvers'}.`;
+}
+
 /** Spec §2 /playbooks/runs/{id}: a run as it happens (polled until final), its actions and their results. */
 export default function RunPage() {
   const { id = '' } = useParams();
@@ -137,7 +157,15 @@ export default function RunPage() {
   const [confirmCancel, setConfirmCancel] = useState(false);
   const data = run.data;
   const canRun = can('playbook_runs', 'playbook:run');
-  const canApprove = can('playbooks', 'playbook:approve') || can('playbook_runs', 'playbook:approve');
+  const session = useSession();
+  const user = session.status === 'ready' ? session.user : undefined;
+  const pending = data?.status === 'pending_approval';
+  // Approve is offered to those the server would let approve: the permission, and being a named
+  // approver (or possibly one, through a team the server checks). Unreadable approvers leave it to the server.
+  const runSpec = useRunSpec(id, pending);
+  const approvers = approversOf(runSpec.data);
+  const named = runSpec.isError ? undefined : runSpec.isSuccess && user ? isApprover(approvers, user) : false;
+  const canApprove = (can('playbooks', 'playbook:approve') || can('playbook_runs', 'playbook:approve')) && named !== false;
   const title = data?.playbook ? `Run of ${playbookTitle(data.playbook)}` : 'Playbook run';
   const final = data ? isFinalStatus(data.status) : true;
 
@@ -223,8 +251,15 @@ export default function RunPage() {
               <Fact label="Duration">
                 <Duration start={data.start_time} end={data.end_time} />
               </Fact>
-              {data.parent_id ? (
+              {rerunOf(data) ? (
                 <Fact label="Re-run of">
+                  <Link to={runPath(rerunOf(data) ?? '')} className="font-mono text-xs text-blue-700 hover:underline">
+                    {rerunOf(data)}
+                  </Link>
+                </Fact>
+              ) : null}
+              {data.parent_id ? (
+                <Fact label="Parent run">
                   <Link to={runPath(data.parent_id)} className="font-mono text-xs text-blue-700 hover:underline">
                     {data.parent_id}
                   </Link>
@@ -236,9 +271,9 @@ export default function RunPage() {
                 {data.error}
               </p>
             ) : null}
-            {data.status === 'pending_approval' ? (
-              <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-                This run waits for approval{canApprove ? '.' : ' by someone who may approve playbook runs.'}
+            {pending ? (
+              <p role="note" aria-label="Pending approval" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                {pendingText(approvers, named, runSpec.isSuccess)}
               </p>
             ) : null}
             <Parameters values={data.parameters ?? {}} />
