@@ -21,8 +21,8 @@
 //     the instance's runs are in the non-retryable action and half in the retryable one. The child is killed
 //     with SIGKILL while all of them are running (attempt row 'running', script started); a runner in this
 //     process (leaseMillis LEASE_MILLIS) takes them over once their leases run out. Figures: final states;
-//     stuck runs (not final within the run timeout, target 0); non-retryable actions run twice (more than one playbook_run_actions row for a
-//     (run, action) of `a`, or its script started more than once: target 0); the interrupted attempts
+//     stuck runs (not final within the run timeout, target 0); non-retryable actions run twice (more than one
+//     playbook_run_actions row for a (run, action) of `a`, or its script started more than once: target 0); the interrupted attempts
 //     recorded 'failed' with "the instance running it stopped" (target: all of them); the retryable
 //     interrupted attempts retried (info); the killed instance's scripts that ran on to their end anyway
 //     (info: an exec action's process group outlives its instance); kill → takeover and kill → all final.
