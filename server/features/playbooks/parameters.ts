@@ -93,6 +93,8 @@ export async function checkParameters(db: Queryable, parameters: readonly Parame
   }
   for (const parameter of parameters) {
     const value = values[parameter.name];
+    // A parameter that depends on others is asked for only once they have values.
+    if (parameter.dependsOn?.some((name) => known.has(name) && (values[name] ?? '').trim() === '')) continue;
     const problem = parameterProblem(parameter, value);
     if (problem) {
       problems.push({ path: `body.params.${parameter.name}`, message: problem });

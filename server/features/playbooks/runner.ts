@@ -27,6 +27,24 @@ export class StopReason extends Error {
 }
 
 export const INSTANCE_STOPPED = 'the instance running it stopped';
+/**
+ * Runs worked on at once per instance. Most of a run's time is spent waiting (a script, a peer, a delay), so
+ * many run side by side: 100 runs queued at once all start within a second on two cores (bench/playbooks.ts).
+ */
+export const DEFAULT_CONCURRENCY = 100;
+/** setTimeout's longest delay (about 24.8 days); longer timeouts are re-armed in steps. */
+const MAX_TIMER_MILLIS = 2 ** 31 - 1;
+
+/** Calls `fire` at the instant `at` (ms since the epoch), however far off; `clear()` cancels it. */
+function timerAt(at: number, fire: () => void): { clear(): void } {
+  let handle: NodeJS.Timeout;
+  const arm = () => {
+    const left = at - Date.now();
+    handle = left > MAX_TIMER_MILLIS ? setTimeout(arm, MAX_TIMER_MILLIS) : setTimeout(fire, Math.max(0, left));
+  };
+  arm();
+  return { clear: () => clearTimeout(handle) };
+}
 const FINAL_ACTION = new Set(['completed', 'failed', 'skipped', 'cancelled', 'timed_out']);
 
 export interface RunnerOptions {
@@ -100,7 +118,7 @@ export class PlaybookRunner {
     private readonly log: Logger,
     private readonly options: RunnerOptions,
   ) {
-    this.concurrency = options.concurrency ?? 25;
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.leaseMillis = options.leaseMillis ?? 30_000;
     this.pollMillis = options.pollMillis ?? 2_000;
   }
@@ -205,12 +223,12 @@ export class PlaybookRunner {
         })
         .catch((error) => this.log.warn({ err: errorMessage(error), run: id }, 'could not renew a playbook run lease'));
     }, 1_000);
-    const timer = setTimeout(() => controller.abort(new StopReason('timed_out', `the run timed out after ${formatMillis(Number(run.timeout_millis))}`)), Math.max(0, deadline - Date.now()));
+    const timer = timerAt(deadline, () => controller.abort(new StopReason('timed_out', `the run timed out after ${formatMillis(Number(run.timeout_millis))}`)));
     try {
       await this.advance(run, controller.signal, deadline);
     } finally {
       clearInterval(renew);
-      clearTimeout(timer);
+      timer.clear();
     }
   }
 
@@ -303,7 +321,7 @@ export class PlaybookRunner {
     runSignal.addEventListener('abort', onRunAbort, { once: true });
     const limit = Math.min(action.timeout ?? Number.POSITIVE_INFINITY, deadline - Date.now());
     const timer = Number.isFinite(limit)
-      ? setTimeout(() => controller.abort(new StopReason('action_timed_out', `the action timed out after ${formatMillis(limit)}`)), Math.max(0, limit))
+      ? timerAt(Date.now() + limit, () => controller.abort(new StopReason('action_timed_out', `the action timed out after ${formatMillis(limit)}`)))
       : undefined;
     let workDir: string | undefined;
     let outcome: ActionOutcome;
@@ -334,7 +352,7 @@ export class PlaybookRunner {
     } catch (error) {
       outcome = { result: {}, error: errorMessage(error) };
     } finally {
-      clearTimeout(timer);
+      timer?.clear();
       runSignal.removeEventListener('abort', onRunAbort);
       if (workDir) await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
     }

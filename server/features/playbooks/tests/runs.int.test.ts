@@ -140,6 +140,8 @@ describe('playbook runs', () => {
     const timedOut = await waitFor(wholeRun, ['completed', 'failed', 'timed_out']);
     expect(timedOut).toMatchObject({ status: 'timed_out', error: 'the run timed out after 1s' });
     expect((await actions(wholeRun)).map((row) => `${row.name}:${row.status}`)).toEqual(['wait:timed_out']);
+    const long = await playbook('long-timeout', { timeout: '720h', actions: [{ name: 'quick', timeout: '800h', exec: { script: 'echo ok' } }] });
+    expect((await waitFor(await run({ id: long }), ['completed', 'failed', 'timed_out'])).status).toBe('completed');
     const delayed = await playbook('delayed', { env: [{ name: 'GREETING', value: 'hi {{.playbook.name}}' }], actions: [{ name: 'later', delay: '1s', exec: { script: 'echo "{{.env.GREETING}} $GREETING"' } }] });
     const delayedRun = await run({ id: delayed });
     await waitFor(delayedRun, ['sleeping'], 5_000);

@@ -121,9 +121,22 @@ export function initialValue(param: PlaybookParam): string {
 export const fieldKey = (index: number) => `p${index}`;
 
 /** Every parameter's message, by field key. */
+/**
+ * Whether a parameter waits for others (`dependsOn`): it is shown, checked and sent only once every parameter
+ * it names has a value, as the server checks it.
+ */
+export function paramWaits(params: readonly PlaybookParam[], values: Readonly<Record<string, string | undefined>>, index: number): boolean {
+  const names = params[index]?.dependsOn ?? [];
+  return names.some((name) => {
+    const at = params.findIndex((param) => param.name === name);
+    return at >= 0 && (values[fieldKey(at)] ?? '').trim() === '';
+  });
+}
+
 export function paramsProblems(params: readonly PlaybookParam[], values: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   params.forEach((param, index) => {
+    if (paramWaits(params, values, index)) return;
     const message = paramProblem(param, values[fieldKey(index)] ?? '');
     if (message) out[fieldKey(index)] = message;
   });
@@ -134,6 +147,7 @@ export function paramsProblems(params: readonly PlaybookParam[], values: Readonl
 export function paramsBody(params: readonly PlaybookParam[], values: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   params.forEach((param, index) => {
+    if (paramWaits(params, values, index)) return;
     const value = values[fieldKey(index)] ?? '';
     if (value === '' && paramType(param) !== 'checkbox') return;
     out[param.name] = value;

@@ -8,7 +8,7 @@ import { FilterSelect } from '@web/ui/filter-select';
 import { Loading } from '@web/ui/primitives/loading';
 import { useRunParams, useRunPlaybook } from '../api/playbooks';
 import type { PlaybookParam } from '../api/schema';
-import { fieldKey, initialValue, paramsBody, paramsProblems, targetKinds, targetQuery, targetTypes, type RunTarget, type TargetKind } from '../model/params';
+import { fieldKey, initialValue, paramsBody, paramsProblems, paramWaits, targetKinds, targetQuery, targetTypes, type RunTarget, type TargetKind } from '../model/params';
 import { runPath } from '../paths';
 import { ParamField } from './param-field';
 import { SearchPicker } from './search-picker';
@@ -110,6 +110,7 @@ function ParamsForm({ playbook, target, params, ready, onClose, children }: Para
         <div className="flex flex-col gap-3">
           {params.map((param, index) => {
             const key = fieldKey(index);
+            if (paramWaits(params, values, index)) return null;
             return (
               <ParamField
                 key={key}
