@@ -40,3 +40,50 @@ describe('scripts as duty’s shell runs them', () => {
     expect(ran).toMatchObject({ stdout: 'a'.repeat(10), truncated: true, stderr: 'b'.repeat(50), stderrTruncated: false });
   });
 });
+
+describe('a script never outlives the process that ran it', () => {
+  it('is killed, with what it started, when that process is killed -9', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtemp, readFile, rm } = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'wk-orphan-'));
+    const pidFile = path.join(dir, 'pids');
+    const runner = `import { runScript } from ${JSON.stringify(path.resolve('server/platform/peers/script.ts'))};
+      runScript('sleep 60 & echo $$ $! > ${pidFile}; sleep 60', { signal: new AbortController().signal });
+      setInterval(() => undefined, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', runner], { stdio: 'ignore' });
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      let pids: number[] = [];
+      for (let i = 0; i < 200 && pids.length < 2; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pids = (await readFile(pidFile, 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean).map(Number);
+      }
+      expect(pids).toHaveLength(2);
+      expect(pids.every(alive)).toBe(true);
+      child.kill('SIGKILL');
+      for (let i = 0; i < 100 && pids.some(alive); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it('reports a missing interpreter as before, and leaves nothing running after a normal end', async () => {
+    const missing = await runScript('#!/nowhere/interpreter\nx', { signal: new AbortController().signal });
+    expect(missing.error?.message).toContain('ENOENT');
+    const started = Date.now();
+    const ran = await runScript('echo out; echo err >&2; exit 3', { signal: new AbortController().signal });
+    expect(ran).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 3, signal: null });
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});

@@ -5,6 +5,17 @@ import path from 'node:path';
 /** Output kept per stream by default: enough to read, bounded so a chatty script cannot fill memory or the database. */
 export const MAX_SCRIPT_OUTPUT = 64 * 1024;
 
+/** The shell the watchdog runs in (POSIX sh). */
+const SH = '/bin/sh';
+/**
+ * Starts the script (its interpreter and arguments, "$@") as the leader of its process group, beside a
+ * watchdog that waits on fd 3, a pipe whose other end only this process holds. When the script ends we
+ * write "done" and the watchdog leaves; if this process dies instead (kill -9, a crash), the pipe closes
+ * and the watchdog kills the whole group — so a script never outlives the instance that ran it, and a run
+ * taken over by another instance is not still running here.
+ */
+const WATCHDOG = '( read -r line <&3; [ "$line" = done ] || kill -KILL 0 ) </dev/null >/dev/null 2>&1 & exec "$@" 3<&-';
+
 /** After the script itself exits, how long processes it left behind may keep its output open. */
 const LINGER_MS = 2000;
 
@@ -133,7 +144,15 @@ export function runScript(script: string, options: ScriptOptions): Promise<Scrip
   });
   if (options.signal.aborted) return Promise.resolve(finish(null, null, new Error('stopped before it started')));
   return new Promise((resolve) => {
-    const child = spawn(resolved, command.args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd ?? process.env.TMPDIR ?? '/tmp' });
+    const cwd = options.cwd ?? process.env.TMPDIR ?? '/tmp';
+    // With a watchdog (fd 3) when the interpreter exists; a missing one is spawned directly so it fails as ENOENT.
+    const guarded = isExecutable(resolved) && isExecutable(SH);
+    const child = guarded
+      ? spawn(SH, ['-c', WATCHDOG, 'watchkeeper-script', resolved, ...command.args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], cwd })
+      : spawn(resolved, command.args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], cwd });
+    const watchdog = guarded ? (child.stdio[3] as NodeJS.WritableStream & { destroy?: () => void; on: (event: string, listener: () => void) => void }) : undefined;
+    // The pipe breaking is how the watchdog learns of our end; an error on it is expected then.
+    watchdog?.on('error', () => undefined);
     let done = false;
     let linger: NodeJS.Timeout | undefined;
     const killGroup = () => {
@@ -152,10 +171,12 @@ export function runScript(script: string, options: ScriptOptions): Promise<Scrip
       resolve(result);
     };
     options.signal.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => stdout.add(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
     child.once('error', (error) => settle(finish(null, null, error)));
     child.once('exit', (code, signal) => {
+      // The script ended: its watchdog leaves without killing anything (what it left behind lingers as before).
+      watchdog?.end('done\n');
       // Output is complete when its pipes close; a background process still holding them is stopped.
       linger = setTimeout(() => {
         killGroup();
