@@ -44,7 +44,6 @@ export function scheduleRows(ctx: Pick<AppContext, 'pool' | 'log'>): ScheduledRo
   return {
     name: 'Playbook schedule',
     table: schedulesTable,
-    resourceType: 'playbook',
     concurrency: 2,
     history: 'problems',
     run: async (row, run) => {

@@ -42,12 +42,12 @@ export async function savePlaybook(client: pg.PoolClient, input: SpecRowInput, o
     if (other) throw new AppError('conflict', `spec.on.webhook.path: "${path}" is the webhook path of the playbook ${other.namespace}/${other.name}; choose another`);
   }
   const saved = await saveSpecRow(client, playbookTable, input, options);
-  await syncSchedules(client, saved.id, checked.checked?.spec.on?.schedule ?? []);
+  await syncSchedules(client, saved.id, `${input.namespace}/${input.name}`, checked.checked?.spec.on?.schedule ?? []);
   return saved;
 }
 
 /** Rewrites the playbook's schedule rows: each keeps its next slot when its schedule is unchanged. */
-async function syncSchedules(client: pg.PoolClient, playbookId: string, schedules: ReadonlyArray<{ schedule: string; name?: string | undefined }>): Promise<void> {
+async function syncSchedules(client: pg.PoolClient, playbookId: string, label: string, schedules: ReadonlyArray<{ schedule: string; name?: string | undefined }>): Promise<void> {
   const { rows } = await client.query<{ position: number; schedule: string }>('SELECT position, schedule FROM playbook_schedules WHERE playbook_id = $1', [playbookId]);
   const kept = new Map(rows.map((row) => [row.position, row.schedule]));
   await client.query('DELETE FROM playbook_schedules WHERE playbook_id = $1 AND position >= $2', [playbookId, schedules.length]);
@@ -56,7 +56,7 @@ async function syncSchedules(client: pg.PoolClient, playbookId: string, schedule
     await client.query(
       `INSERT INTO playbook_schedules (playbook_id, position, name, schedule, next_run_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (playbook_id, position) DO UPDATE SET name = EXCLUDED.name, schedule = EXCLUDED.schedule, next_run_at = EXCLUDED.next_run_at`,
-      [playbookId, position, entry.name ?? `schedule ${position + 1}`, entry.schedule, firstRunAt(entry.schedule)],
+      [playbookId, position, `${label} ${entry.name ?? entry.schedule}`, entry.schedule, firstRunAt(entry.schedule)],
     );
   }
 }
