@@ -236,7 +236,7 @@ export class PlaybookRunner {
     const checked = checkPlaybookSpec(run.spec).checked;
     if (!checked) return this.finish(run, 'failed', 'the playbook spec of this run has problems');
     const spec = checked.spec;
-    if (Date.now() >= deadline) return this.timedOut(run, deadline);
+    if (Date.now() >= deadline) return this.timedOut(run);
 
     const data = await this.templateData(run, spec);
     for (;;) {
@@ -306,14 +306,14 @@ export class PlaybookRunner {
         await this.pool.query("UPDATE playbook_run_actions SET status = 'running', start_time = now(), claimed_by = $2 WHERE id = $1", [row.id, this.options.instanceId]);
       }
       await this.pool.query("UPDATE playbook_runs SET status = 'running' WHERE id = $1 AND status IN ('sleeping', 'retrying', 'scheduled')", [run.id]);
-      const outcome = await this.execute(run, action, row, actionData, signal, deadline);
+      const outcome = await this.execute(run, spec, action, row, actionData, signal, deadline);
       if (outcome === 'stopped') return this.stopped(run, signal.reason);
       if (outcome === 'retry') return;
     }
   }
 
   /** Runs one attempt; answers 'stopped' when the run was stopped under it, 'retry' when it sleeps for a retry. */
-  private async execute(run: RunRow, action: ActionSpec, row: ActionRow, data: Record<string, unknown>, runSignal: AbortSignal, deadline: number): Promise<'done' | 'stopped' | 'retry'> {
+  private async execute(run: RunRow, spec: PlaybookSpec, action: ActionSpec, row: ActionRow, data: Record<string, unknown>, runSignal: AbortSignal, deadline: number): Promise<'done' | 'stopped' | 'retry'> {
     const type = actionTypeOf(action);
     const executor = this.options.executors[type];
     const controller = new AbortController();
@@ -329,7 +329,7 @@ export class PlaybookRunner {
       if (!executor) {
         outcome = { result: {}, error: type === 'pod' ? 'pod actions need a Kubernetes cluster, and none is configured' : `${type} actions are not run by this console yet` };
       } else {
-        const env = await this.resolveEnv(run, data);
+        const env = await this.resolveEnv(run, spec, data);
         const rendered = renderAction(action, { ...data, env });
         outcome = await executor({
           pool: this.pool,
@@ -457,9 +457,8 @@ export class PlaybookRunner {
     // lease_lost: another instance has it; nothing more is written from here.
   }
 
-  private async timedOut(run: RunRow, deadline?: number): Promise<void> {
+  private async timedOut(run: RunRow): Promise<void> {
     const message = `the run timed out after ${formatMillis(Number(run.timeout_millis))}`;
-    void deadline;
     await this.pool.query(
       "UPDATE playbook_run_actions SET status = 'timed_out', end_time = now(), error = $2 WHERE playbook_run_id = $1 AND status IN ('running', 'sleeping', 'scheduled', 'waiting')",
       [run.id, message],
@@ -516,10 +515,9 @@ export class PlaybookRunner {
   }
 
   /** spec.env of the playbook: values (templated) and references resolved in its namespace. */
-  private async resolveEnv(run: RunRow, data: Record<string, unknown>): Promise<Record<string, string>> {
-    const spec = checkPlaybookSpec(run.spec).checked?.spec;
+  private async resolveEnv(run: RunRow, spec: PlaybookSpec, data: Record<string, unknown>): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
-    for (const [index, variable] of (spec?.env ?? []).entries()) {
+    for (const [index, variable] of (spec.env ?? []).entries()) {
       const where = `spec.env[${index}]`;
       if (variable.value !== undefined) out[variable.name] = variable.value.includes('{{') ? renderTemplate(where, variable.value, data) : variable.value;
       else out[variable.name] = await resolveEnvVar(this.options.secrets, run.namespace, variable, where);

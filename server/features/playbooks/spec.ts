@@ -328,6 +328,18 @@ export interface CheckedPlaybook {
  * read or run named in a warning.
  */
 export function checkPlaybookSpec(raw: Record<string, unknown>): { problems: Problem[]; checked?: CheckedPlaybook } {
+  // A save asks for the problems, the warnings and the columns of one spec object: it is checked once.
+  let found = checkedSpecs.get(raw);
+  if (!found) {
+    found = checkSpec(raw);
+    checkedSpecs.set(raw, found);
+  }
+  return found;
+}
+
+const checkedSpecs = new WeakMap<object, { problems: Problem[]; checked?: CheckedPlaybook }>();
+
+function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked?: CheckedPlaybook } {
   const problems: Problem[] = [];
   const warnings = unknownFields(playbookSpecSchema, raw, 'spec').map((path) => `${path} is not read by this console and was ignored`);
   const parsed = playbookSpecSchema.safeParse(raw);
