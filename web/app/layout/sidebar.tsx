@@ -11,6 +11,7 @@ import { useAccess, useSession } from '../session';
 import { Logo } from './logo';
 import { SettingsGroup, SidebarLink } from './sidebar-items';
 import { buildNav } from './sidebar-nav';
+import { useSidebarViews } from './sidebar-views';
 import { useSidebarCollapsed } from './use-sidebar-collapsed';
 
 function SidebarSkeleton({ collapsed }: { collapsed: boolean }) {
@@ -48,6 +49,8 @@ export function Sidebar({ routes }: { routes: readonly AppRoute[] }) {
 
   const loading = session.status === 'loading' || !flags.ready;
   const nav = buildNav(routes, flags.isEnabled, (resource) => access.can(resource, 'read'));
+  // Spec §2: views flagged for the sidebar follow the fixed items (not when the 'views' area is off or unreadable).
+  const views = useSidebarViews(!loading && access.ready && flags.isEnabled('views') && access.can('views', 'read'));
   // Spec §6: viewers and guests do not see the Settings navigation.
   const showSettings = nav.settings.length > 0 && !(session.status === 'ready' && session.user && isViewer(session.user.roles));
   const Toggle = collapsed ? PanelLeftOpen : PanelLeftClose;
@@ -77,6 +80,15 @@ export function Sidebar({ routes }: { routes: readonly AppRoute[] }) {
             {nav.main.map((item) => (
               <SidebarLink key={item.to} item={item} collapsed={collapsed} />
             ))}
+            {views.length > 0 ? (
+              <li>
+                <ul aria-label="Views" className="flex flex-col gap-0.5">
+                  {views.map((item) => (
+                    <SidebarLink key={item.to} item={item} collapsed={collapsed} />
+                  ))}
+                </ul>
+              </li>
+            ) : null}
             {showSettings ? (
               <>
                 {nav.main.length > 0 ? <li role="separator" className="my-2 h-px bg-slate-200" /> : null}
