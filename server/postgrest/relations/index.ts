@@ -10,8 +10,9 @@ import { notificationRelations } from './notifications';
 import { platformRelations } from './platform';
 import { playbookFunctions, playbookRelations } from './playbooks';
 import { topologyRelations } from './topology';
+import { viewRelations } from './views';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations, ...notificationRelations, ...playbookRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations, ...notificationRelations, ...playbookRelations, ...viewRelations];
 
 export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions, ...playbookFunctions];
