@@ -1,5 +1,6 @@
 import type { Feature } from '../platform/context';
 import { postgrestFeature } from '../postgrest/feature';
+import { applicationsFeature } from './applications';
 import { artifactsFeature } from './artifacts';
 import { catalogFeature } from './catalog';
 import { connectionsFeature } from './connections';
@@ -16,4 +17,4 @@ import { viewsFeature } from './views';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, platformJobsFeature];

@@ -1,4 +1,5 @@
 import type { FunctionDef, RelationDef } from '../registry';
+import { applicationRelations } from './applications';
 import { artifactRelations } from './artifacts';
 import { catalogFunctions, catalogRelations } from './catalog';
 import { connectionRelations } from './connections';
@@ -13,6 +14,6 @@ import { topologyRelations } from './topology';
 import { viewRelations } from './views';
 
 /** Everything /api/db serves. A feature exposes its tables, views and functions by adding one line here. */
-export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations, ...notificationRelations, ...playbookRelations, ...viewRelations];
+export const relations: RelationDef[] = [...platformRelations, ...identityRelations, ...healthRelations, ...artifactRelations, ...catalogRelations, ...topologyRelations, ...incidentRelations, ...logRelations, ...connectionRelations, ...notificationRelations, ...playbookRelations, ...viewRelations, ...applicationRelations];
 
 export const functions: FunctionDef[] = [...healthFunctions, ...catalogFunctions, ...playbookFunctions];
