@@ -1,0 +1,62 @@
+import type pg from 'pg';
+import { specResourceKind, type SavedSpecResource } from '../../platform/resources';
+import { saveSpecRow, SpecInvalid, type SpecRowInput, type SpecRowTable } from '../../platform/spec-rows';
+import { checkViewSpec } from './spec';
+
+/**
+ * kind: View (mission-control.flanksource.com/v1): the spec as written, with what the lists and the sidebar
+ * read beside it (title, icon, ordinal, sidebar, mcp).
+ */
+export const viewTable: SpecRowTable = {
+  table: 'views',
+  noun: 'view',
+  problems: (spec) => checkViewSpec(spec).problems,
+  warnings: (spec) => checkViewSpec(spec).checked?.warnings ?? [],
+  columns(spec) {
+    const checked = checkViewSpec(spec).checked?.spec;
+    const mcp = checked?.mcp;
+    return {
+      title: checked?.display?.title ?? '',
+      icon: checked?.display?.icon ?? null,
+      ordinal: checked?.display?.ordinal ?? null,
+      sidebar: checked?.display?.sidebar ?? false,
+      mcp: mcp === true || (typeof mcp === 'object' && mcp.enabled !== false),
+      error: null,
+    };
+  },
+};
+
+/**
+ * The sections whose view is not saved (yet): each a warning, never a refusal — views are applied in any
+ * order, and the page shows a missing section as its error.
+ */
+async function missingSections(client: pg.PoolClient, input: SpecRowInput): Promise<string[]> {
+  const sections = checkViewSpec(input.spec).checked?.spec.sections ?? [];
+  const warnings: string[] = [];
+  for (const [index, section] of sections.entries()) {
+    const namespace = section.viewRef.namespace || input.namespace;
+    if (namespace === input.namespace && section.viewRef.name === input.name) {
+      warnings.push(`spec.sections[${index}].viewRef: the view embeds itself; the section is not shown`);
+      continue;
+    }
+    const { rowCount } = await client.query('SELECT 1 FROM views WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, section.viewRef.name]);
+    if (!rowCount) warnings.push(`spec.sections[${index}].viewRef: no view ${namespace}/${section.viewRef.name} yet; the section shows an error until it is applied`);
+  }
+  return warnings;
+}
+
+/** Saves a view: the spec checked whole, the row written, the sections' views looked up (warnings). */
+export async function saveView(client: pg.PoolClient, input: SpecRowInput, options: { id?: string; createOnly?: boolean } = {}): Promise<SavedSpecResource> {
+  const checked = checkViewSpec(input.spec);
+  if (checked.problems.length > 0) throw new SpecInvalid(checked.problems);
+  const saved = await saveSpecRow(client, viewTable, input, options);
+  const warnings = [...(saved.warnings ?? []), ...(await missingSections(client, input))];
+  return { ...saved, warnings };
+}
+
+export const viewKind = specResourceKind({
+  kind: 'View',
+  apiVersions: ['mission-control.flanksource.com/v1'],
+  problems: viewTable.problems,
+  save: (client, input) => saveView(client, input),
+});

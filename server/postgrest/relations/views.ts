@@ -1,0 +1,37 @@
+import type { RelationDef } from '../registry';
+
+const fk = (relation: string, column: string, target: string) => ({ name: `${relation}_${column}_fkey`, target, columns: [[column, 'id']] as const });
+
+const VIEW_COLUMNS = [
+  'id', 'name', 'namespace', 'labels', 'spec', 'source', 'title', 'icon', 'ordinal', 'sidebar', 'mcp', 'error', 'created_by', 'created_at', 'updated_at', 'deleted_at',
+];
+
+const SUMMARY_COLUMNS = [
+  'id', 'name', 'namespace', 'title', 'icon', 'ordinal', 'sidebar', 'mcp', 'labels', 'source', 'error', 'column_count', 'panel_count', 'query_count',
+  'created_by', 'created_at', 'updated_at', 'last_ran',
+];
+
+/**
+ * Views (migration 0020), spec §6 resource `views` (§7 Views: /views, /views_summary). Read-only here: a view
+ * is written through /api/views, which checks the spec whole. Each view's rows are the engine's own
+ * relation `view_<namespace>_<name>`.
+ */
+export const viewRelations: RelationDef[] = [
+  {
+    name: 'views',
+    rbac: 'views',
+    readable: VIEW_COLUMNS,
+    primaryKey: ['id'],
+    softDelete: true,
+    notNull: ['id', 'name', 'namespace', 'labels', 'spec', 'source', 'title', 'sidebar', 'mcp', 'created_at', 'updated_at'],
+    relationships: [fk('views', 'created_by', 'people')],
+  },
+  {
+    name: 'views_summary',
+    rbac: 'views',
+    readable: SUMMARY_COLUMNS,
+    primaryKey: ['id'],
+    notNull: ['id', 'name', 'namespace', 'title', 'sidebar', 'mcp', 'labels', 'source', 'column_count', 'panel_count', 'query_count', 'created_at', 'updated_at'],
+    relationships: [fk('views_summary', 'created_by', 'people')],
+  },
+];
