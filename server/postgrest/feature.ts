@@ -6,7 +6,7 @@ import { postgrestOpenApi } from './openapi';
 import { postgrestRoutes } from './plugin';
 import { createRegistry } from './registry';
 import { functions, relations } from './relations';
-import { introspect } from './schema';
+import { dynamicRelation, introspect } from './schema';
 
 /** /api/db: the PostgREST-compatible surface over the registry (DESIGN §5). */
 export const postgrestFeature: Feature = {
@@ -21,6 +21,7 @@ export const postgrestFeature: Feature = {
       pool: ctx.pool,
       schema,
       log: ctx.log,
+      dynamicRelation,
       // PostgREST's own codes: PGRST302 when no credentials are presented, 42501 when a role lacks a privilege.
       async authenticate(req) {
         const actor = req.actor ?? (await ctx.auth.actorOf(req));

@@ -7,7 +7,7 @@ import { Operations, type AccessNeed, type DbRequest, type Outcome } from './ope
 import { parseQuery, splitQueryString, type QueryParam } from './parse/query';
 import type { SelectItem } from './ast';
 import type { Actor } from './registry';
-import type { Schema } from './schema';
+import type { RelationInfo, Schema } from './schema';
 import { resolveJoin } from './sql/joins';
 import { isJsonRow } from './sql/write';
 
@@ -22,6 +22,11 @@ export interface PostgrestOptions {
    */
   authenticate?: (req: FastifyRequest) => Promise<Actor>;
   authorize?: (actor: Actor, needs: readonly AccessNeed[]) => void;
+  /**
+   * Relations made at run time (a view's table): consulted only for names the static schema lacks. They
+   * have no relationships (nothing embeds them) and the same RBAC, filters, order and paging as any other.
+   */
+  dynamicRelation?: (name: string) => Promise<RelationInfo | undefined>;
   /** Per-statement time limit; default STATEMENT_TIMEOUT_MS. */
   statementTimeoutMs?: number;
 }
@@ -106,7 +111,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
     config,
     handler: async (req, reply) => {
       const actor = options.authenticate ? await options.authenticate(req) : undefined;
-      const info = schema.relations.get(req.params.relation);
+      const info = schema.relations.get(req.params.relation) ?? (await options.dynamicRelation?.(req.params.relation));
       if (!info) throw tableNotFound(req.params.relation);
       const method = dbMethod(req.method);
       if (!method) throw new PgrstError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);

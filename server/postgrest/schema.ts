@@ -153,6 +153,39 @@ export async function introspect(pool: pg.Pool, registry: Registry): Promise<Sch
   return { relations, functions, joins: (relation) => joinsByRelation.get(relation) ?? [] };
 }
 
+/**
+ * One relation outside the static registry (a view's table, made at run time), described the way
+ * `introspect` describes registered ones: undefined when its source is not in the database.
+ */
+export async function relationInfo(db: Pick<pg.Pool, 'query'>, def: RelationDef): Promise<RelationInfo | undefined> {
+  const source = def.source ?? def.name;
+  const { rows } = await db.query<ColumnRow>(COLUMNS_SQL, [[source]]);
+  if (rows.length === 0) return undefined;
+  const all = new Map(rows.map((row) => [row.attname, row]));
+  const columns = new Map<string, ColumnInfo>();
+  for (const name of def.readable) {
+    const row = all.get(name);
+    if (row) columns.set(name, columnInfo(row, def.notNull?.includes(name)));
+  }
+  return { def: { ...def, readable: def.readable.filter((name) => columns.has(name)) }, source, columns };
+}
+
+/** Resolves names the static registry lacks (PostgrestOptions.dynamicRelation); features add providers. */
+export type DynamicRelationProvider = (name: string) => Promise<RelationInfo | undefined>;
+const dynamicProviders: DynamicRelationProvider[] = [];
+
+export function addDynamicRelations(provider: DynamicRelationProvider): void {
+  if (!dynamicProviders.includes(provider)) dynamicProviders.push(provider);
+}
+
+export async function dynamicRelation(name: string): Promise<RelationInfo | undefined> {
+  for (const provider of dynamicProviders) {
+    const info = await provider(name);
+    if (info) return info;
+  }
+  return undefined;
+}
+
 function checkRelationship(def: RelationDef, rel: RelationshipDef, relations: Map<string, RelationInfo>): void {
   const target = relations.get(rel.target);
   for (const [ours, theirs] of rel.columns) {

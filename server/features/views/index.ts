@@ -1,4 +1,5 @@
 import type { Feature } from '../../platform/context';
+import { registerViewEngine } from './engine';
 import { viewRoutes } from './routes';
 import { viewKind } from './views';
 
@@ -11,5 +12,6 @@ export const viewsFeature: Feature = {
   kinds: [viewKind],
   async register(app, ctx) {
     await viewRoutes(app, ctx);
+    registerViewEngine(app, ctx);
   },
 };

@@ -1,0 +1,43 @@
+import type pg from 'pg';
+import type { RelationDef } from '../../../postgrest/registry';
+import { relationInfo, type RelationInfo } from '../../../postgrest/schema';
+import { columnsOf } from './refresh';
+import { storedColumns, viewTableName } from './table';
+
+/**
+ * /api/db/view_<namespace>_<name>: each view's table, readable (RBAC `views`) with the view's columns,
+ * request_fingerprint and agent_id. Descriptions are cached per table name until the view changes here
+ * (onViewSaved) or for a few seconds (another instance may have changed it).
+ */
+
+const TTL_MS = 5_000;
+const cache = new Map<string, { at: number; info: RelationInfo | undefined }>();
+
+export function forgetRelations(): void {
+  cache.clear();
+}
+
+export function viewRelationProvider(pool: pg.Pool): (name: string) => Promise<RelationInfo | undefined> {
+  return async (name) => {
+    if (!name.startsWith('view_')) return undefined;
+    const hit = cache.get(name);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.info;
+    const { rows } = await pool.query<{ name: string; namespace: string; spec: Record<string, unknown> }>('SELECT name, namespace, spec FROM views WHERE deleted_at IS NULL');
+    const view = rows.find((row) => viewTableName(row.namespace, row.name) === name);
+    let info: RelationInfo | undefined;
+    if (view) {
+      const columns = storedColumns(columnsOf(view.spec));
+      const keys = columns.filter((column) => column.primaryKey).map((column) => column.name);
+      const def: RelationDef = {
+        name,
+        rbac: 'views',
+        readable: [...columns.map((column) => column.name), 'request_fingerprint', 'agent_id'],
+        primaryKey: ['request_fingerprint', ...keys],
+      };
+      info = await relationInfo(pool, def);
+    }
+    if (cache.size > 1000) cache.clear();
+    cache.set(name, { at: Date.now(), info });
+    return info;
+  };
+}
