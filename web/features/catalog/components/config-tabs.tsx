@@ -1,12 +1,14 @@
 import { Link } from 'react-router';
 import { useAccess } from '@web/app/session';
+import { ConfigViewTabs } from '@web/features/views/components/config-view-tabs';
 import { useFeatureFlags } from '@web/lib/feature-flags';
 import { cn } from '@web/ui/primitives/cn';
 import type { ConfigDetail } from '../api/schema';
 import { configHref } from './config-link';
 import { hasPage } from './has-page';
 
-export type ConfigTabId = 'spec' | 'changes' | 'insights' | 'relationships' | 'playbooks' | 'checks' | 'notifications';
+/** `view:{id}`: a view shown as a tab of the item (web/features/views, /catalog/{id}/view/{viewId}). */
+export type ConfigTabId = 'spec' | 'changes' | 'insights' | 'relationships' | 'playbooks' | 'checks' | 'notifications' | `view:${string}`;
 
 interface TabDef {
   id: ConfigTabId;
@@ -44,6 +46,12 @@ export function useConfigTabs(): readonly TabDef[] {
   });
 }
 
+const tabClass = (current: boolean) =>
+  cn(
+    '-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-blue-600',
+    current ? 'border-blue-600 text-blue-700' : 'border-transparent text-slate-600 hover:text-slate-900',
+  );
+
 export const configTabHref = (id: string, tab: ConfigTabId) => `${configHref(id)}${TABS.find((t) => t.id === tab)?.suffix ?? ''}`;
 
 /**
@@ -62,10 +70,7 @@ export function ConfigTabs({ config, active }: { config: Pick<ConfigDetail, 'id'
             key={tab.id}
             to={`${configHref(config.id)}${tab.suffix}`}
             aria-current={current ? 'page' : undefined}
-            className={cn(
-              '-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-blue-600',
-              current ? 'border-blue-600 text-blue-700' : 'border-transparent text-slate-600 hover:text-slate-900',
-            )}
+            className={tabClass(current)}
           >
             {tab.label}
             {count !== undefined && count > 0 ? (
@@ -74,6 +79,7 @@ export function ConfigTabs({ config, active }: { config: Pick<ConfigDetail, 'id'
           </Link>
         );
       })}
+      {hasPage('catalog/:id/view/:viewId') ? <ConfigViewTabs configId={config.id} active={active} tabClass={tabClass} /> : null}
     </nav>
   );
 }
