@@ -41,7 +41,7 @@ export async function listApplications(db: pg.Pool): Promise<ApplicationCard[]> 
                     WHERE h.incident_id = i.id AND coalesce(e.config_id, ch.config_id) = ANY($1::uuid[])))`,
       [ids],
     );
-    cards.push({ ...row, health: healthOf(live), environments: Object.keys(environments), configs: live.length, open_incidents: open[0]?.count ?? 0 });
+    cards.push({ ...row, health: healthOf(live), environments: Object.keys(environments).sort((a, b) => a.localeCompare(b)), configs: live.length, open_incidents: open[0]?.count ?? 0 });
   }
   return cards;
 }

@@ -125,7 +125,8 @@ export async function applicationReport(db: pg.Pool, app: ApplicationRow, range:
   };
 
   const environments: ApplicationReport['environments'] = [];
-  for (const [envName, selectors] of Object.entries(mapping.environments ?? {})) {
+  // By name: the spec's order does not survive jsonb (which orders keys by length), nor upstream's Go map.
+  for (const [envName, selectors] of Object.entries(mapping.environments ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     const configs = (await pick(db, selectors)).map(present);
     const purposes = [...new Set(selectors.map((selector) => selector.purpose).filter((purpose): purpose is string => Boolean(purpose)))];
     environments.push({ name: envName, purpose: purposes.join(', ') || null, health: healthOf(configs), configs });
