@@ -4,7 +4,11 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { Page } from '@web/app/layout/page';
 import { viewIcon } from '@web/app/layout/sidebar-views';
 import { useAccess } from '@web/app/session';
+import { TabBar } from '@web/features/settings/resources/resource-tabs';
 import { SourceBadge } from '@web/features/settings/resources/source-badge';
+import { ViewContent } from '@web/features/views/view-content';
+import { patchSearchParams, pickOption, readSearchParams } from '@web/lib/url-state';
+import { useUrlParams } from '@web/lib/use-url-params';
 import { buttonBase, Button } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
 import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
@@ -15,6 +19,8 @@ import { useDeleteView, useViewRow } from '../api/views';
 import { ViewEditor } from '../editor/view-editor';
 import { savedListPath, VIEW_SETTINGS_PATH, viewPagePath } from '../paths';
 import { ViewsBreadcrumb } from './breadcrumb';
+
+const TABS = ['edit', 'preview'] as const;
 
 /**
  * /settings/views/{id}: one view's editor. A view from a file or an agent is shown read-only with the
@@ -27,6 +33,9 @@ export default function ViewSettingsPage() {
   const view = useViewRow(id);
   const remove = useDeleteView();
   const [confirming, setConfirming] = useState(false);
+  const [params, setParams] = useUrlParams();
+  const tab = pickOption(readSearchParams(params).tab, TABS, 'edit');
+  const setTab = (next: string) => setParams((current) => patchSearchParams(current, { tab: next }, { tab: 'edit' }));
   const data = view.data;
   const fromUi = data ? isUiView(data) : false;
   const editable = fromUi && can('views', 'update');
@@ -93,14 +102,23 @@ export default function ViewSettingsPage() {
                 {data.error}
               </p>
             ) : null}
-            <ViewEditor
-              key={data.updated_at ?? data.id}
-              view={data}
-              readOnly={!editable}
-              onBack={() => void navigate(VIEW_SETTINGS_PATH)}
-              onDelete={canDelete ? () => setConfirming(true) : undefined}
-              onSaved={(saved) => void navigate(savedListPath(saved))}
-            />
+            <TabBar label="View" tabs={[{ id: 'edit', label: editable ? 'Edit' : 'Spec' }, { id: 'preview', label: 'Preview' }]} value={tab} onValueChange={setTab}>
+              {tab === 'preview' ? (
+                <div className="flex flex-col gap-3">
+                  <p className="text-xs text-slate-500">The view as saved; changes in the editor show here once saved.</p>
+                  <ViewContent viewId={data.id} embedded />
+                </div>
+              ) : (
+                <ViewEditor
+                  key={data.updated_at ?? data.id}
+                  view={data}
+                  readOnly={!editable}
+                  onBack={() => void navigate(VIEW_SETTINGS_PATH)}
+                  onDelete={canDelete ? () => setConfirming(true) : undefined}
+                  onSaved={(saved) => void navigate(savedListPath(saved))}
+                />
+              )}
+            </TabBar>
           </>
         ) : null}
       </div>
