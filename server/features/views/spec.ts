@@ -24,6 +24,9 @@ export type ColumnType = (typeof COLUMN_TYPES)[number];
 export const PANEL_TYPES = ['piechart', 'text', 'gauge', 'number', 'table', 'duration', 'bargauge', 'properties', 'timeseries', 'heatmap'] as const;
 export type PanelType = (typeof PANEL_TYPES)[number];
 
+/** Panel types of Mission Control this console does not draw: accepted, warned, and left out of the checked spec. */
+export const UNRUN_PANEL_TYPES = ['playbooks'] as const;
+
 /** The sources a named query may have, exactly one each. */
 export const QUERY_SOURCES = ['configs', 'changes', 'sql', 'http', 'prometheus', 'viewTableSelector'] as const;
 export type QuerySource = (typeof QUERY_SOURCES)[number];
@@ -117,10 +120,13 @@ export const viewQuerySchema = z.object({
 });
 export type ViewQuery = z.infer<typeof viewQuerySchema>;
 
+/** A number, also as written in quotes (`value: "50"`). */
+const numeric = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, 'must be a number').transform(Number)]);
+
 const gaugeThreshold = z.object({
-  percent: z.number().optional(),
+  percent: numeric.optional(),
   /** The older name of percent. */
-  value: z.number().optional(),
+  value: numeric.optional(),
   color: required,
 });
 const gaugeConfig = z.object({
@@ -166,9 +172,9 @@ export type ViewColumn = z.infer<typeof viewColumnSchema>;
 export const viewPanelSchema = z.object({
   name: required,
   description: z.string().optional(),
-  type: z.enum(PANEL_TYPES, { message: `must be one of ${PANEL_TYPES.join(', ')}` }),
-  /** SQL over the view's named query results, each a table named after its query. */
-  query: z.string({ message: 'is required: SQL over the view\'s query results' }).trim().min(1, 'is required: SQL over the view\'s query results'),
+  type: z.enum([...PANEL_TYPES, ...UNRUN_PANEL_TYPES], { message: `must be one of ${PANEL_TYPES.join(', ')}` }),
+  /** SQL over the view's named query results, each a table named after its query (checked non-empty below). */
+  query: z.string({ message: 'is required: SQL over the view\'s query results' }),
   gauge: gaugeConfig.extend({ unit: z.string().optional() }).optional(),
   bargauge: gaugeConfig.extend({
     unit: z.string().optional(),
@@ -241,7 +247,9 @@ export const viewSpecSchema = z.object({
   sections: z.array(z.object({
     title: z.string().optional(),
     icon: z.string().optional(),
-    viewRef: z.object({ namespace: z.string().optional(), name: required }, { message: 'is required: {namespace, name} of the view to embed' }),
+    viewRef: z.object({ namespace: z.string().optional(), name: required }).optional(),
+    /** The console's own Changes or Configs list with filters, in place of a view. */
+    uiRef: z.object({ changes: z.record(z.string(), z.unknown()).optional(), configs: z.record(z.string(), z.unknown()).optional() }).optional(),
   })).optional(),
   /** How the view is offered to LLM clients as an MCP tool. */
   mcp: z.union([z.boolean(), z.object({
@@ -323,14 +331,15 @@ function withoutTemplates(expression: string): string {
 }
 
 /**
- * A CEL field compiled: a syntax error is a problem; a function this console's CEL does not have (Mission
- * Control's `f(…)`, say) is a warning naming the field, which then gives no value.
+ * A CEL field compiled: text that does not parse is a problem; an expression that parses but that this
+ * console's CEL cannot evaluate (Mission Control's `f(…)`, `has()` over a call's result) is a warning naming
+ * the field, which then gives no value.
  */
 function celField(where: string, expression: string, problems: Problem[], warnings: string[]): void {
   const compiled = templated(expression) ? withoutTemplates(expression) : expression;
   for (const problem of celProblems(where, compiled)) {
     const message = compiled === expression ? problem.message : problem.message.replace(JSON.stringify(compiled), JSON.stringify(expression));
-    if (/is not supported yet/.test(message)) warnings.push(`${where}: ${message}; this field gives no value here`);
+    if (!/does not parse/.test(message)) warnings.push(`${where}: ${message}; this field gives no value here`);
     else problems.push({ path: problem.path, message });
   }
 }
@@ -370,7 +379,8 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
   const sections = spec.sections ?? [];
 
   // What a view is (Mission Control refuses the same): something to show, and something to show it from.
-  if (queries.length === 0 && sections.length === 0) problems.push({ path: 'spec.queries', message: 'is required: a view needs queries (or sections embedding other views)' });
+  const drawn = panels.filter((panel) => !(UNRUN_PANEL_TYPES as readonly string[]).includes(panel.type));
+  if (queries.length === 0 && sections.length === 0 && (columns.length > 0 || drawn.length > 0)) problems.push({ path: 'spec.queries', message: 'is required: a view needs queries (or sections embedding other views)' });
   if (columns.length === 0 && panels.length === 0 && sections.length === 0) problems.push({ path: 'spec', message: 'shows nothing: give columns, panels or sections' });
 
   // Columns.
@@ -425,6 +435,11 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
   // Panels.
   panels.forEach((panel, index) => {
     const where = `spec.panels[${index}]`;
+    if ((UNRUN_PANEL_TYPES as readonly string[]).includes(panel.type)) {
+      warnings.push(`${where}.type: ${panel.type} panels are not run by this console: the panel is not shown`);
+      return;
+    }
+    if (panel.query.trim() === '') problems.push({ path: `${where}.query`, message: 'is required: SQL over the view\'s query results' });
     for (const option of PANEL_OPTIONS) {
       if (panel[option] !== undefined && option !== panel.type) problems.push({ path: `${where}.${option}`, message: `is for ${option} panels only; this panel is ${panel.type}` });
     }
@@ -452,12 +467,20 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
 
   // Sections: other views embedded (a missing view is a warning at save, where the views are known).
   sections.forEach((section, index) => {
-    if (!section.title) warnings.push(`spec.sections[${index}].title is not set: the section is titled after the view it embeds`);
+    const where = `spec.sections[${index}]`;
+    if (!section.viewRef && !section.uiRef) problems.push({ path: `${where}.viewRef`, message: 'is required: {namespace, name} of the view to embed' });
+    if (section.uiRef) warnings.push(`${where}.uiRef is not run by this console: the section is not shown (embed a view with viewRef instead)`);
   });
 
   if (spec.mcp !== undefined && spec.mcp !== false) warnings.push('spec.mcp is not run: this console offers no MCP tools, so the view is not listed to LLM clients');
   if (problems.length > 0) return { problems };
-  return { problems, checked: { spec, warnings } };
+  // What is not run is left out of the spec the engine and the page read (each named in a warning above).
+  const run: ViewSpec = {
+    ...spec,
+    ...(spec.panels ? { panels: spec.panels.filter((panel) => !(UNRUN_PANEL_TYPES as readonly string[]).includes(panel.type)) } : {}),
+    ...(spec.sections ? { sections: spec.sections.filter((section) => section.viewRef !== undefined) } : {}),
+  };
+  return { problems, checked: { spec: run, warnings } };
 }
 
 let jsonSchema: Record<string, unknown> | undefined;

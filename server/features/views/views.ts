@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { isRecord } from '../../platform/errors';
 import { specResourceKind, type SavedSpecResource } from '../../platform/resources';
 import { saveSpecRow, SpecInvalid, type SpecRowInput, type SpecRowTable } from '../../platform/spec-rows';
 import { checkViewSpec } from './spec';
@@ -31,16 +32,19 @@ export const viewTable: SpecRowTable = {
  * order, and the page shows a missing section as its error.
  */
 async function missingSections(client: pg.PoolClient, input: SpecRowInput): Promise<string[]> {
-  const sections = checkViewSpec(input.spec).checked?.spec.sections ?? [];
+  const sections = Array.isArray(input.spec.sections) ? (input.spec.sections as unknown[]) : [];
   const warnings: string[] = [];
   for (const [index, section] of sections.entries()) {
-    const namespace = section.viewRef.namespace || input.namespace;
-    if (namespace === input.namespace && section.viewRef.name === input.name) {
+    const ref = isRecord(section) && isRecord(section.viewRef) ? section.viewRef : undefined;
+    if (!ref || typeof ref.name !== 'string') continue;
+    const name = ref.name;
+    const namespace = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : input.namespace;
+    if (namespace === input.namespace && name === input.name) {
       warnings.push(`spec.sections[${index}].viewRef: the view embeds itself; the section is not shown`);
       continue;
     }
-    const { rowCount } = await client.query('SELECT 1 FROM views WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, section.viewRef.name]);
-    if (!rowCount) warnings.push(`spec.sections[${index}].viewRef: no view ${namespace}/${section.viewRef.name} yet; the section shows an error until it is applied`);
+    const { rowCount } = await client.query('SELECT 1 FROM views WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, name]);
+    if (!rowCount) warnings.push(`spec.sections[${index}].viewRef: no view ${namespace}/${name} yet; the section shows an error until it is applied`);
   }
   return warnings;
 }
