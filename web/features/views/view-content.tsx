@@ -104,8 +104,14 @@ export function ViewContent({ viewId, variables, onVariablesChange, embedded = f
         />
       ) : null}
       {view.sections.map((section) => (
-        <section key={section.id} aria-label={section.title || section.name || 'Section'} className="flex flex-col gap-2 border-t border-slate-200 pt-4">
-          <ViewContent viewId={section.id} embedded />
+        <section key={section.id ?? `${section.namespace}/${section.name}`} aria-label={section.title || section.name || 'Section'} className="flex flex-col gap-2 border-t border-slate-200 pt-4">
+          {section.id ? (
+            <ViewContent viewId={section.id} embedded />
+          ) : (
+            <p role="alert" className="text-sm text-red-600">
+              {section.title ? `${section.title}: ` : ''}view {section.namespace}/{section.name} not found
+            </p>
+          )}
         </section>
       ))}
     </div>

@@ -51,10 +51,15 @@ export const variableSchema = z.object({
   values: z.array(z.union([z.string(), z.number(), z.boolean()]).transform(String)).default([]),
   default: z.union([z.string(), z.number(), z.boolean()]).nullish().transform((value) => (value === null || value === undefined ? undefined : String(value))),
   dependsOn: z.array(z.string()).nullish(),
+  /** Label and value of each option (they differ when valueFrom names a label). */
+  options: z.array(z.object({ label: z.string(), value: z.string() })).nullish(),
+  /** The value the rows were made with. */
+  selected: z.string().nullish(),
 });
 export type ViewVariable = z.infer<typeof variableSchema>;
 
-export const sectionSchema = z.object({ title: text, icon: text, id: z.string(), namespace: text, name: text });
+/** An embedded view; `id` is null when the section names a view that does not exist. */
+export const sectionSchema = z.object({ title: text, icon: text, id: z.string().nullable(), namespace: text, name: text });
 export type ViewSection = z.infer<typeof sectionSchema>;
 
 export const viewAnswerSchema = z.object({

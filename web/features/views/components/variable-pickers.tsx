@@ -13,10 +13,11 @@ export function VariablePickers({ variables, selection, onChange }: { variables:
       {variables.map((variable) => {
         const value = shownValue(variable, selection);
         const waiting = isWaiting(variable, variables, selection);
-        const values = value !== '' && !variable.values.includes(value) ? [value, ...variable.values] : variable.values;
+        const listed = variable.options && variable.options.length > 0 ? variable.options : variable.values.map((v) => ({ value: v, label: v }));
+        const values = value !== '' && !listed.some((o) => o.value === value) ? [{ value, label: value }, ...listed] : listed;
         const options = [
           ...(value === '' ? [{ value: '', label: waiting ? 'Waiting for ' + (variable.dependsOn ?? []).join(', ') : variable.values.length === 0 ? 'No values' : 'Select…' }] : []),
-          ...values.map((v) => ({ value: v, label: v })),
+          ...values,
         ];
         return (
           <FilterSelect

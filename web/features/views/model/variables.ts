@@ -61,13 +61,13 @@ export function writeVariables(params: URLSearchParams, selection: Selection, kn
   return next;
 }
 
-/** What a picker shows: the chosen value, else the default the server resolved, else nothing. */
-export function shownValue(variable: Pick<ViewVariable, 'key' | 'default'>, selection: Selection): string {
-  return selection[variable.key] ?? variable.default ?? '';
+/** What a picker shows: the chosen value, else the one the server made the rows with, else the default, else nothing. */
+export function shownValue(variable: Pick<ViewVariable, 'key' | 'default' | 'selected'>, selection: Selection): string {
+  return selection[variable.key] ?? (variable.selected || undefined) ?? variable.default ?? '';
 }
 
 /** A picker waits for the variables it depends on: until each has a value, it cannot offer its own. */
-export function isWaiting(variable: Pick<ViewVariable, 'dependsOn'>, variables: readonly Pick<ViewVariable, 'key' | 'default'>[], selection: Selection): boolean {
+export function isWaiting(variable: Pick<ViewVariable, 'dependsOn'>, variables: readonly Pick<ViewVariable, 'key' | 'default' | 'selected'>[], selection: Selection): boolean {
   return (variable.dependsOn ?? []).some((key) => {
     const parent = variables.find((v) => v.key === key);
     return parent ? shownValue(parent, selection) === '' : false;
