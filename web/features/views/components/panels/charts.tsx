@@ -5,6 +5,7 @@ import { GaugeBar } from '../gauge-bar';
 
 /** Plain SVG/CSS drawings of the panels (no chart library): each takes shaped data from model/panels. */
 
+/** `showLabels` puts each slice's share on the legend besides its count. */
 export function PieChart({ slices, showLabels }: { slices: Slice[]; showLabels: boolean }) {
   const total = slices.reduce((sum, s) => sum + s.value, 0);
   let start = 0;
@@ -28,7 +29,10 @@ export function PieChart({ slices, showLabels }: { slices: Slice[]; showLabels: 
           <li key={slice.label} className="flex items-center gap-1.5">
             <span className="inline-block size-2.5 shrink-0 rounded-sm" style={{ backgroundColor: slice.color }} aria-hidden="true" />
             <span className="truncate">{slice.label}</span>
-            {showLabels || slices.length > 0 ? <span className="tabular-nums text-slate-500">{slice.value}</span> : null}
+            <span className="tabular-nums text-slate-500">
+              {slice.value}
+              {showLabels && total > 0 ? ` (${Math.round((slice.value / total) * 100)}%)` : ''}
+            </span>
           </li>
         ))}
       </ul>
