@@ -110,7 +110,7 @@ export default function ViewSettingsPage() {
                 </div>
               ) : (
                 <ViewEditor
-                  key={data.updated_at ?? data.id}
+                  key={data.id}
                   view={data}
                   readOnly={!editable}
                   onBack={() => void navigate(VIEW_SETTINGS_PATH)}
