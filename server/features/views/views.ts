@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { isRecord } from '../../platform/errors';
 import { specResourceKind, type SavedSpecResource } from '../../platform/resources';
-import { saveSpecRow, SpecInvalid, type SpecRowInput, type SpecRowTable } from '../../platform/spec-rows';
+import { deleteConsoleRow, saveSpecRow, SpecInvalid, type SpecRowInput, type SpecRowTable } from '../../platform/spec-rows';
+import { onViewSaved } from './engine';
 import { checkViewSpec } from './spec';
 
 /**
@@ -54,8 +55,16 @@ export async function saveView(client: pg.PoolClient, input: SpecRowInput, optio
   const checked = checkViewSpec(input.spec);
   if (checked.problems.length > 0) throw new SpecInvalid(checked.problems);
   const saved = await saveSpecRow(client, viewTable, input, options);
+  // The engine makes (or alters) the view's table in the same transaction.
+  await onViewSaved(client, saved.id);
   const warnings = [...(saved.warnings ?? []), ...(await missingSections(client, input))];
   return { ...saved, warnings };
+}
+
+/** Deletes a view made in the console (404 unknown, 409 from a file), the engine dropping its table. */
+export async function deleteView(client: pg.PoolClient, id: string): Promise<void> {
+  await deleteConsoleRow(client, 'views', 'view', id);
+  await onViewSaved(client, id);
 }
 
 export const viewKind = specResourceKind({

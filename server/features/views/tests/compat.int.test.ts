@@ -92,6 +92,9 @@ describe('/api/views', () => {
     const id = created.json().id as string;
     expect(created.json()).toMatchObject({ action: 'created', warnings: [] });
 
+    const table = async () => (await t.db.pool.query("SELECT to_regclass('view_default_nodes') IS NOT NULL AS exists")).rows[0].exists;
+    expect(await table()).toBe(true);
+
     const again = await t.app.inject({ method: 'POST', url: '/api/views', headers: t.adminHeaders, payload: { name: 'nodes', spec } });
     expect(again.statusCode).toBe(409);
 
@@ -120,6 +123,7 @@ describe('/api/views', () => {
     expect(removed.statusCode).toBe(200);
     const gone = await t.app.inject({ method: 'GET', url: `/api/db/views_summary?id=eq.${id}`, headers: t.adminHeaders });
     expect(gone.json()).toEqual([]);
+    expect(await table()).toBe(false);
   });
 
   it('answers the JSON schema and validates without saving', async () => {
