@@ -73,6 +73,8 @@ export async function renderReportPdf(req: FastifyRequest, report: { namespace: 
     if (state !== 'ready') {
       throw new AppError('service_unavailable', state === 'error' ? 'the report page failed to load its data, so no PDF was made' : `the report page did not finish loading within ${RENDER_TIMEOUT_MS / 1000} s`);
     }
+    // Embedded views (sections) load on their own: wait for their skeletons to go, within a bound.
+    await page.waitForFunction(() => !document.querySelector('[aria-label="Loading view"]'), undefined, { timeout: 15_000 }).catch(() => undefined);
     await page.emulateMedia({ media: 'print' });
     return await page.pdf({ format: 'A4', printBackground: true, margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' } });
   } finally {
