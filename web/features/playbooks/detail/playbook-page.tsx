@@ -123,7 +123,7 @@ export default function PlaybookPage() {
               ) : (
                 <div className="flex flex-col gap-3">
                   {isUiPlaybook(data) ? null : <p className="text-sm text-slate-600">This playbook comes from {data.source}; it is read-only here: change it where it is defined.</p>}
-                  <PlaybookEditor key={data.updated_at ?? data.id} playbook={data} readOnly={!editable} onBack={() => setTab('overview')} onDelete={canDelete ? () => setConfirming(true) : undefined} onSaved={() => undefined} />
+                  <PlaybookEditor key={data.id} playbook={data} readOnly={!editable} onBack={() => setTab('overview')} onDelete={canDelete ? () => setConfirming(true) : undefined} onSaved={() => undefined} />
                 </div>
               )}
             </TabBar>
