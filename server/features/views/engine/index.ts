@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { AppContext } from '../../../platform/context';
 import { backgroundWork } from '../../../platform/jobs/registry';
 import { addDynamicRelations } from '../../../postgrest/schema';
-import { cacheRules, columnsOf, hasTable, loadView, refresh, refreshRow } from './refresh';
+import { cacheRules, columnsOf, hasTable, loadView, refresh, refreshRow, sortColumnOf } from './refresh';
 import { forgetRelations, viewRelationProvider } from './relation';
 import { viewEngineRoutes } from './routes';
 import { variableSpecs } from './service';
@@ -29,7 +29,7 @@ export async function onViewSaved(client: pg.PoolClient, viewId: string): Promis
     await client.query('DELETE FROM view_refreshes WHERE view_id = $1', [viewId]);
     return;
   }
-  const recreated = await ensureTable(client, view.id, table, columnsOf(view.spec));
+  const recreated = await ensureTable(client, view.id, table, columnsOf(view.spec), sortColumnOf(view.spec));
   // A changed spec makes every variable set stale: the next request refreshes it.
   if (!recreated) await client.query('UPDATE view_refreshes SET refreshed_at = NULL WHERE view_id = $1', [viewId]);
 }

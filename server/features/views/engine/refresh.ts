@@ -58,6 +58,13 @@ export function columnsOf(spec: Record<string, unknown>): EngineColumn[] {
   return columns.filter((column): column is EngineColumn => isRecord(column) && typeof column.name === 'string' && column.name !== '').map((column) => ({ ...column, type: typeof column.type === 'string' ? column.type : 'string' }));
 }
 
+/** display.table.sort's column (without its + or -). */
+export function sortColumnOf(spec: Record<string, unknown>): string | undefined {
+  const display = isRecord(spec.display) ? spec.display : {};
+  const sort = isRecord(display.table) && typeof display.table.sort === 'string' ? display.table.sort : undefined;
+  return sort?.replace(/^[+-]/, '');
+}
+
 export function hasTable(spec: Record<string, unknown>): boolean {
   return storedColumns(columnsOf(spec)).some((column) => column.primaryKey);
 }
@@ -171,7 +178,7 @@ async function materialise(pool: pg.Pool, view: ViewRow, variables: readonly Res
     try {
       await client.query('BEGIN');
       if (withTable) {
-        await ensureTable(client, view.id, table, columns);
+        await ensureTable(client, view.id, table, columns, sortColumnOf(spec));
         written = (await replaceRows(client, table, columns, fingerprint, mapped)).written;
       }
       const duration = Date.now() - started;

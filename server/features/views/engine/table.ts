@@ -79,8 +79,9 @@ function signatureOf(shape: TableShape): string {
  * and every variable set refreshes again). The table's comment records the shape it was made for.
  * Answers whether the table was (re)created.
  */
-export async function ensureTable(client: pg.PoolClient, viewId: string, table: string, columns: readonly EngineColumn[]): Promise<boolean> {
-  const shape = shapeOf(columns);
+export async function ensureTable(client: pg.PoolClient, viewId: string, table: string, columns: readonly EngineColumn[], sortColumn?: string): Promise<boolean> {
+  columns = columns.map((column) => (column.name === sortColumn ? { ...column, sort: true } : column));
+  const shape = { ...shapeOf(columns), indexed: columns.filter((column) => column.sort || column.filter).map((column) => column.name) };
   const signature = signatureOf(shape);
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`view-table:${table}`]);
   const { rows } = await client.query<{ comment: string | null }>(
@@ -95,6 +96,12 @@ export async function ensureTable(client: pg.PoolClient, viewId: string, table: 
   const key = ['request_fingerprint', ...shape.primaryKey].map(quoteIdent).join(', ');
   definitions.push(`PRIMARY KEY (${key})`);
   await client.query(`CREATE TABLE ${quoted} (${definitions.join(', ')})`);
+  // Pages are read by fingerprint in the view's order or filtered by a column: an index per sortable/filter column.
+  for (const column of storedColumns(columns)) {
+    if (column.primaryKey || !(column.sort || column.filter) || sqlTypeOf(column.type) === 'jsonb') continue;
+    const index = quoteIdent(`${table.slice(0, 40)}_${column.name.slice(0, 16)}_idx`);
+    await client.query(`CREATE INDEX ${index} ON ${quoted} (request_fingerprint, ${quoteIdent(column.name)})`);
+  }
   await client.query(`COMMENT ON TABLE ${quoted} IS ${literal(signature)}`);
   await client.query('DELETE FROM view_refreshes WHERE view_id = $1', [viewId]);
   return true;
