@@ -145,7 +145,7 @@ describe('the report', () => {
 
     const res = await post({
       name: 'payments',
-      namespace: 'finance',
+      namespace: 'audit',
       spec: {
         type: 'Service',
         description: 'Takes the money',
@@ -167,10 +167,10 @@ describe('the report', () => {
   });
 
   it('reads environments, access, logins, reviews, changes and incidents in the range', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/applications/finance/payments?from=now-7d', headers: t.adminHeaders });
+    const res = await t.app.inject({ method: 'GET', url: '/api/applications/audit/payments?from=now-7d', headers: t.adminHeaders });
     expect(res.statusCode, res.body).toBe(200);
     const report = res.json();
-    expect(report).toMatchObject({ name: 'payments', namespace: 'finance', type: 'Service', description: 'Takes the money' });
+    expect(report).toMatchObject({ name: 'payments', namespace: 'audit', type: 'Service', description: 'Takes the money' });
     expect(report.properties.map((property: { label: string }) => property.label)).toEqual(['Owner', 'Tier']);
     const env = Object.fromEntries(report.environments.map((item: { name: string; configs: Array<{ id: string }> }) => [item.name, item.configs.map((config) => config.id).sort()]));
     expect(env).toEqual({ Production: [ids.api, ids.worker].sort(), Staging: [ids.staging] });
@@ -187,14 +187,14 @@ describe('the report', () => {
 
     expect(report.changes.map((change: { summary: string }) => change.summary)).toEqual(['image bumped']);
     expect(report.incidents.map((incident: { title: string }) => incident.title)).toEqual(['payments-worker down']);
-    expect(report.sections).toEqual([expect.objectContaining({ title: 'Backups', namespace: 'finance', name: 'backups', id: null, error: expect.stringContaining('does not exist') })]);
+    expect(report.sections).toEqual([expect.objectContaining({ title: 'Backups', namespace: 'audit', name: 'backups', id: null, error: expect.stringContaining('does not exist') })]);
   });
 
   it('widens with the range, and names bad ranges by path', async () => {
-    const wide = (await t.app.inject({ method: 'GET', url: '/api/applications/finance/payments?from=now-90d', headers: t.adminHeaders })).json();
+    const wide = (await t.app.inject({ method: 'GET', url: '/api/applications/audit/payments?from=now-90d', headers: t.adminHeaders })).json();
     expect(wide.logins).toHaveLength(2);
     expect(wide.changes).toHaveLength(2);
-    const bad = await t.app.inject({ method: 'GET', url: '/api/applications/finance/payments?from=yesterday&to=2020-01-01T00:00:00Z', headers: t.adminHeaders });
+    const bad = await t.app.inject({ method: 'GET', url: '/api/applications/audit/payments?from=yesterday&to=2020-01-01T00:00:00Z', headers: t.adminHeaders });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details).toEqual([expect.objectContaining({ path: 'query.from' })]);
     const missing = await t.app.inject({ method: 'GET', url: '/api/applications/finance/nope', headers: t.adminHeaders });
@@ -203,13 +203,13 @@ describe('the report', () => {
 
   it('lists cards with health, environments, counts and open incidents', async () => {
     const cards = (await t.app.inject({ method: 'GET', url: '/api/applications', headers: t.adminHeaders })).json();
-    expect(cards.find((card: { name: string }) => card.name === 'payments')).toMatchObject({
-      namespace: 'finance', type: 'Service', environments: ['Production', 'Staging'], configs: 4, open_incidents: 1, health: { unhealthy: 1, total: 4 },
+    expect(cards.find((card: { name: string }) => card.name === 'payments' && card.namespace === 'audit')).toMatchObject({
+      namespace: 'audit', type: 'Service', environments: ['Production', 'Staging'], configs: 4, open_incidents: 1, health: { unhealthy: 1, total: 4 },
     });
   });
 
   it('serves the applications and access tables through /api/db', async () => {
-    const apps = await t.app.inject({ method: 'GET', url: '/api/db/applications?select=name,type&name=eq.payments', headers: t.adminHeaders });
+    const apps = await t.app.inject({ method: 'GET', url: '/api/db/applications?select=name,type&name=eq.payments&namespace=eq.audit', headers: t.adminHeaders });
     expect(apps.json()).toEqual([{ name: 'payments', type: 'Service' }]);
     const access = await t.app.inject({ method: 'GET', url: `/api/db/config_access?select=external_users(name),external_roles(name)&config_id=eq.${ids.sso}`, headers: t.adminHeaders });
     expect(access.statusCode, access.body).toBe(200);
@@ -223,7 +223,7 @@ describe('the PDF export', () => {
   const chromium = chromiumPath();
   it.skipIf(!existsSync(chromium))(`renders the report page as the caller into a PDF (needs Chromium at ${chromium})`, async () => {
     const base = await t.listen();
-    const res = await fetch(`${base}/api/applications/finance/payments/pdf?from=now-7d`, { headers: t.adminHeaders });
+    const res = await fetch(`${base}/api/applications/audit/payments/pdf?from=now-7d`, { headers: t.adminHeaders });
     expect(res.status, await res.clone().text().then((text) => text.slice(0, 300))).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="payments-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.pdf"$/);
@@ -236,7 +236,7 @@ describe('the PDF export', () => {
     process.env.WATCHKEEPER_CHROMIUM = '/nonexistent/chromium';
     try {
       const base = await t.listen();
-      const res = await fetch(`${base}/api/applications/finance/payments/pdf`, { headers: t.adminHeaders });
+      const res = await fetch(`${base}/api/applications/audit/payments/pdf`, { headers: t.adminHeaders });
       expect(res.status).toBe(503);
       expect((await res.json()).message).toContain('WATCHKEEPER_CHROMIUM');
     } finally {
