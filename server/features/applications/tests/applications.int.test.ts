@@ -203,7 +203,7 @@ describe('the report', () => {
 
   it('lists cards with health, environments, counts and open incidents', async () => {
     const cards = (await t.app.inject({ method: 'GET', url: '/api/applications', headers: t.adminHeaders })).json();
-    expect(cards.find((card: { name: string }) => card.name === 'payments' && card.namespace === 'audit')).toMatchObject({
+    expect(cards.find((card: { name: string; namespace: string }) => card.name === 'payments' && card.namespace === 'audit')).toMatchObject({
       namespace: 'audit', type: 'Service', environments: ['Production', 'Staging'], configs: 4, open_incidents: 1, health: { unhealthy: 1, total: 4 },
     });
   });
