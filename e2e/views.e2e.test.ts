@@ -82,7 +82,7 @@ describe('views', () => {
 
     // Filter by name (contains) and by health (multiselect of the column's values).
     await page.getByRole('button', { name: /^Filter name/ }).click();
-    await page.getByLabel('Filter name').fill('pod-0');
+    await page.getByRole('searchbox', { name: 'name contains' }).fill('pod-0');
     await page.getByText('Showing 1–9 of 9').waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: /^Filter health/ }).click();

@@ -33,7 +33,6 @@ function TextFilter({ column, value, onChange }: { column: ViewColumn; value: st
         value={text}
         onChange={(event) => setText(event.target.value)}
         className="h-8 w-56 rounded-md border border-slate-300 px-2 text-sm text-slate-900"
-        aria-label={`Filter ${columnLabel(column)}`}
       />
     </label>
   );
@@ -41,8 +40,17 @@ function TextFilter({ column, value, onChange }: { column: ViewColumn; value: st
 
 function MultiFilter({ column, values, onChange, table, fingerprint, open }: { column: ViewColumn; values: string[]; onChange: (next: string[]) => void; table: string; fingerprint: string; open: boolean }) {
   const options = useColumnValues(table, fingerprint, column.name, open);
-  const all = [...new Set([...(options.data ?? []), ...values])];
-  const toggle = (option: string, on: boolean) => onChange(on ? [...values, option] : values.filter((v) => v !== option));
+  // The boxes answer at once; the URL (a router transition) catches up after.
+  const [picked, setPicked] = useState(values);
+  const valuesKey = values.join('\u0000');
+  // Keyed by content: an empty selection is a new array each render.
+  useEffect(() => setPicked(valuesKey === '' ? [] : valuesKey.split('\u0000')), [valuesKey]);
+  const all = [...new Set([...(options.data ?? []), ...picked])];
+  const toggle = (option: string, on: boolean) => {
+    const next = on ? [...picked, option] : picked.filter((v) => v !== option);
+    setPicked(next);
+    onChange(next);
+  };
   return (
     <fieldset className="flex max-h-72 w-60 flex-col gap-1.5 overflow-y-auto">
       <legend className="mb-1 text-xs font-medium text-slate-500">Show rows whose {columnLabel(column)} is</legend>
@@ -51,12 +59,17 @@ function MultiFilter({ column, values, onChange, table, fingerprint, open }: { c
       {options.data && all.length === 0 ? <p className="text-xs text-slate-500">No options found</p> : null}
       {all.map((option) => (
         <label key={option} className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={values.includes(option)} onChange={(event) => toggle(option, event.target.checked)} className="size-4 rounded border-slate-300" />
+          <input type="checkbox" checked={picked.includes(option)} onChange={(event) => toggle(option, event.target.checked)} className="size-4 rounded border-slate-300" />
           <span className="truncate">{option}</span>
         </label>
       ))}
-      {values.length > 0 ? (
-        <button type="button" onClick={() => onChange([])} className="mt-1 self-start text-xs text-blue-700 hover:underline">
+      {picked.length > 0 ? (
+        <button
+          type="button"
+          onClick={() => {
+            setPicked([]);
+            onChange([]);
+          }} className="mt-1 self-start text-xs text-blue-700 hover:underline">
           Clear
         </button>
       ) : null}

@@ -37,6 +37,8 @@ export function ViewTable({ title, table, fingerprint, columns, refreshedAt, sta
         header: () => <span title={column.description ?? undefined}>{column.label || column.name}</span>,
         cell: ({ row }) => <ViewCell column={column} row={row.original} columns={columns} />,
         enableSorting: column.type !== 'labels',
+        // The first click sorts ascending whatever the type (TanStack would start numbers descending).
+        sortDescFirst: false,
       })),
     [shown, columns],
   );
