@@ -6,6 +6,7 @@ import { incidentRulesResource } from '@web/features/incident-rules/resource';
 import { logBackendsResource } from '@web/features/log-backends/resource';
 import { configMapsResource, secretsResource } from '@web/features/connections/secrets/resource';
 import { topologiesResource } from '@web/features/topologies/resource';
+import { applicationsResource } from '@web/features/applications/resource';
 import type { ResourceAccess } from './access';
 import type { ResourceWrite } from './form-values';
 import type { ResourceRow } from './values';
@@ -130,7 +131,7 @@ export interface SettingsResource {
  * The registered tables, one entry per feature that owns one. Scrapers are not generic (spec §2), they
  * live under /catalog/scrapers.
  */
-export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource, topologiesResource, incidentRulesResource, logBackendsResource, secretsResource, configMapsResource];
+export const settingsResources: readonly SettingsResource[] = [teamsResource, canariesResource, topologiesResource, incidentRulesResource, logBackendsResource, secretsResource, configMapsResource, applicationsResource];
 
 /** The entry of a table; only registered tables are reachable, so a URL cannot name any other relation. */
 export function findResource(table: string | undefined, registry: readonly SettingsResource[] = settingsResources): SettingsResource | undefined {

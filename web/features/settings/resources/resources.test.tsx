@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessMap } from '@common/rbac';
 import { StaticSession } from '@web/app/session';
 import { canariesResource } from '@web/features/canaries/resource';
+import { applicationsResource } from '@web/features/applications/resource';
 import { configMapsResource, secretsResource } from '@web/features/connections/secrets/resource';
 import { incidentRulesResource } from '@web/features/incident-rules/resource';
 import { logBackendsResource } from '@web/features/log-backends/resource';
@@ -110,9 +111,9 @@ function renderAt(path: string, permissions: AccessMap = ADMIN, table = ':table'
 }
 
 describe('registry and routes', () => {
-  it('registers teams, health checks, topologies, incident rules, log backends, secrets and config maps, so the fixed pages and each have menu entries', () => {
-    expect(settingsResources).toEqual([teamsResource, canariesResource, topologiesResource, incidentRulesResource, logBackendsResource, secretsResource, configMapsResource]);
-    expect(routes.filter((route) => route.nav).map((route) => route.nav?.label)).toEqual(['Jobs History', 'Event Queue', 'Feature Flags', 'Teams', 'Health Checks', 'Topologies', 'Incident Rules', 'Log Backends', 'Secrets', 'Config Maps']);
+  it('registers teams, health checks, topologies, incident rules, log backends, secrets, config maps and applications, so the fixed pages and each have menu entries', () => {
+    expect(settingsResources).toEqual([teamsResource, canariesResource, topologiesResource, incidentRulesResource, logBackendsResource, secretsResource, configMapsResource, applicationsResource]);
+    expect(routes.filter((route) => route.nav).map((route) => route.nav?.label)).toEqual(['Jobs History', 'Event Queue', 'Feature Flags', 'Teams', 'Health Checks', 'Topologies', 'Incident Rules', 'Log Backends', 'Secrets', 'Config Maps', 'Applications']);
     expect(routes.map((route) => route.path)).toContain('settings/:table/:id');
   });
   it('gives each registered table a Settings menu entry, its feature flag and its read guard', () => {
