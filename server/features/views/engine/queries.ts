@@ -109,11 +109,29 @@ function orderOf(selector: Record<string, unknown>): string {
 const CONFIG_COLUMNS =
   'r.id, r.name, r.namespace, r.type, r.config_class, r.status, r.health, r.ready, r.description, r.source, r.labels, r.tags, r.properties, r.agent_id, r.parent_id, r.path, r.external_id, r.cost_per_minute, r.cost_total_1d, r.cost_total_7d, r.cost_total_30d, r.created_at, r.updated_at, r.deleted_at, r.last_scraped_time';
 
-export function configsStatement(selector: Record<string, unknown>, wantsConfig: boolean, extra: string[] = []): { text: string; values: unknown[] } {
+/**
+ * Column lists as a table holds them (`asTable`): ids as text and arrays as jsonb, the types the sandbox
+ * gives these values when they come through this server (strings, arrays), so merge and panel SQL and
+ * mapping see the same values whether the rows were loaded from here or selected in the database.
+ */
+function columnList(columns: string, asTable: boolean): string {
+  if (!asTable) return columns;
+  return columns
+    .split(', ')
+    .map((column) => {
+      const name = column.split(/ AS |\./).pop() ?? column;
+      if (/^(r\.(id|agent_id|parent_id)|c\.(id|config_id|created_by))$/.test(column)) return `${column}::text AS ${name}`;
+      if (column === 'r.external_id') return 'to_jsonb(r.external_id) AS external_id';
+      return column;
+    })
+    .join(', ');
+}
+
+export function configsStatement(selector: Record<string, unknown>, wantsConfig: boolean, extra: string[] = [], asTable = false): { text: string; values: unknown[] } {
   const params = new Params();
   const where = [...configConditions(selector, params), ...extra];
   return {
-    text: `SELECT ${CONFIG_COLUMNS}${wantsConfig ? ', r.config' : ''} FROM config_items r WHERE ${where.length ? where.join(' AND ') : 'true'} ORDER BY ${orderOf(selector)}${limitOf(selector, undefined)}`,
+    text: `SELECT ${columnList(CONFIG_COLUMNS, asTable)}${wantsConfig ? ', r.config' : ''} FROM config_items r WHERE ${where.length ? where.join(' AND ') : 'true'} ORDER BY ${orderOf(selector)}${limitOf(selector, undefined)}`,
     values: params.values,
   };
 }
@@ -123,14 +141,32 @@ async function configs(ctx: QueryContext, selector: Record<string, unknown>): Pr
   return (await ctx.pool.query<Row>(statement.text, statement.values)).rows;
 }
 
+const CHANGE_COLUMNS =
+  'c.id, c.config_id, r.name, r.type, r.namespace AS config_namespace, c.change_type, c.severity, c.source, c.summary, c.details, c.count, c.first_observed, c.created_at, c.created_by, c.external_created_by, r.tags';
+
 /** Changes of the items a selector selects (its fields apply to the item), newest first. */
-async function changes(ctx: QueryContext, selector: Record<string, unknown>): Promise<Row[]> {
+export function changesStatement(selector: Record<string, unknown>, asTable = false): { text: string; values: unknown[] } {
   const params = new Params();
   const where = configConditions({ ...selector, includeDeleted: true }, params);
   const text =
-    'SELECT c.id, c.config_id, r.name, r.type, r.namespace AS config_namespace, c.change_type, c.severity, c.source, c.summary, c.details, c.count, c.first_observed, c.created_at, c.created_by, c.external_created_by, r.tags ' +
+    `SELECT ${columnList(CHANGE_COLUMNS, asTable)} ` +
     `FROM config_changes c JOIN config_items r ON r.id = c.config_id WHERE ${where.length ? where.join(' AND ') : 'true'} ORDER BY c.created_at DESC${limitOf(selector, undefined) || ' LIMIT 10000'}`;
-  return (await ctx.pool.query<Row>(text, params.values)).rows;
+  return { text, values: params.values };
+}
+
+async function changes(ctx: QueryContext, selector: Record<string, unknown>): Promise<Row[]> {
+  const statement = changesStatement(selector);
+  return (await ctx.pool.query<Row>(statement.text, statement.values)).rows;
+}
+
+/**
+ * A query this console answers from its own catalog (configs, changes): its SELECT, so the rows can be
+ * made into a table inside the database without passing through this server. Undefined for the others.
+ */
+export function localStatement(query: Record<string, unknown>, wantsConfig: boolean): { text: string; values: unknown[] } | undefined {
+  if (isRecord(query.configs)) return configsStatement(query.configs, wantsConfig, [], true);
+  if (isRecord(query.changes)) return changesStatement(query.changes, true);
+  return undefined;
 }
 
 async function connectionOf(ctx: QueryContext, reference: unknown, where: string): Promise<ResolvedConnection | undefined> {

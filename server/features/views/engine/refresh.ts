@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { isRecord } from '../../../platform/errors';
 import { evaluateCel } from '../../../platform/expressions';
 import { parseDuration } from '../../../platform/units';
-import { QueryFailed, runQuery, type Row } from './queries';
-import { runSandboxed } from './sandbox';
-import { coerce, ensureTable, replaceRows, storedColumns, viewTableName, type EngineColumn } from './table';
+import { plan, tableTypes, writeRows } from './pushdown';
+import { localStatement, QueryFailed, runQuery, type Row } from './queries';
+import { loadRows, readerReady, runStatements, selectRows, shareTable } from './sandbox';
+import { coerce, ensureTable, quoteIdent, replaceRows, storedColumns, viewTableName, type EngineColumn } from './table';
 import { templated, type ResolvedVariable } from './variables';
 
 /**
@@ -150,52 +151,80 @@ async function materialise(pool: pg.Pool, view: ViewRow, variables: readonly Res
     const queries = isRecord(spec.queries) ? spec.queries : {};
     const context = { pool, namespace: view.namespace, signal, wantsConfig: wantsConfig(spec) };
     const names = Object.keys(queries);
+    // configs and changes run inside the database (their rows go straight into the TEMP tables);
+    // the others (sql, http, prometheus, other views) run here first.
     const results = await Promise.all(
       names.map(async (name) => {
         const query = queries[name];
         if (!isRecord(query)) throw new QueryFailed(`queries.${name}: must be a mapping`);
-        const rows = await runQuery(context, name, templated(query, vars, `queries.${name}`));
-        return [name, { rows, columns: isRecord(query.columns) ? (query.columns as Record<string, string>) : undefined }] as const;
+        const resolved = templated(query, vars, `queries.${name}`);
+        const local = localStatement(resolved, context.wantsConfig);
+        const rows = local ? undefined : await runQuery(context, name, resolved);
+        return [name, { rows, local, columns: isRecord(query.columns) ? (query.columns as Record<string, string>) : undefined }] as const;
       }),
     );
-    const tables = new Map(results);
     const panels = Array.isArray(spec.panels) ? spec.panels.filter(isRecord) : [];
     const merge = typeof spec.merge === 'string' && spec.merge.trim() !== '' ? spec.merge : undefined;
     const statements = [...(merge && withTable ? [merge] : []), ...panels.map((panel) => String(panel.query ?? ''))];
-    const outcomes = await runSandboxed(pool, tables, statements);
-    let base: Row[] = [];
-    if (withTable) {
-      if (merge) {
-        const merged = outcomes.shift();
-        if (merged?.error) throw new QueryFailed(`merge: ${merged.error}`);
-        base = merged?.rows ?? [];
-      } else base = results.flatMap(([, result]) => result.rows);
-    }
-    const panelResults = panels.map((panel, i) => ({ name: String(panel.name ?? `panel ${i + 1}`), rows: outcomes[i]?.rows ?? [], ...(outcomes[i]?.error ? { error: outcomes[i]?.error } : {}) }));
-    const mapped = withTable ? mapRows(spec, base, vars) : [];
     const client = await pool.connect();
-    let written = 0;
+    let broken = false;
     try {
       await client.query('BEGIN');
+      const problem = await readerReady(client);
+      for (const [name, result] of results) {
+        if (result.local) {
+          try {
+            await selectRows(client, name, result.local);
+          } catch (error) {
+            throw new QueryFailed(`queries.${name}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        } else await loadRows(client, name, { rows: result.rows ?? [], columns: result.columns });
+        await shareTable(client, name, problem === undefined);
+      }
+      const outcomes = problem ? statements.map(() => ({ rows: [], error: problem })) : await runStatements(client, statements);
+      let written = 0;
       if (withTable) {
         await ensureTable(client, view.id, table, columns, sortColumnOf(spec));
-        written = (await replaceRows(client, table, columns, fingerprint, mapped)).written;
+        const only = results.length === 1 && !merge ? results[0] : undefined;
+        const pushdown = only?.[1].local ? plan(columns, isRecord(spec.mapping) ? spec.mapping : {}, await tableTypes(client, only[0]), (column, expression) => {
+          const map = mapper(column, expression);
+          return (row) => map(row, vars);
+        }) : undefined;
+        if (only && pushdown) {
+          await client.query(`DELETE FROM public.${quoteIdent(table)} WHERE request_fingerprint = $1`, [fingerprint]);
+          written = await writeRows(client, table, only[0], columns, fingerprint, pushdown);
+        } else {
+          let base: Row[];
+          if (merge) {
+            const merged = outcomes.shift();
+            if (merged?.error) throw new QueryFailed(`merge: ${merged.error}`);
+            base = merged?.rows ?? [];
+          } else {
+            base = [];
+            for (const [name, result] of results) base.push(...(result.rows ?? (await client.query<Row>(`SELECT * FROM pg_temp.${quoteIdent(name)}`)).rows));
+          }
+          written = (await replaceRows(client, table, columns, fingerprint, mapRows(spec, base, vars))).written;
+        }
       }
+      const panelResults = panels.map((panel, i) => ({ name: String(panel.name ?? `panel ${i + 1}`), rows: outcomes[i]?.rows ?? [], ...(outcomes[i]?.error ? { error: outcomes[i]?.error } : {}) }));
       const duration = Date.now() - started;
       await client.query(
-        `INSERT INTO view_refreshes (view_id, request_fingerprint, variables, refreshed_at, attempted_at, duration_ms, row_count, error, panels, lease_owner, lease_until)
+        `INSERT INTO public.view_refreshes (view_id, request_fingerprint, variables, refreshed_at, attempted_at, duration_ms, row_count, error, panels, lease_owner, lease_until)
          VALUES ($1, $2, $3, now(), now(), $4, $5, NULL, $6, NULL, NULL)
          ON CONFLICT (view_id, request_fingerprint) DO UPDATE SET variables = EXCLUDED.variables, refreshed_at = now(), attempted_at = now(), duration_ms = EXCLUDED.duration_ms,
            row_count = EXCLUDED.row_count, error = NULL, panels = EXCLUDED.panels, lease_owner = NULL, lease_until = NULL`,
         [view.id, fingerprint, JSON.stringify(vars), duration, written, JSON.stringify(panelResults)],
       );
       await client.query('COMMIT');
+      if (withTable) vacuumLater(pool, table);
       return { rowCount: written, durationMs: duration };
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
       throw error;
     } finally {
-      client.release();
+      client.release(broken);
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -207,6 +236,23 @@ async function materialise(pool: pg.Pool, view: ViewRow, variables: readonly Res
     );
     return { rowCount: 0, durationMs: duration, error: message };
   }
+}
+
+const vacuuming = new Set<string>();
+
+/**
+ * After a refresh, in the background: VACUUM ANALYZE of the view's table, so pages and counts by
+ * fingerprint are planned on its real contents and read from its indexes alone (visibility map).
+ */
+function vacuumLater(pool: pg.Pool, table: string): void {
+  if (vacuuming.has(table)) return;
+  vacuuming.add(table);
+  setTimeout(() => {
+    pool
+      .query(`VACUUM (ANALYZE) public.${quoteIdent(table)}`)
+      .catch(() => undefined)
+      .finally(() => vacuuming.delete(table));
+  }, 0).unref?.();
 }
 
 /** Takes the lease of a (view, fingerprint): false when another refresh holds it. */

@@ -96,6 +96,77 @@ function plainRow(row: Row): Row {
   return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : value]));
 }
 
+/** The rows of one query, from this server: loaded into the TEMP table named after the query (in the caller's transaction). */
+export async function loadRows(client: pg.PoolClient, name: string, table: { rows: readonly Row[]; columns?: Record<string, string> | undefined }): Promise<void> {
+  const keys = new Set<string>();
+  for (const row of table.rows) for (const key of Object.keys(row)) keys.add(key);
+  for (const key of Object.keys(table.columns ?? {})) keys.add(key);
+  const columns = [...keys].map((key) => ({ key, type: columnType(table.columns?.[key], table.rows.map((row) => row[key])) }));
+  const quoted = quoteIdent(name);
+  const definitions = columns.length > 0 ? columns.map((column) => `${quoteIdent(column.key)} ${column.type}`).join(', ') : '"_" text';
+  await client.query(`CREATE TEMP TABLE ${quoted} (${definitions}) ON COMMIT DROP`);
+  if (columns.length > 0 && table.rows.length > 0) {
+    const record = columns.map((column, i) => `c${i} ${column.type}`).join(', ');
+    for (let start = 0; start < table.rows.length; start += 5000) {
+      const chunk = table.rows.slice(start, start + 5000).map((row) => Object.fromEntries(columns.map((column, i) => [`c${i}`, cell(column.type, row[column.key])])));
+      await client.query(`INSERT INTO ${quoted} SELECT ${columns.map((_c, i) => `x.c${i}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${record})`, [JSON.stringify(chunk)]);
+    }
+  }
+}
+
+/**
+ * The rows of one query run inside the database (configs, changes: `statement` is its SELECT): made
+ * into the TEMP table named after the query without passing through this server.
+ */
+export async function selectRows(client: pg.PoolClient, name: string, statement: { text: string; values: unknown[] }): Promise<void> {
+  // CREATE TABLE AS takes no parameters: the (unnamed) prepared SELECT feeds an INSERT instead.
+  const quoted = quoteIdent(name);
+  await client.query(`CREATE TEMP TABLE ${quoted} ON COMMIT DROP AS SELECT * FROM (${statement.text}) AS q WITH NO DATA`.replace(/\$(\d+)/g, 'NULL'));
+  await client.query(`INSERT INTO ${quoted} ${statement.text}`, statement.values);
+}
+
+/** After the tables are loaded: statistics for the planner, and SELECT for the reader role (when it is usable). */
+export async function shareTable(client: pg.PoolClient, name: string, readable: boolean): Promise<void> {
+  const quoted = quoteIdent(name);
+  await client.query(`ANALYZE ${quoted}`);
+  if (readable) await client.query(`GRANT SELECT ON ${quoted} TO ${READER_ROLE}`);
+}
+
+/**
+ * Runs `statements` as the reader role in a READ ONLY subtransaction of the caller's transaction, with a
+ * statement timeout; everything it set (role, read only, timeout) is undone when it ends, so the caller
+ * may go on writing. One outcome per statement, in order.
+ */
+export async function runStatements(client: pg.PoolClient, statements: readonly string[]): Promise<SqlOutcome[]> {
+  if (statements.length === 0) return [];
+  await client.query('SAVEPOINT sandbox');
+  await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+  await client.query('SET TRANSACTION READ ONLY');
+  await client.query(`SET LOCAL ROLE ${READER_ROLE}`);
+  const out: SqlOutcome[] = [];
+  for (const statement of statements) {
+    await client.query('SAVEPOINT panel');
+    try {
+      const refused = notAQuery(statement);
+      if (refused) out.push({ rows: [], error: refused });
+      else {
+        // A bound parameter makes it one statement of the extended protocol: nothing can follow it.
+        const result = await client.query<Row>(`SELECT * FROM (${statement.trim().replace(/;\s*$/, '')}\n) AS q LIMIT $1`, [ROW_LIMIT]);
+        out.push({ rows: result.rows.map(plainRow) });
+      }
+    } catch (error) {
+      out.push({ rows: [], error: sqlError(error) });
+    }
+    // Always undone: whatever a statement set (a setting, through a function) ends with it.
+    await client.query('ROLLBACK TO SAVEPOINT panel');
+  }
+  await client.query('ROLLBACK TO SAVEPOINT sandbox');
+  await client.query('RELEASE SAVEPOINT sandbox');
+  const { rows } = await client.query<{ user: string; ro: string }>("SELECT current_user AS user, current_setting('transaction_read_only') AS ro");
+  if (rows[0]?.user === READER_ROLE || rows[0]?.ro !== 'off') throw new Error('the view SQL sandbox did not end');
+  return out;
+}
+
 /**
  * Runs `statements` over the query results. Answers one outcome per statement, in order; a statement
  * that fails gets its error and the others still run. Throws only when the sandbox cannot be set up.
@@ -116,43 +187,10 @@ export async function runSandboxed(
       return statements.map(() => ({ rows: [], error: problem }));
     }
     for (const [name, table] of tables) {
-      const keys = new Set<string>();
-      for (const row of table.rows) for (const key of Object.keys(row)) keys.add(key);
-      for (const key of Object.keys(table.columns ?? {})) keys.add(key);
-      const columns = [...keys].map((key) => ({ key, type: columnType(table.columns?.[key], table.rows.map((row) => row[key])) }));
-      const quoted = quoteIdent(name);
-      const definitions = columns.length > 0 ? columns.map((column) => `${quoteIdent(column.key)} ${column.type}`).join(', ') : '"_" text';
-      await client.query(`CREATE TEMP TABLE ${quoted} (${definitions}) ON COMMIT DROP`);
-      if (columns.length > 0 && table.rows.length > 0) {
-        const record = columns.map((column, i) => `c${i} ${column.type}`).join(', ');
-        for (let start = 0; start < table.rows.length; start += 5000) {
-          const chunk = table.rows.slice(start, start + 5000).map((row) => Object.fromEntries(columns.map((column, i) => [`c${i}`, cell(column.type, row[column.key])])));
-          await client.query(`INSERT INTO ${quoted} SELECT ${columns.map((_c, i) => `x.c${i}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${record})`, [JSON.stringify(chunk)]);
-        }
-      }
-      await client.query(`ANALYZE ${quoted}`);
-      await client.query(`GRANT SELECT ON ${quoted} TO ${READER_ROLE}`);
+      await loadRows(client, name, table);
+      await shareTable(client, name, true);
     }
-    await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-    await client.query('SET TRANSACTION READ ONLY');
-    await client.query(`SET LOCAL ROLE ${READER_ROLE}`);
-    const out: SqlOutcome[] = [];
-    for (const statement of statements) {
-      await client.query('SAVEPOINT panel');
-      try {
-        const refused = notAQuery(statement);
-        if (refused) out.push({ rows: [], error: refused });
-        else {
-          // A bound parameter makes it one statement of the extended protocol: nothing can follow it.
-          const result = await client.query<Row>(`SELECT * FROM (${statement.trim().replace(/;\s*$/, '')}\n) AS q LIMIT $1`, [ROW_LIMIT]);
-          out.push({ rows: result.rows.map(plainRow) });
-        }
-      } catch (error) {
-        out.push({ rows: [], error: sqlError(error) });
-      }
-      // Always undone: whatever a statement set (a setting, through a function) ends with it.
-      await client.query('ROLLBACK TO SAVEPOINT panel');
-    }
+    const out = await runStatements(client, statements);
     await client.query('ROLLBACK');
     return out;
   } catch (error) {
