@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isRecord, messageOf } from '../../platform/errors';
 import { evaluateCel } from '../../platform/expressions';
+import { readFullDocument, type ScrapedAccess } from './access';
 import { fingerprint, normalize } from './changes';
 import { looksLikeJsonPath, queryAll, queryOne, removePath, replacePath } from './jsonpath';
 import { kubernetesDefaults } from './kubernetes';
@@ -62,6 +63,18 @@ export type Mapping = z.infer<typeof mappingSchema>;
 
 /** A mapping problem with one result: the rest of the run goes on. */
 export class MappingError extends Error {}
+
+/** A full-form document without `config`: it carries access data only, no item. */
+class NoItem extends Error {}
+
+/**
+ * spec.full (config-db): each result is a document with `config` (the item) beside `changes`, `analysis`
+ * and access data (access.ts). Access data is collected in `access`; unreadable entries go to `error`.
+ */
+export interface FullMode {
+  access: ScrapedAccess[];
+  error(message: string): void;
+}
 
 function variables(config: unknown): Record<string, unknown> {
   return isRecord(config) ? { ...config, config } : { config };
@@ -125,14 +138,25 @@ export function splitItems(result: RawResult, items: string | undefined): RawRes
  * namespace, labels, owners, health), then the entry's fields override them; transform.exclude and mask
  * apply to the stored config. Throws MappingError when the result has no id or type.
  */
-export function mapResult(raw: RawResult, mapping: Mapping, where: string): ScrapedItem {
+export function mapResult(raw: RawResult, mapping: Mapping, where: string, full?: FullMode): ScrapedItem {
   // transform.expr: CEL that answers the config to keep (a reshaped or trimmed one) before anything else.
   let config = raw.config;
   if (mapping.transform?.expr !== undefined) {
     config = evaluateCel(`${where}.transform.expr`, mapping.transform.expr, variables(raw.config));
     if (!isRecord(config) && !Array.isArray(config)) throw new MappingError(`${where}.transform.expr: must answer a map (the config to keep), not ${JSON.stringify(config)}`);
   }
-  const k8s = kubernetesDefaults(config);
+  // Full form: the fields read the whole document (as config-db's do), the item keeps its `config`.
+  const docWhere = raw.source ? `${where} (${raw.source})` : where;
+  const inner = full && isRecord(config) ? config.config : undefined;
+  if (full && (inner === undefined || inner === null)) {
+    const problems: string[] = [];
+    const read = readFullDocument(config, docWhere, problems, {});
+    for (const problem of problems) full.error(problem);
+    if (read.access) full.access.push(read.access);
+    if (read.changes.length > 0 || read.analysis.length > 0) full.error(`${docWhere}: changes and analysis need the document's config; left out`);
+    throw new NoItem();
+  }
+  const k8s = kubernetesDefaults(full ? inner : config);
   const pick = (field: keyof Mapping & string) => evaluate(`${where}.${field}`, mapping[field] as FieldValue | undefined, config);
 
   const type = text(pick('type')) ?? raw.type ?? k8s?.type;
@@ -162,7 +186,14 @@ export function mapResult(raw: RawResult, mapping: Mapping, where: string): Scra
     }
   }
 
-  let stored: unknown = config;
+  let document: ReturnType<typeof readFullDocument> | undefined;
+  if (full) {
+    const problems: string[] = [];
+    document = readFullDocument(config, docWhere, problems, { type, externalId: id });
+    for (const problem of problems) full.error(problem);
+    if (document.access) full.access.push(document.access);
+  }
+  let stored: unknown = full ? inner : config;
   for (const rule of k8s?.exclude ?? []) stored = removePath(stored, rule);
   for (const rule of mapping.transform?.exclude ?? []) {
     if (!rule.types || rule.types.includes(type)) stored = removePath(stored, rule.jsonpath);
@@ -217,8 +248,8 @@ export function mapResult(raw: RawResult, mapping: Mapping, where: string): Scra
     parents,
     relationships: k8s?.relationships ?? [],
     selectors,
-    changes: raw.changes ?? [],
-    analysis: [...(raw.analysis ?? []), ...(k8s?.analysis ?? [])],
+    changes: [...(raw.changes ?? []), ...(document?.changes ?? [])],
+    analysis: [...(raw.analysis ?? []), ...(document?.analysis ?? []), ...(k8s?.analysis ?? [])],
   };
 }
 
@@ -226,13 +257,15 @@ export function mapResult(raw: RawResult, mapping: Mapping, where: string): Scra
  * Maps every result of one spec entry. A result that cannot be mapped is reported through `error` and
  * skipped; the others are kept.
  */
-export function mapResults(results: RawResult[], mapping: Mapping, where: string, error: (message: string) => void): ScrapedItem[] {
+export function mapResults(results: RawResult[], mapping: Mapping, where: string, error: (message: string) => void, access?: ScrapedAccess[]): ScrapedItem[] {
   const items: ScrapedItem[] = [];
+  const full: FullMode | undefined = access ? { access, error } : undefined;
   for (const result of results) {
     for (const one of splitItems(result, mapping.items)) {
       try {
-        items.push(mapResult(one, mapping, where));
+        items.push(mapResult(one, mapping, where, full));
       } catch (problem) {
+        if (problem instanceof NoItem) continue;
         error(problem instanceof MappingError ? problem.message : `${where}: ${messageOf(problem)}`);
       }
     }

@@ -5,6 +5,7 @@ import { runErrors } from '../../platform/jobs/run-errors';
 import type { JobRun } from '../../platform/jobs/job-run';
 import type { Logger } from '../../platform/logger';
 import { withoutSecrets } from '../../platform/peers/credentials';
+import { storeAccess, type ScrapedAccess } from './access';
 import { mapResults } from './mapping';
 import { loadScraper } from './scrapers';
 import { runnableEntry } from './sources/resolve-entry';
@@ -33,6 +34,8 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
   }
   const now = new Date();
   const items: ScrapedItem[] = [];
+  // spec.full: the access data of every result (users, roles, config_access, logins), stored after the items.
+  const access: ScrapedAccess[] | undefined = parsed.full ? [] : undefined;
   let entryFailed = false;
   {
     for (const entry of parsed.entries) {
@@ -49,7 +52,7 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
         secrets = runnable.secrets;
         const input = runnable.entry;
         const results = await entry.source.scrape(input, { scraperId: id, namespace: scraper.namespace, signal, log: options.log, error: (message) => error(`${entry.where}: ${withoutSecrets(message, secrets)}`) });
-        items.push(...mapResults(results, entry.mapping, entry.where, error));
+        items.push(...mapResults(results, entry.mapping, entry.where, error, access));
       } catch (problem) {
         entryFailed = true;
         const message = withoutSecrets(messageOf(problem), secrets);
@@ -60,6 +63,7 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
   if (signal.aborted) throw new Error('the run was stopped before it finished; nothing was written');
   const summary = await inTransaction(pool, async (client) => {
     const stored = await storeScrape(client, items, { scraperId: id, scraperName: `${scraper.namespace}/${scraper.name}`, staleMillis: parsed.staleMillis, deleteStale: !entryFailed, now });
+    if (access) stored.access = await storeAccess(client, access, { scraperId: id, now, deleteStale: !entryFailed, error });
     await client.query('UPDATE config_scrapers SET last_run_at = $2 WHERE id = $1', [id, now]);
     return stored;
   });

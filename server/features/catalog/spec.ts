@@ -19,10 +19,9 @@ const UNSUPPORTED_TYPES = [
   'kubernetes', 'aws', 'azure', 'azureDevops', 'gcp', 'githubActions', 'slack', 'terraform', 'trivy', 'clickhouse', 'logs', 'pubsub',
   'http2', 'openSearch', 'kubernetesProxy', 'system', 'github', 'githubSecurity', 'openssf', 'playwright', 'postgres', 'ical', 'azureAD',
 ];
-const SPEC_FIELDS = ['schedule', 'retention'];
+const SPEC_FIELDS = ['schedule', 'retention', 'full'];
 /** ScraperSpec fields other than scraper types that are read but not run. */
 const IGNORED_SPEC_FIELDS: Record<string, string> = {
-  full: 'results are always read as the configuration itself (the full form with changes inside is not read)',
   logLevel: 'the scraper reports to the job history at its own level',
   crdSync: 'scrapers are not written back as Kubernetes resources',
 };
@@ -47,6 +46,11 @@ export interface ScraperEntry {
 export interface ParsedScraper {
   schedule: string | null;
   staleMillis: number;
+  /**
+   * config-db's full form: each result is a document with `config` (the item), `changes`, `analysis` and
+   * access data (external_users, config_access, access_logs …, see access.ts).
+   */
+  full: boolean;
   entries: ScraperEntry[];
   errors: SpecProblem[];
   warnings: string[];
@@ -107,6 +111,8 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
   const spec = isRecord(raw) ? raw : {};
   if (!isRecord(raw)) errors.push({ path: 'spec', message: 'must be a mapping of scraper types (file, sql, http, …) and schedule' });
   const schedule = scheduleOf(spec.schedule, errors);
+  if (spec.full !== undefined && spec.full !== null && typeof spec.full !== 'boolean') errors.push({ path: 'spec.full', message: 'must be true or false' });
+  const full = spec.full === true;
   let staleMillis = DEFAULT_STALE_MILLIS;
   if (spec.retention !== undefined) {
     const retention = retentionSchema.safeParse(spec.retention);
@@ -176,5 +182,5 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
   if (errors.length === 0 && entries.length === 0 && warnings.length === 0) {
     errors.push({ path: 'spec', message: `has no scraper entries; add one of ${SOURCES.map((s) => s.key).join(', ')}` });
   }
-  return { schedule, staleMillis, entries, errors, warnings };
+  return { schedule, staleMillis, full, entries, errors, warnings };
 }

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { healthEvent } from '../../../common/events';
 import { publishMany, type PendingEvent } from '../../platform/jobs/event-queue';
 import { compareConfigs, fingerprint, normalize, type Json } from './changes';
+import type { AccessSummary } from './access';
 import type { ItemRef, RelationshipSelector, ScrapedItem } from './types';
 
 /** What one scrape did (POST /api/config/run answers it; job_history keeps it in details.summary). */
@@ -13,6 +14,8 @@ export interface ScrapeSummary {
   deleted: number;
   changes: number;
   analysis: number;
+  /** spec.full: what the run's access data did (access.ts). */
+  access?: AccessSummary;
   errors: string[];
 }
 

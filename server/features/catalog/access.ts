@@ -1,0 +1,625 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { isRecord, messageOf } from '../../platform/errors';
+import type { AnalysisInput, ChangeInput, Severity } from './types';
+import { SEVERITIES } from './types';
+
+/**
+ * Access data a scraper reports beside its configs (docs/CATALOG.md, "Access and logins"), in config-db's
+ * `full: true` form: each result is a document whose `config` is the item and whose other keys carry
+ * `external_users`, `external_groups`, `external_user_groups`, `external_roles`, `config_access` and
+ * `access_logs` (also `users`, `groups`, `user_groups`, `roles`, `access`, `logs`, `config_access_logs`).
+ * Users, groups and roles are matched by their aliases; access rows and logins point at a config item by
+ * `external_config_id: {config_type, external_id}` (or `config_id`), defaulting to the document's own item.
+ */
+
+/** A config item as an access row names it: by uuid, or by type and external id. */
+export interface ConfigRef {
+  configId?: string;
+  externalId?: string;
+  type?: string;
+}
+
+/** A user, group or role as a source reports it. */
+export interface EntityInput {
+  where: string;
+  id?: string;
+  aliases: string[];
+  name?: string;
+  /** user_type, email, account_id / group_type / role_type, description: the table's own columns. */
+  fields: Record<string, string | null>;
+}
+
+export interface UserGroupInput {
+  where: string;
+  user: Principal;
+  group: Principal;
+}
+
+interface Principal {
+  id?: string;
+  aliases: string[];
+}
+
+export interface AccessInput {
+  where: string;
+  config: ConfigRef;
+  user?: Principal;
+  group?: Principal;
+  role?: Principal;
+}
+
+export interface LogInput {
+  where: string;
+  config: ConfigRef;
+  user: Principal;
+  role?: Principal;
+  createdAt: Date;
+  mfa: boolean;
+  count: number;
+  clientIp: string;
+  verb: string | null;
+  outcome: string;
+  properties: Record<string, unknown> | null;
+}
+
+/** What one full-form document carries besides its config. */
+export interface ScrapedAccess {
+  where: string;
+  users: EntityInput[];
+  groups: EntityInput[];
+  roles: EntityInput[];
+  userGroups: UserGroupInput[];
+  access: AccessInput[];
+  logs: LogInput[];
+}
+
+export interface AccessSummary {
+  users: { created: number; updated: number };
+  groups: { created: number; updated: number };
+  roles: { created: number; updated: number };
+  userGroups: number;
+  access: { created: number; unchanged: number; deleted: number };
+  logins: number;
+  skipped: number;
+}
+
+/** What a full-form document holds: its config (absent: an access-only document), changes, insights and access. */
+export interface FullDocument {
+  hasConfig: boolean;
+  config: unknown;
+  changes: ChangeInput[];
+  analysis: AnalysisInput[];
+  access: ScrapedAccess | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NIL = '00000000-0000-0000-0000-000000000000';
+
+const KEYS = {
+  users: ['external_users', 'users'],
+  groups: ['external_groups', 'groups'],
+  roles: ['external_roles', 'roles'],
+  userGroups: ['external_user_groups', 'user_groups'],
+  access: ['config_access', 'access'],
+  logs: ['access_logs', 'config_access_logs', 'logs'],
+} as const;
+
+function findKey(doc: Record<string, unknown>, keys: readonly string[]): { key: string; value: unknown } | undefined {
+  for (const key of keys) if (doc[key] !== undefined && doc[key] !== null) return { key, value: doc[key] };
+  return undefined;
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  return undefined;
+}
+
+function textList(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  return [...new Set(list.map(text).filter((item): item is string => item !== undefined))];
+}
+
+function uuidOf(value: unknown): string | undefined {
+  const id = text(value);
+  return id && UUID.test(id) && id !== NIL ? id.toLowerCase() : undefined;
+}
+
+function principal(entry: Record<string, unknown>, idKey: string, aliasKeys: string[]): Principal | undefined {
+  const id = uuidOf(entry[idKey]);
+  const aliases = [...new Set(aliasKeys.flatMap((key) => textList(entry[key])))];
+  return id || aliases.length > 0 ? { ...(id ? { id } : {}), aliases } : undefined;
+}
+
+/** external_config_id {config_type, external_id, config_id}, or config_id / external_id / config_type on the entry itself. */
+function configRefOf(entry: Record<string, unknown>): ConfigRef {
+  const nested = isRecord(entry.external_config_id) ? entry.external_config_id : undefined;
+  const ref: ConfigRef = {};
+  for (const source of [entry, ...(nested ? [nested] : [])]) {
+    const configId = text(source.config_id) ?? text(source.uuid);
+    if (configId !== undefined) {
+      if (UUID.test(configId)) ref.configId = configId.toLowerCase();
+      else ref.externalId = configId;
+    }
+    const externalId = text(source.external_id);
+    if (externalId !== undefined) ref.externalId = externalId;
+    const type = text(source.config_type) ?? (source === nested ? text(source.type) : undefined);
+    if (type !== undefined) ref.type = type;
+  }
+  return ref;
+}
+
+function dateOf(value: unknown): Date | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function listAt(doc: Record<string, unknown>, keys: readonly string[], where: string, problems: string[]): Array<{ entry: Record<string, unknown>; where: string }> {
+  const found = findKey(doc, keys);
+  if (!found) return [];
+  if (!Array.isArray(found.value)) {
+    problems.push(`${where}.${found.key}: must be a list`);
+    return [];
+  }
+  const out: Array<{ entry: Record<string, unknown>; where: string }> = [];
+  found.value.forEach((entry: unknown, index) => {
+    const at = `${where}.${found.key}[${index}]`;
+    if (isRecord(entry)) out.push({ entry, where: at });
+    else problems.push(`${at}: must be a mapping`);
+  });
+  return out;
+}
+
+function entityOf(entry: Record<string, unknown>, where: string, columns: Record<string, string[]>, problems: string[]): EntityInput | undefined {
+  const id = uuidOf(entry.id);
+  const aliases = textList(entry.aliases);
+  if (!id && aliases.length === 0) {
+    problems.push(`${where}: needs aliases (the ids the source knows it by) or a uuid id`);
+    return undefined;
+  }
+  const fields: Record<string, string | null> = {};
+  for (const [column, keys] of Object.entries(columns)) {
+    const value = keys.map((key) => text(entry[key])).find((item) => item !== undefined);
+    if (value !== undefined) fields[column] = value;
+  }
+  const name = text(entry.name);
+  return { where, ...(id ? { id } : {}), aliases, ...(name ? { name } : {}), fields };
+}
+
+function changeOf(entry: Record<string, unknown>, where: string, problems: string[]): ChangeInput | undefined {
+  const changeType = text(entry.change_type);
+  if (!changeType) {
+    problems.push(`${where}.change_type: is required`);
+    return undefined;
+  }
+  const severity = text(entry.severity)?.toLowerCase();
+  const createdAt = dateOf(entry.created_at);
+  return {
+    changeType,
+    ...(text(entry.external_change_id) ? { externalChangeId: text(entry.external_change_id) } : {}),
+    ...(severity && (SEVERITIES as readonly string[]).includes(severity) ? { severity: severity as Severity } : {}),
+    ...(text(entry.source) ? { source: text(entry.source) } : {}),
+    ...(text(entry.summary) ? { summary: text(entry.summary) } : {}),
+    ...(entry.details !== undefined ? { details: entry.details } : {}),
+    ...(createdAt ? { createdAt } : {}),
+  };
+}
+
+function analysisOf(entry: Record<string, unknown>, where: string, problems: string[]): AnalysisInput | undefined {
+  const analyzer = text(entry.analyzer);
+  if (!analyzer) {
+    problems.push(`${where}.analyzer: is required`);
+    return undefined;
+  }
+  const severity = text(entry.severity)?.toLowerCase();
+  const status = text(entry.status);
+  const messages = textList(entry.messages);
+  return {
+    analyzer,
+    ...(text(entry.analysis_type) ? { analysisType: text(entry.analysis_type) } : {}),
+    ...(severity && (SEVERITIES as readonly string[]).includes(severity) ? { severity: severity as Severity } : {}),
+    ...(status === 'open' || status === 'resolved' || status === 'silenced' ? { status } : {}),
+    ...(messages.length > 0 ? { message: messages.join('\n\n') } : text(entry.message) ? { message: text(entry.message) } : {}),
+    ...(text(entry.summary) ? { summary: text(entry.summary) } : {}),
+    ...(text(entry.source) ? { source: text(entry.source) } : {}),
+    ...(entry.analysis !== undefined ? { analysis: entry.analysis } : {}),
+  };
+}
+
+/**
+ * Reads one full-form document (config-db `full: true`): `config` is the item to store (a document without
+ * it carries only access data), `changes` and `analysis` belong to the item, and the access lists are
+ * returned with `where` paths. Entries that cannot be read are reported in `problems` and left out; the rest
+ * are kept. Access rows and logins without a config reference point at the document's own item.
+ */
+export function readFullDocument(doc: unknown, where: string, problems: string[], own: ConfigRef): FullDocument {
+  if (!isRecord(doc)) {
+    problems.push(`${where}: with spec.full the result must be a mapping with config (and changes, external_users, config_access, access_logs …), not ${Array.isArray(doc) ? 'a list' : typeof doc}`);
+    return { hasConfig: false, config: undefined, changes: [], analysis: [], access: null };
+  }
+  const hasConfig = doc.config !== undefined && doc.config !== null;
+  const changes = listAt(doc, ['changes'], where, problems).flatMap(({ entry, where: at }) => changeOf(entry, at, problems) ?? []);
+  const analysis = listAt(doc, ['analysis'], where, problems).flatMap(({ entry, where: at }) => analysisOf(entry, at, problems) ?? []);
+
+  const users = listAt(doc, KEYS.users, where, problems).flatMap(({ entry, where: at }) =>
+    entityOf(entry, at, { user_type: ['user_type', 'type'], email: ['email'] }, problems) ?? [],
+  );
+  const groups = listAt(doc, KEYS.groups, where, problems).flatMap(({ entry, where: at }) => entityOf(entry, at, { group_type: ['group_type', 'type'] }, problems) ?? []);
+  const roles = listAt(doc, KEYS.roles, where, problems).flatMap(({ entry, where: at }) =>
+    entityOf(entry, at, { role_type: ['role_type', 'type'], description: ['description'] }, problems) ?? [],
+  );
+  const userGroups = listAt(doc, KEYS.userGroups, where, problems).flatMap(({ entry, where: at }) => {
+    const user = principal(entry, 'external_user_id', ['user', 'external_user_aliases']);
+    const group = principal(entry, 'external_group_id', ['group', 'external_group_aliases']);
+    if (!user || !group) {
+      problems.push(`${at}: needs a user (user or external_user_aliases) and a group (group or external_group_aliases)`);
+      return [];
+    }
+    return [{ where: at, user, group }];
+  });
+
+  // The document's own item: its uuid / external_id / id and type / config_type (config-db's defaults), else the mapped item.
+  const docRef = configRefOf({ config_id: doc.config_id ?? doc.uuid, external_id: doc.external_id ?? doc.id, config_type: doc.config_type ?? doc.type });
+  const defaultRef = (): ConfigRef => {
+    return { ...(hasConfig ? own : {}), ...docRef };
+  };
+  const refOf = (entry: Record<string, unknown>, at: string): ConfigRef | undefined => {
+    const ref = configRefOf(entry);
+    const resolved = ref.configId || ref.externalId ? ref : defaultRef();
+    if (!resolved.configId && !resolved.externalId) {
+      problems.push(`${at}: names no config item (external_config_id: {config_type, external_id}, or config_id)`);
+      return undefined;
+    }
+    return resolved;
+  };
+
+  const access = listAt(doc, KEYS.access, where, problems).flatMap(({ entry, where: at }) => {
+    const config = refOf(entry, at);
+    if (!config) return [];
+    const user = principal(entry, 'external_user_id', ['external_user_aliases', 'user']);
+    const group = principal(entry, 'external_group_id', ['external_group_aliases', 'group']);
+    const role = principal(entry, 'external_role_id', ['external_role_aliases', 'role']);
+    if (!user && !group) {
+      problems.push(`${at}: names no user or group (external_user_aliases or external_group_aliases)`);
+      return [];
+    }
+    return [{ where: at, config, ...(user ? { user } : {}), ...(group ? { group } : {}), ...(role ? { role } : {}) }];
+  });
+
+  const logs = listAt(doc, KEYS.logs, where, problems).flatMap(({ entry, where: at }) => {
+    const config = refOf(entry, at);
+    if (!config) return [];
+    const user = principal(entry, 'external_user_id', ['external_user_aliases', 'user']);
+    if (!user) {
+      problems.push(`${at}: names no user (external_user_aliases or external_user_id)`);
+      return [];
+    }
+    const createdAt = entry.created_at === undefined ? new Date() : dateOf(entry.created_at);
+    if (!createdAt) {
+      problems.push(`${at}.created_at: ${JSON.stringify(entry.created_at)} is not a time`);
+      return [];
+    }
+    const count = entry.count === undefined || entry.count === null ? 1 : Number(entry.count);
+    if (!Number.isInteger(count) || count < 1) {
+      problems.push(`${at}.count: must be a whole number of at least 1`);
+      return [];
+    }
+    if (entry.mfa !== undefined && entry.mfa !== null && typeof entry.mfa !== 'boolean') {
+      problems.push(`${at}.mfa: must be true or false`);
+      return [];
+    }
+    const properties = isRecord(entry.properties) ? entry.properties : null;
+    const role = principal(entry, 'external_role_id', ['external_role_aliases', 'role']);
+    const log: LogInput = {
+      where: at,
+      config,
+      user,
+      ...(role ? { role } : {}),
+      createdAt,
+      mfa: entry.mfa === true,
+      count,
+      clientIp: text(entry.client_ip) ?? (properties ? text(properties.ip_address) : undefined) ?? '',
+      verb: text(entry.verb) ?? null,
+      outcome: text(entry.outcome) ?? 'allowed',
+      properties,
+    };
+    return [log];
+  });
+
+  const any = users.length + groups.length + roles.length + userGroups.length + access.length + logs.length > 0;
+  return { hasConfig, config: hasConfig ? doc.config : undefined, changes, analysis, access: any ? { where, users, groups, roles, userGroups, access, logs } : null };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Storing
+
+interface EntityTable {
+  table: 'external_users' | 'external_groups' | 'external_roles';
+  columns: string[];
+}
+
+const USERS: EntityTable = { table: 'external_users', columns: ['user_type', 'email'] };
+const GROUPS: EntityTable = { table: 'external_groups', columns: ['group_type'] };
+const ROLES: EntityTable = { table: 'external_roles', columns: ['role_type', 'description'] };
+
+/** Finds the stored id of a principal by its uuid or any of its aliases. */
+type Lookup = (principal: Principal) => string | undefined;
+
+/**
+ * Upserts one kind of entity: entries sharing an alias (in this run, or with a stored row) are one entity.
+ * A stored match keeps its id and gains the new aliases; declared names and columns overwrite its own.
+ * Principals only referred to (an access row's aliases) are created with their first alias as name.
+ */
+async function syncEntities(
+  client: pg.PoolClient,
+  kind: EntityTable,
+  declared: EntityInput[],
+  referred: Principal[],
+  scraperId: string,
+): Promise<{ lookup: Lookup; created: number; updated: number }> {
+  const inputs: Array<EntityInput & { declared: boolean }> = [
+    ...declared.map((entity) => ({ ...entity, declared: true })),
+    ...referred.map((ref) => ({ where: '', ...(ref.id ? { id: ref.id } : {}), aliases: ref.aliases, fields: {}, declared: false })),
+  ];
+  // Union of entries sharing a key (an alias or a uuid).
+  const parent = inputs.map((_, index) => index);
+  const root = (index: number): number => {
+    while (parent[index] !== index) index = parent[index] = parent[parent[index]!]!;
+    return index;
+  };
+  const keyOwner = new Map<string, number>();
+  const keysOf = (input: { id?: string; aliases: string[] }) => [...input.aliases.map((alias) => `a:${alias}`), ...(input.id ? [`i:${input.id}`] : [])];
+  inputs.forEach((input, index) => {
+    for (const key of keysOf(input)) {
+      const owner = keyOwner.get(key);
+      if (owner === undefined) keyOwner.set(key, index);
+      else parent[root(index)] = root(owner);
+    }
+  });
+  const groups = new Map<number, Array<(typeof inputs)[number]>>();
+  inputs.forEach((input, index) => groups.set(root(index), [...(groups.get(root(index)) ?? []), input]));
+
+  const allAliases = [...new Set(inputs.flatMap((input) => input.aliases))];
+  const allIds = [...new Set(inputs.flatMap((input) => (input.id ? [input.id] : [])))];
+  const { rows: stored } = await client.query<{ id: string; aliases: string[]; scraper_id: string | null; name: string } & Record<string, string | null>>(
+    `SELECT id, aliases, scraper_id, name, ${kind.columns.join(', ')} FROM ${kind.table}
+     WHERE deleted_at IS NULL AND (aliases && $1::text[] OR id = ANY($2::uuid[])) ORDER BY (scraper_id = $3) DESC NULLS LAST, created_at, id`,
+    [allAliases, allIds, scraperId],
+  );
+
+  const inserts: Array<Record<string, unknown>> = [];
+  const updates: Array<Record<string, unknown>> = [];
+  const idByKey = new Map<string, string>();
+  for (const members of groups.values()) {
+    const aliases = [...new Set(members.flatMap((member) => member.aliases))];
+    const ids = new Set(members.flatMap((member) => (member.id ? [member.id] : [])));
+    const found = stored.find((row) => ids.has(row.id) || row.aliases.some((alias) => aliases.includes(alias)));
+    const first = members.find((member) => member.declared);
+    const fields: Record<string, string | null> = {};
+    for (const member of members) for (const [column, value] of Object.entries(member.fields)) if (!(column in fields)) fields[column] = value;
+    const name = members.find((member) => member.name)?.name ?? found?.name ?? aliases[0] ?? [...ids][0] ?? 'unknown';
+    let id: string;
+    if (found) {
+      id = found.id;
+      const merged = [...new Set([...found.aliases, ...aliases])];
+      const changedColumns = first ? kind.columns.filter((column) => column in fields && fields[column] !== found[column]) : [];
+      const renamed = first !== undefined && name !== found.name;
+      if (merged.length !== found.aliases.length || changedColumns.length > 0 || renamed) {
+        updates.push({ id, aliases: merged, name: first ? name : found.name, ...Object.fromEntries(kind.columns.map((column) => [column, column in fields && first ? fields[column] : found[column]])) });
+      }
+      // A matched row is taken by one group only: another group sharing none of its aliases gets its own.
+      found.aliases = merged;
+    } else {
+      id = [...ids][0] ?? randomUUID();
+      inserts.push({ id, aliases, name, ...Object.fromEntries(kind.columns.map((column) => [column, fields[column] ?? null])) });
+      stored.push({ id, aliases, scraper_id: scraperId, name, ...fields } as (typeof stored)[number]);
+    }
+    for (const member of members) for (const key of keysOf(member)) idByKey.set(key, id);
+  }
+
+  const record = `id uuid, aliases text[], name text, ${kind.columns.map((column) => `${column} text`).join(', ')}`;
+  if (inserts.length > 0) {
+    const typeColumn = kind.columns[0]!;
+    await client.query(
+      `INSERT INTO ${kind.table} (id, aliases, name, ${kind.columns.join(', ')}, scraper_id)
+       SELECT x.id, x.aliases, x.name, ${kind.columns.map((column) => (column === typeColumn ? `coalesce(x.${column}, '')` : `x.${column}`)).join(', ')}, $2
+       FROM jsonb_to_recordset($1::jsonb) AS x(${record})`,
+      [JSON.stringify(inserts), scraperId],
+    );
+  }
+  if (updates.length > 0) {
+    const typeColumn = kind.columns[0]!;
+    await client.query(
+      `UPDATE ${kind.table} t SET aliases = x.aliases, name = x.name, ${kind.columns.map((column) => (column === typeColumn ? `${column} = coalesce(x.${column}, '')` : `${column} = x.${column}`)).join(', ')}
+       FROM jsonb_to_recordset($1::jsonb) AS x(${record}) WHERE t.id = x.id`,
+      [JSON.stringify(updates)],
+    );
+  }
+  const lookup: Lookup = (ref) => {
+    for (const key of keysOf(ref)) {
+      const id = idByKey.get(key);
+      if (id) return id;
+    }
+    return undefined;
+  };
+  return { lookup, created: inserts.length, updated: updates.length };
+}
+
+/** Config items by uuid, or by type and external id (this scraper's first), as config-db finds an access row's config. */
+async function resolveConfigs(client: pg.PoolClient, refs: ConfigRef[], scraperId: string): Promise<(ref: ConfigRef) => string | undefined> {
+  const externalIds = [...new Set(refs.flatMap((ref) => (ref.externalId ? [ref.externalId] : [])))];
+  const uuids = [...new Set(refs.flatMap((ref) => (ref.configId ? [ref.configId] : [])))];
+  const { rows } = await client.query<{ id: string; type: string; external_id: string[] }>(
+    `SELECT id, type, external_id FROM config_items WHERE deleted_at IS NULL AND (external_id && $1::text[] OR id = ANY($2::uuid[]))
+     ORDER BY (scraper_id = $3) DESC NULLS LAST, created_at, id`,
+    [externalIds, uuids, scraperId],
+  );
+  const byKey = new Map<string, string>();
+  const byId = new Map<string, string>();
+  const known = new Set(rows.map((row) => row.id));
+  for (const row of rows) {
+    for (const externalId of row.external_id) {
+      const key = `${row.type.toLowerCase()}\u0000${externalId}`;
+      if (!byKey.has(key)) byKey.set(key, row.id);
+      if (!byId.has(externalId)) byId.set(externalId, row.id);
+    }
+  }
+  return (ref) => {
+    if (ref.configId) return known.has(ref.configId) ? ref.configId : undefined;
+    if (!ref.externalId) return undefined;
+    return ref.type ? byKey.get(`${ref.type.toLowerCase()}\u0000${ref.externalId}`) : byId.get(ref.externalId);
+  };
+}
+
+function describeRef(ref: ConfigRef): string {
+  return ref.configId ? `config item ${ref.configId}` : ref.type ? `config item of type ${ref.type} with external id ${ref.externalId}` : `config item with external id ${ref.externalId}`;
+}
+
+/**
+ * Writes the access data of one run in the caller's transaction, after its items: users, groups and roles
+ * upserted by alias, memberships, config_access rows (new ones inserted; this scraper's rows no longer
+ * reported ended when `deleteStale`), and logins counted per config-db's key (config, user, role, client,
+ * outcome, MFA, source and UTC day: reading the same logs again changes nothing). An entry that cannot be
+ * resolved (no such config item) is reported through `error` with its path; the others are stored.
+ */
+export async function storeAccess(
+  client: pg.PoolClient,
+  bundles: ScrapedAccess[],
+  options: { scraperId: string; now: Date; deleteStale: boolean; error: (message: string) => void },
+): Promise<AccessSummary> {
+  const summary: AccessSummary = {
+    users: { created: 0, updated: 0 },
+    groups: { created: 0, updated: 0 },
+    roles: { created: 0, updated: 0 },
+    userGroups: 0,
+    access: { created: 0, unchanged: 0, deleted: 0 },
+    logins: 0,
+    skipped: 0,
+  };
+  const { scraperId, error } = options;
+  // All of it or none: a failing statement rolls back the access data only, never the items of the run.
+  await client.query('SAVEPOINT scrape_access');
+  try {
+    const accesses = bundles.flatMap((bundle) => bundle.access);
+    const logs = bundles.flatMap((bundle) => bundle.logs);
+    const userGroups = bundles.flatMap((bundle) => bundle.userGroups);
+    const users = await syncEntities(client, USERS, bundles.flatMap((b) => b.users), [...accesses.flatMap((a) => (a.user ? [a.user] : [])), ...logs.map((l) => l.user), ...userGroups.map((g) => g.user)], scraperId);
+    const groups = await syncEntities(client, GROUPS, bundles.flatMap((b) => b.groups), [...accesses.flatMap((a) => (a.group ? [a.group] : [])), ...userGroups.map((g) => g.group)], scraperId);
+    const roles = await syncEntities(client, ROLES, bundles.flatMap((b) => b.roles), [...accesses.flatMap((a) => (a.role ? [a.role] : [])), ...logs.flatMap((l) => (l.role ? [l.role] : []))], scraperId);
+    summary.users = { created: users.created, updated: users.updated };
+    summary.groups = { created: groups.created, updated: groups.updated };
+    summary.roles = { created: roles.created, updated: roles.updated };
+
+    const memberships = new Map<string, { external_user_id: string; external_group_id: string }>();
+    for (const membership of userGroups) {
+      const userId = users.lookup(membership.user);
+      const groupId = groups.lookup(membership.group);
+      if (userId && groupId) memberships.set(`${userId}|${groupId}`, { external_user_id: userId, external_group_id: groupId });
+    }
+    if (memberships.size > 0) {
+      const result = await client.query(
+        `INSERT INTO external_user_groups (external_user_id, external_group_id)
+         SELECT x.external_user_id, x.external_group_id FROM jsonb_to_recordset($1::jsonb) AS x(external_user_id uuid, external_group_id uuid)
+         ON CONFLICT (external_user_id, external_group_id) DO UPDATE SET deleted_at = NULL WHERE external_user_groups.deleted_at IS NOT NULL`,
+        [JSON.stringify([...memberships.values()])],
+      );
+      summary.userGroups = result.rowCount ?? 0;
+    }
+
+    const configOf = await resolveConfigs(client, [...accesses.map((a) => a.config), ...logs.map((l) => l.config)], scraperId);
+
+    const accessRows = new Map<string, { config_id: string; external_user_id: string | null; external_group_id: string | null; external_role_id: string | null }>();
+    for (const access of accesses) {
+      const configId = configOf(access.config);
+      if (!configId) {
+        summary.skipped += 1;
+        error(`${access.where}: no ${describeRef(access.config)}`);
+        continue;
+      }
+      const row = {
+        config_id: configId,
+        external_user_id: access.user ? (users.lookup(access.user) ?? null) : null,
+        external_group_id: access.group ? (groups.lookup(access.group) ?? null) : null,
+        external_role_id: access.role ? (roles.lookup(access.role) ?? null) : null,
+      };
+      accessRows.set([row.config_id, row.external_user_id, row.external_group_id, row.external_role_id].join('|'), row);
+    }
+    const seen: string[] = [];
+    if (accessRows.size > 0) {
+      const rows = JSON.stringify([...accessRows.values()]);
+      const inserted = await client.query(
+        `INSERT INTO config_access (config_id, external_user_id, external_group_id, external_role_id, scraper_id, created_at)
+         SELECT x.config_id, x.external_user_id, x.external_group_id, x.external_role_id, $2, $3
+         FROM jsonb_to_recordset($1::jsonb) AS x(config_id uuid, external_user_id uuid, external_group_id uuid, external_role_id uuid)
+         ON CONFLICT DO NOTHING`,
+        [rows, scraperId, options.now],
+      );
+      summary.access.created = inserted.rowCount ?? 0;
+      summary.access.unchanged = accessRows.size - summary.access.created;
+      const { rows: live } = await client.query<{ id: string }>(
+        `SELECT a.id FROM config_access a
+         JOIN jsonb_to_recordset($1::jsonb) AS x(config_id uuid, external_user_id uuid, external_group_id uuid, external_role_id uuid)
+           ON a.config_id = x.config_id AND a.external_user_id IS NOT DISTINCT FROM x.external_user_id
+          AND a.external_group_id IS NOT DISTINCT FROM x.external_group_id AND a.external_role_id IS NOT DISTINCT FROM x.external_role_id
+         WHERE a.deleted_at IS NULL`,
+        [rows],
+      );
+      seen.push(...live.map((row) => row.id));
+    }
+    if (options.deleteStale) {
+      const ended = await client.query('UPDATE config_access SET deleted_at = $3 WHERE scraper_id = $1 AND deleted_at IS NULL AND id <> ALL($2::uuid[])', [scraperId, seen, options.now]);
+      summary.access.deleted = ended.rowCount ?? 0;
+    }
+
+    // Logins: one row per key and UTC day; entries of one run under one key are added up, and a run reading
+    // the same day again keeps the larger count (a source reports the day whole, not only what is new).
+    const logRows = new Map<string, { config_id: string; external_user_id: string; external_role_id: string | null; client_ip: string; verb: string | null; outcome: string; mfa: boolean; properties: unknown; count: number; first_observed: string; created_at: string }>();
+    for (const log of logs) {
+      const configId = configOf(log.config);
+      const userId = users.lookup(log.user);
+      if (!configId || !userId) {
+        summary.skipped += 1;
+        error(`${log.where}: no ${describeRef(log.config)}`);
+        continue;
+      }
+      const roleId = log.role ? (roles.lookup(log.role) ?? null) : null;
+      const day = log.createdAt.toISOString().slice(0, 10);
+      const key = [configId, userId, roleId ?? '', log.clientIp, log.outcome, log.mfa, day].join('|');
+      const at = log.createdAt.toISOString();
+      const previous = logRows.get(key);
+      if (previous) {
+        previous.count += log.count;
+        if (at > previous.created_at) Object.assign(previous, { created_at: at, verb: log.verb ?? previous.verb, properties: log.properties ?? previous.properties });
+        if (at < previous.first_observed) previous.first_observed = at;
+      } else {
+        logRows.set(key, { config_id: configId, external_user_id: userId, external_role_id: roleId, client_ip: log.clientIp, verb: log.verb, outcome: log.outcome, mfa: log.mfa, properties: log.properties, count: log.count, first_observed: at, created_at: at });
+      }
+    }
+    if (logRows.size > 0) {
+      const result = await client.query(
+        `INSERT INTO config_access_logs (config_id, scraper_id, external_user_id, external_role_id, client_ip, verb, outcome, mfa, properties, count, first_observed, created_at, inserted_at)
+         SELECT x.config_id, $2, x.external_user_id, x.external_role_id, x.client_ip, x.verb, x.outcome, x.mfa, x.properties, x.count, x.first_observed, x.created_at, $3
+         FROM jsonb_to_recordset($1::jsonb) AS x(config_id uuid, external_user_id uuid, external_role_id uuid, client_ip text, verb text, outcome text, mfa boolean,
+           properties jsonb, count integer, first_observed timestamptz, created_at timestamptz)
+         ON CONFLICT (config_id, external_user_id, coalesce(external_role_id, '00000000-0000-0000-0000-000000000000'::uuid), client_ip, outcome, mfa,
+           coalesce(scraper_id, '00000000-0000-0000-0000-000000000000'::uuid), ((created_at AT TIME ZONE 'UTC')::date))
+         DO UPDATE SET count = greatest(config_access_logs.count, EXCLUDED.count),
+           first_observed = least(config_access_logs.first_observed, EXCLUDED.first_observed),
+           verb = CASE WHEN EXCLUDED.created_at >= config_access_logs.created_at THEN coalesce(EXCLUDED.verb, config_access_logs.verb) ELSE config_access_logs.verb END,
+           properties = CASE WHEN EXCLUDED.created_at >= config_access_logs.created_at THEN coalesce(EXCLUDED.properties, config_access_logs.properties) ELSE config_access_logs.properties END,
+           created_at = greatest(config_access_logs.created_at, EXCLUDED.created_at)
+         WHERE config_access_logs.count < EXCLUDED.count OR config_access_logs.created_at < EXCLUDED.created_at
+           OR config_access_logs.first_observed IS DISTINCT FROM least(config_access_logs.first_observed, EXCLUDED.first_observed)`,
+        [JSON.stringify([...logRows.values()]), scraperId, options.now],
+      );
+      summary.logins = result.rowCount ?? 0;
+    }
+    await client.query('RELEASE SAVEPOINT scrape_access');
+  } catch (problem) {
+    await client.query('ROLLBACK TO SAVEPOINT scrape_access');
+    error(`access data: ${messageOf(problem)}; nothing of it was stored in this run`);
+  }
+  return summary;
+}
