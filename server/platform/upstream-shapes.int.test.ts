@@ -104,7 +104,7 @@ spec:
     expect(result.ok).toBe(true);
     const warnings = result.outcome?.warnings ?? [];
     for (const field of [
-      'spec.full', 'spec.logLevel', 'spec.crdSync', 'spec.file[0].icon', 'spec.file[0].timestampFormat', 'spec.file[0].transform.gotemplate',
+      'spec.logLevel', 'spec.crdSync', 'spec.file[0].icon', 'spec.file[0].timestampFormat', 'spec.file[0].transform.gotemplate',
       'spec.file[0].transform.changes', 'spec.file[0].transform.locations', 'spec.file[0].transform.aliases',
       'spec.file[0].transform.relationship[0].external_id', 'spec.file[0].transform.relationship[0].agent', 'spec.file[0].transform.relationship[1]',
       'spec.http[0].bearer', 'spec.http[0].oauth', 'spec.http[0].tls', 'spec.http[0].digest', 'spec.http[0].env', 'spec.http[1]',
