@@ -1,8 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
+import { createLogger } from '../../../platform/logger';
+import { ROOT } from '../../../platform/paths';
+import { applyDocuments } from '../../../platform/resources';
+import { features } from '../../index';
+import { runScraper } from '../run';
 
 /**
  * Access data from a scraper (docs/CATALOG.md, "Access and logins"): a file scraper in config-db's full
@@ -200,5 +205,45 @@ describe('spec.full', () => {
     const bad = await call('POST', '/api/catalog/scrapers', { name: 'bad-full', spec: { full: 'yes', file: [{ type: 'X', id: '$.id', paths: [file] }] } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('spec.full');
+  });
+});
+
+describe('examples/catalog/access-payroll.yaml', () => {
+  it('applies without warnings, scrapes without errors, and its application reports the access and logins', async () => {
+    const file = 'access-payroll.yaml';
+    const text = await readFile(path.join(ROOT, 'examples', 'catalog', file), 'utf8');
+    const kinds = features.flatMap((feature) => feature.kinds ?? []);
+    const applied = await applyDocuments(t.db.pool, kinds, [{ file, text }], 'ConfigFile', createLogger('silent'));
+    expect(applied.map((result) => [result.ok, result.outcome?.warnings ?? []])).toEqual([[true, []], [true, []]]);
+    const { rows } = await t.db.pool.query<{ id: string }>("SELECT id FROM config_scrapers WHERE name = 'payroll-access' AND deleted_at IS NULL");
+    // Relative paths are read from the working directory: the repository, as with `npm start`.
+    const cwd = process.cwd();
+    process.chdir(ROOT);
+    try {
+      for (let run = 0; run < 2; run += 1) {
+        const summary = await runScraper(t.db.pool, rows[0]!.id, { log: createLogger('silent') });
+        expect(summary.errors).toEqual([]);
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+    const res = await call('GET', '/api/applications/finance/payroll?from=2026-01-01T00:00:00Z');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const report = res.body as unknown as {
+      logins: Array<{ user: { name: string }; config: { name: string }; count: number; outcome: string }>;
+      access: Array<{ user: { name: string } | null; group: { name: string } | null; role: string | null; config: { name: string } }>;
+    };
+    expect(report.logins.map((login) => [login.user.name, login.config.name, login.count, login.outcome])).toEqual([
+      ['Bob Brown', 'Payroll sandbox', 1, 'allowed'],
+      ['Chris Contractor', 'Payroll', 1, 'denied'],
+      ['Bob Brown', 'Payroll', 1, 'allowed'],
+      ['Alice Adams', 'Payroll', 2, 'allowed'],
+    ]);
+    expect(report.access.map((row) => [row.user?.name ?? row.group?.name, row.config.name, row.role])).toEqual([
+      ['Alice Adams', 'Payroll', 'Payroll Admin'],
+      ['Bob Brown', 'Payroll sandbox', 'Payroll Admin'],
+      ['Chris Contractor', 'Payroll', 'Viewer'],
+      ['Finance', 'Payroll', 'Viewer'],
+    ]);
   });
 });
