@@ -186,7 +186,7 @@ describe('views engine', () => {
     const id = await createView('broken', {
       columns: [{ name: 'name', type: 'string', primaryKey: true }],
       queries: { rows: { sql: { url: 'postgres://postgres@127.0.0.1:1/none', query: 'SELECT 1' } } },
-      display: { plugins: [{ configTab: { types: ['Kubernetes::Pod'] } }] },
+      display: { plugins: [{ configTab: { types: ['Kubernetes::Pod'] }, variables: { pod: '$(.config.name)', team: '$(.config.labels.team)' } }] },
     });
     const { status, json } = await post(id);
     expect(status).toBe(200);
@@ -201,7 +201,7 @@ describe('views engine', () => {
     const pod = (await t.db.pool.query("SELECT id FROM config_items WHERE name = 'api'")).rows[0].id;
     const ns = (await t.db.pool.query("SELECT id FROM config_items WHERE type = 'Kubernetes::Namespace' LIMIT 1")).rows[0].id;
     const list = await t.app.inject({ method: 'GET', url: `/api/view/list?config_id=${pod}`, headers: t.adminHeaders });
-    expect(list.json()).toEqual([{ id, name: 'broken', namespace: 'default', title: 'broken', icon: null }]);
+    expect(list.json()).toEqual([{ id, name: 'broken', namespace: 'default', title: 'broken', icon: null, variables: { pod: 'api' } }]);
     expect((await t.app.inject({ method: 'GET', url: `/api/view/list?config_id=${ns}`, headers: t.adminHeaders })).json()).toEqual([]);
 
     // Columns change: the table is re-created; deletion drops it.

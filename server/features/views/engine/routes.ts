@@ -4,6 +4,7 @@ import type { AppContext } from '../../../platform/context';
 import { isRecord } from '../../../platform/errors';
 import { AppError, ValidationError } from '../../../platform/http/errors';
 import { route } from '../../../platform/http/route';
+import { interpolate } from '../../../platform/expressions';
 import { configsStatement } from './queries';
 import { loadView } from './refresh';
 import { answerView } from './service';
@@ -71,28 +72,52 @@ export function viewEngineRoutes(app: FastifyInstance, ctx: AppContext): void {
     access,
     query: z.object({ config_id: uuid }),
     handler: async ({ query }) => {
-      const { rows: items } = await pool.query('SELECT 1 FROM config_items WHERE id = $1', [query.config_id]);
-      if (items.length === 0) throw new AppError('not_found', `config item ${query.config_id} not found`);
+      const { rows: items } = await pool.query<Record<string, unknown>>(
+        'SELECT id, name, type, config_class, status, health, description, tags, labels, config, created_at, updated_at FROM config_items WHERE id = $1',
+        [query.config_id],
+      );
+      const item = items[0];
+      if (!item) throw new AppError('not_found', `config item ${query.config_id} not found`);
       const { rows } = await pool.query<{ id: string; name: string; namespace: string; title: string | null; icon: string | null; spec: Record<string, unknown> }>(
         "SELECT id, name, namespace, spec->'display'->>'title' AS title, spec->'display'->>'icon' AS icon, spec FROM views WHERE deleted_at IS NULL AND jsonb_typeof(spec->'display'->'plugins') = 'array' ORDER BY coalesce((spec->'display'->>'ordinal')::int, 0), name",
       );
       const out = [];
       for (const view of rows) {
         const plugins = isRecord(view.spec.display) && Array.isArray(view.spec.display.plugins) ? view.spec.display.plugins : [];
-        let shown = false;
-        for (const plugin of plugins) {
+        for (const [index, plugin] of plugins.entries()) {
           if (!isRecord(plugin) || !isRecord(plugin.configTab)) continue;
-          const statement = configsStatement({ ...plugin.configTab, limit: 1 }, false, [`r.id = '${query.config_id}'::uuid`]);
+          const statement = configsStatement({ ...plugin.configTab, limit: 1 }, false, ['r.id = $ITEM']);
+          const text = statement.text.replace('$ITEM', `$${statement.values.length + 1}`);
+          let shown = false;
           try {
-            if ((await pool.query(statement.text, statement.values)).rows.length > 0) shown = true;
+            shown = (await pool.query(text, [...statement.values, query.config_id])).rows.length > 0;
           } catch {
             // A selector that does not read (a bad fieldSelector) shows the view nowhere.
           }
-          if (shown) break;
+          if (!shown) continue;
+          out.push({ id: view.id, name: view.name, namespace: view.namespace, title: view.title ?? view.name, icon: view.icon, variables: pluginVariables(plugin.variables, item, `display.plugins[${index}].variables`) });
+          break;
         }
-        if (shown) out.push({ id: view.id, name: view.name, namespace: view.namespace, title: view.title ?? view.name, icon: view.icon });
       }
       return out;
     },
   });
+}
+
+/**
+ * A view tab's variables for one catalog item (display.plugins[].variables: name → `$(.config.name)`),
+ * rendered over the item; a template that does not render leaves that variable to its default.
+ */
+function pluginVariables(variables: unknown, item: Record<string, unknown>, where: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isRecord(variables)) return out;
+  for (const [key, template] of Object.entries(variables)) {
+    if (typeof template !== 'string') continue;
+    try {
+      out[key] = interpolate(`${where}.${key}`, template, { config: item });
+    } catch {
+      // Not renderable for this item: the view's own default applies.
+    }
+  }
+  return out;
 }

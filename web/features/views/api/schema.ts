@@ -90,5 +90,13 @@ export type ViewRow = Record<string, unknown>;
 export const viewRefSchema = z.object({ id: z.string() });
 
 /** GET /api/view/list?config_id: the views shown as tabs of a catalog item. */
-export const viewTabSchema = z.object({ id: z.string(), name: z.string(), namespace: z.string().nullish(), title: text, icon: text });
+export const viewTabSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string().nullish(),
+  title: text,
+  icon: text,
+  /** The variables the tab sets from the item (display.plugins[].variables rendered over it). */
+  variables: z.record(z.string(), z.string()).optional(),
+});
 export type ViewTab = z.infer<typeof viewTabSchema>;
