@@ -240,8 +240,16 @@ export function readFullDocument(doc: unknown, where: string, problems: string[]
     return { hasConfig: false, config: undefined, changes: [], analysis: [], access: null };
   }
   const hasConfig = doc.config !== undefined && doc.config !== null;
-  const changes = listAt(doc, ['changes'], where, problems).flatMap(({ entry, where: at }) => changeOf(entry, at, problems) ?? []);
-  const analysis = listAt(doc, ['analysis'], where, problems).flatMap(({ entry, where: at }) => analysisOf(entry, at, problems) ?? []);
+  // Changes and insights belong to the document's item: one naming another item is left out, said so.
+  const ownIds = new Set([own.externalId, text(doc.external_id), text(doc.id)].filter((id): id is string => id !== undefined));
+  const forOwn = (entry: Record<string, unknown>, at: string) => {
+    const other = text(entry.external_id);
+    if (other === undefined || ownIds.has(other)) return true;
+    problems.push(`${at}: names another item (external_id ${other}); only the document's own item is read, left out`);
+    return false;
+  };
+  const changes = listAt(doc, ['changes'], where, problems).flatMap(({ entry, where: at }) => (forOwn(entry, at) ? (changeOf(entry, at, problems) ?? []) : []));
+  const analysis = listAt(doc, ['analysis'], where, problems).flatMap(({ entry, where: at }) => (forOwn(entry, at) ? (analysisOf(entry, at, problems) ?? []) : []));
 
   const users = listAt(doc, KEYS.users, where, problems).flatMap(({ entry, where: at }) =>
     entityOf(entry, at, { user_type: ['user_type', 'type'], email: ['email'] }, problems) ?? [],

@@ -30,7 +30,10 @@ function documents(options: { bobOnStaging: boolean }) {
       type: 'SaaS::Application',
       name: 'CRM',
       config: { plan: 'enterprise', seats: 40 },
-      changes: [{ external_change_id: 'ev-1', change_type: 'PlanChanged', summary: 'plan upgraded', created_at: at(9) }],
+      changes: [
+        { external_change_id: 'ev-1', change_type: 'PlanChanged', summary: 'plan upgraded', created_at: at(9) },
+        { external_id: 'crm-staging', external_change_id: 'ev-2', change_type: 'PlanChanged', created_at: at(9) },
+      ],
       external_users: [
         { name: 'Alice Adams', aliases: ['alice', 'alice@example.com'], email: 'alice@example.com', user_type: 'Member' },
         { name: 'Bob Brown', aliases: ['bob'], user_type: 'Guest' },
@@ -107,6 +110,7 @@ describe('access data from a full-form scraper', () => {
       access: { users: { created: 4 }, groups: { created: 1 }, roles: { created: 1 }, userGroups: 1, access: { created: 4 }, logins: 2 },
     });
     expect(run.body.errors).toEqual([
+      expect.stringMatching(/^spec\.file\[0\] \(.*crm\.json\)\.changes\[1\]: names another item \(external_id crm-staging\)/),
       expect.stringMatching(/^spec\.file\[0\] \(.*crm\.json\)\.config_access\[3\]: names no user or group/),
       expect.stringMatching(/^spec\.file\[0\] \(.*crm\.json\)\.access_logs\[3\]\.created_at: "last tuesday" is not a time/),
       expect.stringMatching(/^spec\.file\[0\] \(.*crm\.json\)\.config_access\[2\]: no config item of type SaaS::Application with external id crm-nowhere/),
