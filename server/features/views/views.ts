@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { isRecord } from '../../platform/errors';
 import { specResourceKind, type SavedSpecResource } from '../../platform/resources';
 import { deleteConsoleRow, saveSpecRow, SpecInvalid, type SpecRowInput, type SpecRowTable } from '../../platform/spec-rows';
+import type { AfterWrite } from '../../postgrest/registry';
+import { PgrstError } from '../../postgrest/errors';
 import { onViewSaved } from './engine';
 import { checkViewSpec } from './spec';
 
@@ -73,3 +75,26 @@ export const viewKind = specResourceKind({
   problems: viewTable.problems,
   save: (client, input) => saveView(client, input),
 });
+
+/**
+ * /api/db/views writes (spec §7: /views POST, PATCH, DELETE), as Mission Control's console makes them: the
+ * spec of every written row is checked whole (400 naming each problem by path; the write rolls back), the
+ * columns read from it are set, and the engine makes, alters or drops the view's table in the transaction.
+ */
+export const viewWriteHook: AfterWrite = async (client, { changes }) => {
+  for (const change of changes) {
+    const row = change.new ?? change.old;
+    if (!row || typeof row.id !== 'string') continue;
+    if (change.new && (row.deleted_at === null || row.deleted_at === undefined)) {
+      const spec = isRecord(row.spec) ? row.spec : {};
+      const problems = isRecord(row.spec) ? checkViewSpec(spec).problems : [{ path: 'spec', message: 'must be a mapping' }];
+      if (problems.length > 0) {
+        throw new PgrstError(400, 'PGRST204', problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '), null, 'Check the View spec with POST /api/views/validate (docs/RESOURCES.md#view).');
+      }
+      const columns = viewTable.columns?.(spec) ?? {};
+      const names = Object.keys(columns);
+      await client.query(`UPDATE views SET ${names.map((name, index) => `${name} = $${index + 2}`).join(', ')} WHERE id = $1`, [row.id, ...Object.values(columns)]);
+    }
+    await onViewSaved(client, row.id);
+  }
+};

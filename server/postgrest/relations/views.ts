@@ -1,3 +1,4 @@
+import { viewWriteHook } from '../../features/views/views';
 import type { RelationDef } from '../registry';
 
 const fk = (relation: string, column: string, target: string) => ({ name: `${relation}_${column}_fkey`, target, columns: [[column, 'id']] as const });
@@ -12,8 +13,9 @@ const SUMMARY_COLUMNS = [
 ];
 
 /**
- * Views (migration 0020), spec §6 resource `views` (§7 Views: /views, /views_summary). Read-only here: a view
- * is written through /api/views, which checks the spec whole. Each view's rows are the engine's own
+ * Views (migration 0020), spec §6 resource `views` (§7 Views: /views GET, POST, PATCH, DELETE, and
+ * /views_summary). Writes here are checked as /api/views checks them (the spec whole, in the write's
+ * transaction: viewWriteHook); views from files are not changed here. Each view's rows are the engine's own
  * relation `view_<namespace>_<name>`.
  */
 export const viewRelations: RelationDef[] = [
@@ -22,9 +24,15 @@ export const viewRelations: RelationDef[] = [
     rbac: 'views',
     readable: VIEW_COLUMNS,
     primaryKey: ['id'],
+    insertable: ['id', 'name', 'namespace', 'labels', 'spec'],
+    updatable: ['labels', 'spec'],
+    deletable: true,
+    writableWhere: { column: 'source', equals: 'UI' },
+    insertDefaults: { created_by: (actor) => actor?.id, source: () => 'UI' },
     softDelete: true,
     notNull: ['id', 'name', 'namespace', 'labels', 'spec', 'source', 'title', 'sidebar', 'mcp', 'created_at', 'updated_at'],
     relationships: [fk('views', 'created_by', 'people')],
+    afterWrite: viewWriteHook,
   },
   {
     name: 'views_summary',
