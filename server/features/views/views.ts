@@ -89,7 +89,7 @@ export const viewWriteHook: AfterWrite = async (client, { changes }) => {
       const spec = isRecord(row.spec) ? row.spec : {};
       const problems = isRecord(row.spec) ? checkViewSpec(spec).problems : [{ path: 'spec', message: 'must be a mapping' }];
       if (problems.length > 0) {
-        throw new PgrstError(400, 'PGRST204', problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '), null, 'Check the View spec with POST /api/views/validate (docs/RESOURCES.md#view).');
+        throw new PgrstError(400, '23514', problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '), null, 'Check the View spec with POST /api/views/validate (docs/RESOURCES.md#view).');
       }
       const columns = viewTable.columns?.(spec) ?? {};
       const names = Object.keys(columns);
