@@ -12,32 +12,55 @@ import { storedColumns, viewTableName } from './table';
 
 const TTL_MS = 5_000;
 const cache = new Map<string, { at: number; info: RelationInfo | undefined }>();
+const checking = new Map<string, Promise<RelationInfo | undefined>>();
 
 export function forgetRelations(): void {
   cache.clear();
 }
 
+async function describe(pool: pg.Pool, name: string): Promise<RelationInfo | undefined> {
+  const { rows } = await pool.query<{ name: string; namespace: string; spec: Record<string, unknown> }>('SELECT name, namespace, spec FROM views WHERE deleted_at IS NULL');
+  const view = rows.find((row) => viewTableName(row.namespace, row.name) === name);
+  let info: RelationInfo | undefined;
+  if (view) {
+    const columns = storedColumns(columnsOf(view.spec));
+    const keys = columns.filter((column) => column.primaryKey).map((column) => column.name);
+    const def: RelationDef = {
+      name,
+      rbac: 'views',
+      readable: [...columns.map((column) => column.name), 'request_fingerprint', 'agent_id'],
+      primaryKey: ['request_fingerprint', ...keys],
+    };
+    info = await relationInfo(pool, def);
+  }
+  if (cache.size > 1000) cache.clear();
+  cache.set(name, { at: Date.now(), info });
+  return info;
+}
+
+/** One description of `name` at a time, however many requests ask. */
+function check(pool: pg.Pool, name: string): Promise<RelationInfo | undefined> {
+  const running = checking.get(name);
+  if (running) return running;
+  const work = describe(pool, name).finally(() => checking.delete(name));
+  checking.set(name, work);
+  return work;
+}
+
+/**
+ * A page request never waits for the catalog once a table is known: past the TTL its description is
+ * served as it is while it is checked again in the background. An unknown name is checked again when
+ * asked past the TTL (a view saved on another instance appears within it).
+ */
 export function viewRelationProvider(pool: pg.Pool): (name: string) => Promise<RelationInfo | undefined> {
   return async (name) => {
     if (!name.startsWith('view_')) return undefined;
     const hit = cache.get(name);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.info;
-    const { rows } = await pool.query<{ name: string; namespace: string; spec: Record<string, unknown> }>('SELECT name, namespace, spec FROM views WHERE deleted_at IS NULL');
-    const view = rows.find((row) => viewTableName(row.namespace, row.name) === name);
-    let info: RelationInfo | undefined;
-    if (view) {
-      const columns = storedColumns(columnsOf(view.spec));
-      const keys = columns.filter((column) => column.primaryKey).map((column) => column.name);
-      const def: RelationDef = {
-        name,
-        rbac: 'views',
-        readable: [...columns.map((column) => column.name), 'request_fingerprint', 'agent_id'],
-        primaryKey: ['request_fingerprint', ...keys],
-      };
-      info = await relationInfo(pool, def);
+    if (hit?.info) {
+      void check(pool, name).catch(() => undefined);
+      return hit.info;
     }
-    if (cache.size > 1000) cache.clear();
-    cache.set(name, { at: Date.now(), info });
-    return info;
+    return check(pool, name);
   };
 }
