@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       phases.push(`${ready.toFixed(0)} (${timing})`);
     }
     if (process.env.BENCH_VERBOSE) {
-      const resources = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => `${Math.round(entry.startTime)}→${Math.round(entry.responseEnd)} ${entry.name.replace(location.origin, '').slice(0, 60)}`));
+      const resources = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => `${Math.round(entry.startTime)}→${Math.round(entry.responseEnd)} ${entry.name.replace(location.origin, '').slice(0, 60)}`));
       process.stdout.write(`  the last load's requests:\n    ${resources.join('\n    ')}\n`);
     }
     const sorted = [...loads].sort((a, b) => a - b);
