@@ -30,7 +30,7 @@ export const postgrestFeature: Feature = {
       },
       authorize(actor, needs) {
         for (const need of needs) {
-          if (!decide(actor, need.object, need.action).allowed) {
+          if (!decide(actor, need.object, need.action, need.target).allowed) {
             throw new PgrstError(403, '42501', `permission denied: ${need.action} on ${need.object}`, null, 'Ask an administrator for a role or permission that allows it.');
           }
         }

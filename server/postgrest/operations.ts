@@ -3,6 +3,7 @@ import type { ParsedQuery } from './ast';
 import { PgrstError, invalidBody, singularityError } from './errors';
 import { combineWindow, contentRange, parseRangeHeader, rangeStatus, type MediaChoice, type Preferences, type Window } from './headers';
 import type { Action } from '../../common/rbac';
+import type { AccessTarget } from '../platform/auth/types';
 import type { Actor, RbacObject } from './registry';
 import type { FunctionInfo, RelationInfo, Schema } from './schema';
 import { ident, Params, type Source } from './sql/expr';
@@ -14,6 +15,8 @@ import { cellValue, conflictTarget, deleteSql, insertSql, isJsonRow, updateSql, 
 export interface AccessNeed {
   object: RbacObject;
   action: Action;
+  /** The one resource the relation's rows belong to, when it has one (RelationDef.accessTarget). */
+  target?: AccessTarget;
 }
 
 /** Everything an operation needs from the HTTP request, already parsed. */

@@ -117,7 +117,7 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
       if (!method) throw new PgrstError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
       const action = ACTION_OF[method];
       const object = action === 'read' ? info.def.rbac : (info.def.writeRbac ?? info.def.rbac);
-      const request = parseRequest(req, actor, splitQueryString(rawQuery(req.url)), method, { object, action }, info.def.name, info.def.name);
+      const request = parseRequest(req, actor, splitQueryString(rawQuery(req.url)), method, { object, action, ...(info.def.accessTarget ? { target: info.def.accessTarget } : {}) }, info.def.name, info.def.name);
       let outcome: Outcome;
       if (method === 'GET' || method === 'HEAD') outcome = await operations.read(info, request);
       else if (method === 'POST') outcome = await operations.insert(info, request);

@@ -1,6 +1,6 @@
 import type { Resource } from '../../common/rbac';
 import type { PoolClient } from 'pg';
-import type { Actor } from '../platform/auth/types';
+import type { AccessTarget, Actor } from '../platform/auth/types';
 
 /**
  * The registry of what /api/db serves. Nothing outside it is reachable: a relation or function that is
@@ -43,6 +43,11 @@ export interface RelationDef {
   /** Underlying table or view in the public schema; defaults to `name`. */
   source?: string;
   rbac: RbacObject;
+  /**
+   * The one resource every row of this relation belongs to (a view's table belongs to its view): access
+   * is decided for it, so permissions selecting single resources (`views: [{name: …}]`) apply.
+   */
+  accessTarget?: AccessTarget;
   /**
    * The RBAC object writes need when it differs from reads (teams are read by everyone who reads the
    * console, but changing them changes who holds which permission, so writes need identities).

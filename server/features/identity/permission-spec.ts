@@ -120,11 +120,13 @@ export function objectColumns(spec: PermissionSpec): ObjectColumns | { error: st
   const out: ObjectColumns = { object: null, object_selector: null, config_id: null, component_id: null, playbook_id: null, connection_id: null, warnings: [] };
   const kinds = KIND_KEYS.filter((key) => (object[key]?.length ?? 0) > 0);
   const selectors: Record<string, unknown> = {};
+  // One kind alone may become its global object or one resource's column; with others, all stay selectors.
+  const alone = kinds.length === 1 && !object.views?.length;
   for (const key of kinds) {
     const list = object[key] ?? [];
     const only = list.length === 1 ? list[0] : undefined;
-    if (kinds.length === 1 && only && isWildcard(only)) out.object = OBJECT_KINDS[key].global;
-    else if (kinds.length === 1 && only?.id && isUuid(only.id) && Object.keys(only).length === 1) out[OBJECT_KINDS[key].column] = only.id;
+    if (alone && only && isWildcard(only)) out.object = OBJECT_KINDS[key].global;
+    else if (alone && only?.id && isUuid(only.id) && Object.keys(only).length === 1) out[OBJECT_KINDS[key].column] = only.id;
     else selectors[key] = list;
     list.forEach((selector, index) => {
       for (const field of NOT_EVALUATED) {
@@ -132,20 +134,22 @@ export function objectColumns(spec: PermissionSpec): ObjectColumns | { error: st
       }
     });
   }
-  if (kinds.length > 1) {
-    out.warnings.push(
-      spec.deny
-        ? `spec.object: selectors over ${kinds.join(' and ')} together are evaluated kind by kind here; the deny applies to each`
-        : `spec.object: selectors over ${kinds.join(' and ')} together (such as running a playbook on a config) cannot be evaluated here; this permission allows nothing`,
-    );
-  }
+  const selected: string[] = [...kinds];
   if (object.views?.length) {
+    // duty's ViewRef {id, namespace, name}, evaluated per view (a name may use `*`); a lone `name: '*'` is every view.
     const wildcard = object.views.length === 1 && object.views[0]?.name === '*' && !object.views[0].namespace && !object.views[0].id;
     if (wildcard && kinds.length === 0) out.object = 'views';
     else {
       selectors.views = object.views;
-      out.warnings.push('spec.object.views: selecting single views is not supported; only all views (name: "*") is');
+      selected.push('views');
     }
+  }
+  if (selected.length > 1) {
+    out.warnings.push(
+      spec.deny
+        ? `spec.object: selectors over ${selected.join(' and ')} together are evaluated kind by kind here; the deny applies to each`
+        : `spec.object: selectors over ${selected.join(' and ')} together (such as running a playbook on a config) cannot be evaluated here; this permission allows nothing`,
+    );
   }
   if (object.scopes?.length) {
     selectors.scopes = object.scopes;

@@ -8,7 +8,12 @@ const TARGET_COLUMN = {
   canary: 'canary_id',
   playbook: 'playbook_id',
   connection: 'connection_id',
-} as const satisfies Record<AccessTarget['kind'], keyof PermissionRule>;
+} as const satisfies Partial<Record<AccessTarget['kind'], keyof PermissionRule>>;
+
+/** The permission row column naming one resource of a kind (views have none: they are selected by `views`). */
+function targetColumn(kind: AccessTarget['kind']): keyof PermissionRule | undefined {
+  return kind === 'view' ? undefined : TARGET_COLUMN[kind];
+}
 
 /** The resource kinds a global object stands for when a row carries a tag or agent selector. */
 const SELECTOR_KINDS: Partial<Record<Resource, AccessTarget['kind']>> = {
@@ -67,7 +72,8 @@ export function ruleApplies(rule: PermissionRule, resource: Resource, action: Ac
   if (!actionsOf(rule.action).has(action)) return false;
   if (namesResource(rule)) {
     if (!target) return false;
-    const value = rule[TARGET_COLUMN[target.kind]];
+    const column = targetColumn(target.kind);
+    const value = column ? rule[column] : null;
     return value !== null && value === target.id;
   }
   if (rule.object_selector) {
@@ -102,4 +108,16 @@ export function decide(actor: Actor, resource: Resource, action: Action, target?
 
 export function allows(actor: Actor | undefined, resource: Resource, action: Action, target?: AccessTarget): boolean {
   return actor !== undefined && decide(actor, resource, action, target).allowed;
+}
+
+/**
+ * Whether some resource of a kind may be allowed: the resource as a whole, or an allow row whose object
+ * selector names that kind (a list then keeps what `decide` allows item by item). A token that does not
+ * allow it or a deny on the whole resource refuses.
+ */
+export function mayAllowSome(actor: Actor, resource: Resource, action: Action, kind: AccessTarget['kind']): boolean {
+  const whole = decide(actor, resource, action);
+  if (whole.allowed) return true;
+  if (whole.reason.kind !== 'none') return false;
+  return actor.permissions.some((rule) => !rule.deny && rule.object_selector?.byKind[kind] !== undefined && actionsOf(rule.action).has(action));
 }

@@ -12,6 +12,8 @@ export const SELECTOR_KEYS = {
   playbooks: { kind: 'playbook', resources: GLOBAL_OBJECTS.playbooks },
   connections: { kind: 'connection', resources: GLOBAL_OBJECTS.connection },
   canaries: { kind: 'canary', resources: GLOBAL_OBJECTS.canaries },
+  // duty's ViewRef ({id, namespace, name}) read as a resource selector, as Mission Control reads it.
+  views: { kind: 'view', resources: ['views'] },
 } as const satisfies Record<string, { kind: TargetKind; resources: readonly Resource[] }>;
 type SelectorKey = keyof typeof SELECTOR_KEYS;
 
@@ -35,7 +37,7 @@ export interface ResourceMatcher {
 
 export interface ObjectSelector {
   byKind: Partial<Record<TargetKind, ResourceMatcher[]>>;
-  /** Kinds written in the selector, the evaluated ones and the others (views, scopes, plugins). */
+  /** Kinds written in the selector, the evaluated ones and the others (scopes, plugins). */
   kinds: string[];
 }
 

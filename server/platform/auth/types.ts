@@ -42,7 +42,8 @@ export interface Actor {
 
 /** One specific resource a request acts on, for permission rows that name a resource or a selector. */
 export interface AccessTarget {
-  kind: 'config' | 'component' | 'canary' | 'playbook' | 'connection';
+  /** 'view': a view (its rows, /api/view/:id and its table view_<namespace>_<name>), selected by `views`. */
+  kind: 'config' | 'component' | 'canary' | 'playbook' | 'connection' | 'view';
   id: string;
   tags?: Record<string, string>;
   agent?: string;

@@ -192,8 +192,7 @@ spec: {subject: {group: editor}, actions: [read], object: {}}
     expect(warned?.ok).toBe(true);
     expect(warned?.outcome?.warnings).toEqual([
       'spec.object.configs[0].health: not known for a request here; this selector can deny but never allow',
-      'spec.object: selectors over configs and playbooks together (such as running a playbook on a config) cannot be evaluated here; this permission allows nothing',
-      'spec.object.views: selecting single views is not supported; only all views (name: "*") is',
+      'spec.object: selectors over configs and playbooks and views together (such as running a playbook on a config) cannot be evaluated here; this permission allows nothing',
       'spec.object.scopes: scopes are not supported; kept, not evaluated',
       'spec.actions: "mcp:use" is not an action of this console; it allows or denies nothing here',
       'spec.subject.team: a permission has one subject; person is used, team is ignored',

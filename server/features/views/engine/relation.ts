@@ -3,10 +3,12 @@ import type { RelationDef } from '../../../postgrest/registry';
 import { relationInfo, type RelationInfo } from '../../../postgrest/schema';
 import { columnsOf } from './refresh';
 import { storedColumns, viewTableName } from './table';
+import { viewTarget } from './access';
 
 /**
- * /api/db/view_<namespace>_<name>: each view's table, readable (RBAC `views`) with the view's columns,
- * request_fingerprint and agent_id. Descriptions are cached per table name until the view changes here
+ * /api/db/view_<namespace>_<name>: each view's table, readable with the view's columns, request_fingerprint
+ * and agent_id by whoever may read that view (RBAC `views`, decided for the view: a permission selecting
+ * views by name or namespace applies). Descriptions are cached per table name until the view changes here
  * (onViewSaved) or for a few seconds (another instance may have changed it).
  */
 
@@ -19,7 +21,7 @@ export function forgetRelations(): void {
 }
 
 async function describe(pool: pg.Pool, name: string): Promise<RelationInfo | undefined> {
-  const { rows } = await pool.query<{ name: string; namespace: string; spec: Record<string, unknown> }>('SELECT name, namespace, spec FROM views WHERE deleted_at IS NULL');
+  const { rows } = await pool.query<{ id: string; name: string; namespace: string; spec: Record<string, unknown> }>('SELECT id, name, namespace, spec FROM views WHERE deleted_at IS NULL');
   const view = rows.find((row) => viewTableName(row.namespace, row.name) === name);
   let info: RelationInfo | undefined;
   if (view) {
@@ -28,6 +30,7 @@ async function describe(pool: pg.Pool, name: string): Promise<RelationInfo | und
     const def: RelationDef = {
       name,
       rbac: 'views',
+      accessTarget: viewTarget(view),
       readable: [...columns.map((column) => column.name), 'request_fingerprint', 'agent_id'],
       primaryKey: ['request_fingerprint', ...keys],
     };

@@ -5,6 +5,8 @@ import { isRecord } from '../../../platform/errors';
 import { AppError, ValidationError } from '../../../platform/http/errors';
 import { route } from '../../../platform/http/route';
 import { interpolate } from '../../../platform/expressions';
+import type { Actor } from '../../../platform/auth/types';
+import { assertReadsSomeView, assertReadsView, mayReadView } from './access';
 import { configsStatement } from './queries';
 import { loadView } from './refresh';
 import { answerView } from './service';
@@ -12,7 +14,11 @@ import { VariableProblem } from './variables';
 
 const tag = 'views';
 const uuid = z.string().uuid('must be a UUID');
-const access = { resource: 'views', action: 'read' } as const;
+/**
+ * Each route decides for the view it serves (RBAC `views` read, for that view): a permission selecting
+ * views by name or namespace allows or denies exactly those (access.ts).
+ */
+const access = 'self-checked' as const;
 
 /** POST /api/view/:id, GET /api/view/by-name/…, GET /api/view/list (docs/VIEWS.md). */
 export function viewEngineRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -26,9 +32,11 @@ export function viewEngineRoutes(app: FastifyInstance, ctx: AppContext): void {
     access,
     params: z.object({ id: uuid }),
     body: z.object({ variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(), refresh: z.boolean().optional() }).strict().optional(),
-    handler: async ({ params, body }) => {
+    handler: async ({ params, body, req }) => {
+      assertReadsSomeView(req.actor);
       const view = await loadView(pool, params.id);
       if (!view || view.deleted_at) throw new AppError('not_found', `view ${params.id} not found`);
+      assertReadsView(req.actor, view);
       try {
         return await answerView(pool, view, body?.variables ?? {}, body?.refresh ?? false);
       } catch (error) {
@@ -38,9 +46,11 @@ export function viewEngineRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 
-  const byName = async (namespace: string, name: string) => {
-    const { rows } = await pool.query<{ id: string }>('SELECT id FROM views WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, name]);
+  const byName = async (actor: Actor | undefined, namespace: string, name: string) => {
+    assertReadsSomeView(actor);
+    const { rows } = await pool.query<{ id: string; name: string; namespace: string }>('SELECT id, name, namespace FROM views WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, name]);
     if (!rows[0]) throw new AppError('not_found', `view ${namespace}/${name} not found`);
+    assertReadsView(actor, rows[0]);
     return { id: rows[0].id };
   };
 
@@ -51,7 +61,7 @@ export function viewEngineRoutes(app: FastifyInstance, ctx: AppContext): void {
     tags: [tag],
     access,
     params: z.object({ namespace: z.string().min(1), name: z.string().min(1) }),
-    handler: ({ params }) => byName(params.namespace, params.name),
+    handler: ({ params, req }) => byName(req.actor, params.namespace, params.name),
   });
 
   route(app, {
@@ -61,17 +71,18 @@ export function viewEngineRoutes(app: FastifyInstance, ctx: AppContext): void {
     tags: [tag],
     access,
     params: z.object({ name: z.string().min(1) }),
-    handler: ({ params }) => byName('default', params.name),
+    handler: ({ params, req }) => byName(req.actor, 'default', params.name),
   });
 
   route(app, {
     method: 'GET',
     url: '/api/view/list',
-    summary: 'Views shown as a tab on a catalog item (display.plugins[].configTab selects it)',
+    summary: 'Views shown as a tab on a catalog item (display.plugins[].configTab selects it), of those the caller may read',
     tags: [tag],
     access,
     query: z.object({ config_id: uuid }),
-    handler: async ({ query }) => {
+    handler: async ({ query, req }) => {
+      const actor = assertReadsSomeView(req.actor);
       const { rows: items } = await pool.query<Record<string, unknown>>(
         'SELECT id, name, type, config_class, status, health, description, tags, labels, config, created_at, updated_at FROM config_items WHERE id = $1',
         [query.config_id],
@@ -83,6 +94,7 @@ export function viewEngineRoutes(app: FastifyInstance, ctx: AppContext): void {
       );
       const out = [];
       for (const view of rows) {
+        if (!mayReadView(actor, view)) continue;
         const plugins = isRecord(view.spec.display) && Array.isArray(view.spec.display.plugins) ? view.spec.display.plugins : [];
         for (const [index, plugin] of plugins.entries()) {
           if (!isRecord(plugin) || !isRecord(plugin.configTab)) continue;
