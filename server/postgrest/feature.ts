@@ -1,5 +1,6 @@
 import type { Feature } from '../platform/context';
-import { decide } from '../platform/auth/decide';
+import { decide, mayAllowSome } from '../platform/auth/decide';
+import { readableViewIds } from '../features/views/engine/access';
 import { UNAUTHORIZED_MESSAGE } from '../platform/auth/guard';
 import { PgrstError } from './errors';
 import { postgrestOpenApi } from './openapi';
@@ -28,9 +29,12 @@ export const postgrestFeature: Feature = {
         if (!actor) throw new PgrstError(401, 'PGRST302', 'Anonymous access is disabled', null, UNAUTHORIZED_MESSAGE);
         return actor;
       },
+      rowScope: (actor, kind) => (kind === 'view' ? readableViewIds(ctx.pool, actor) : Promise.resolve([])),
       authorize(actor, needs) {
         for (const need of needs) {
-          if (!decide(actor, need.object, need.action, need.target).allowed) {
+          // A row-scoped relation needs only that some of its resources may be read; rowScope keeps those.
+          const allowed = need.scoped ? mayAllowSome(actor, need.object, need.action, need.scoped) : decide(actor, need.object, need.action, need.target).allowed;
+          if (!allowed) {
             throw new PgrstError(403, '42501', `permission denied: ${need.action} on ${need.object}`, null, 'Ask an administrator for a role or permission that allows it.');
           }
         }

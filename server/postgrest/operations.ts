@@ -17,6 +17,8 @@ export interface AccessNeed {
   action: Action;
   /** The one resource the relation's rows belong to, when it has one (RelationDef.accessTarget). */
   target?: AccessTarget;
+  /** The relation's rows are filtered per resource of this kind (RelationDef.rowScope). */
+  scoped?: AccessTarget['kind'];
 }
 
 /** Everything an operation needs from the HTTP request, already parsed. */
@@ -30,6 +32,8 @@ export interface DbRequest {
   range: { header: string | string[] | undefined; unit: string | string[] | undefined };
   body: unknown;
   actor: Actor | undefined;
+  /** For a row-scoped relation (RelationDef.rowScope): the ids of the rows the caller may read; undefined: all. */
+  rowIds?: readonly string[];
 }
 
 /** What the handler sends back. */
@@ -91,6 +95,7 @@ export class Operations {
   private async readSource(planner: ReadPlanner, source: Source, def: RelationInfo['def'] | undefined, req: DbRequest, shape: BodyShape, options: RunOptions & { rowCount?: string }): Promise<Outcome> {
     const alias = planner.nextAlias();
     const node = planner.node(source, def, alias, req.query.select, '');
+    if (def?.rowScope && req.rowIds) node.where.push(`${alias}."id" = ANY(${planner.params.add(req.rowIds, 'uuid[]')})`);
     planner.checkUnusedNodes();
     const window = combineWindow(parseRangeHeader(req.range.header, req.range.unit), node.offset, node.limit);
     const row = await this.run(readStatement(planner, source, alias, node, window, req.prefs.count, shape, options.rowCount), options);

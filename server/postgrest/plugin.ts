@@ -27,6 +27,11 @@ export interface PostgrestOptions {
    * have no relationships (nothing embeds them) and the same RBAC, filters, order and paging as any other.
    */
   dynamicRelation?: (name: string) => Promise<RelationInfo | undefined>;
+  /**
+   * For reads of a row-scoped relation (RelationDef.rowScope): the ids of the rows the caller may read,
+   * or undefined when they may read all of them.
+   */
+  rowScope?: (actor: Actor, kind: NonNullable<RelationInfo['def']['rowScope']>) => Promise<readonly string[] | undefined>;
   /** Per-statement time limit; default STATEMENT_TIMEOUT_MS. */
   statementTimeoutMs?: number;
 }
@@ -117,9 +122,20 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
       if (!method) throw new PgrstError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
       const action = ACTION_OF[method];
       const object = action === 'read' ? info.def.rbac : (info.def.writeRbac ?? info.def.rbac);
-      const request = parseRequest(req, actor, splitQueryString(rawQuery(req.url)), method, { object, action, ...(info.def.accessTarget ? { target: info.def.accessTarget } : {}) }, info.def.name, info.def.name);
+      const request = parseRequest(req, actor, splitQueryString(rawQuery(req.url)), method, {
+          object,
+          action,
+          ...(info.def.accessTarget ? { target: info.def.accessTarget } : {}),
+          ...(info.def.rowScope && action === 'read' ? { scoped: info.def.rowScope } : {}),
+        }, info.def.name, info.def.name);
       let outcome: Outcome;
-      if (method === 'GET' || method === 'HEAD') outcome = await operations.read(info, request);
+      if (method === 'GET' || method === 'HEAD') {
+        if (actor && info.def.rowScope && options.rowScope) {
+          const ids = await options.rowScope(actor, info.def.rowScope);
+          if (ids) request.rowIds = ids;
+        }
+        outcome = await operations.read(info, request);
+      }
       else if (method === 'POST') outcome = await operations.insert(info, request);
       else if (method === 'PATCH') outcome = await operations.update(info, request);
       else outcome = await operations.remove(info, request);

@@ -49,6 +49,12 @@ export interface RelationDef {
    */
   accessTarget?: AccessTarget;
   /**
+   * Each row is one resource of this kind, its id in `id`: reads need only that some resource of the kind
+   * may be read (a selector permission suffices), and return the rows the caller may read
+   * (PostgrestOptions.rowScope decides them). Embeds of this relation elsewhere are judged as a whole.
+   */
+  rowScope?: AccessTarget['kind'];
+  /**
    * The RBAC object writes need when it differs from reads (teams are read by everyone who reads the
    * console, but changing them changes who holds which permission, so writes need identities).
    */

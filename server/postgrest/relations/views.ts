@@ -15,13 +15,15 @@ const SUMMARY_COLUMNS = [
 /**
  * Views (migration 0020), spec §6 resource `views` (§7 Views: /views GET, POST, PATCH, DELETE, and
  * /views_summary). Writes here are checked as /api/views checks them (the spec whole, in the write's
- * transaction: viewWriteHook); views from files are not changed here. Each view's rows are the engine's own
- * relation `view_<namespace>_<name>`.
+ * transaction: viewWriteHook); views from files are not changed here. Reads return the views the caller may
+ * read (rowScope: a permission selecting views by name or namespace allows or denies those rows). Each
+ * view's rows are the engine's own relation `view_<namespace>_<name>`.
  */
 export const viewRelations: RelationDef[] = [
   {
     name: 'views',
     rbac: 'views',
+    rowScope: 'view',
     readable: VIEW_COLUMNS,
     primaryKey: ['id'],
     insertable: ['id', 'name', 'namespace', 'labels', 'spec'],
@@ -37,6 +39,7 @@ export const viewRelations: RelationDef[] = [
   {
     name: 'views_summary',
     rbac: 'views',
+    rowScope: 'view',
     readable: SUMMARY_COLUMNS,
     primaryKey: ['id'],
     notNull: ['id', 'name', 'namespace', 'title', 'sidebar', 'mcp', 'labels', 'source', 'column_count', 'panel_count', 'query_count', 'created_at', 'updated_at'],

@@ -18,7 +18,7 @@ const uuid = z.string().uuid('must be a UUID');
  * Each route decides for the view it serves (RBAC `views` read, for that view): a permission selecting
  * views by name or namespace allows or denies exactly those (access.ts).
  */
-const access = 'self-checked' as const;
+const access = 'authenticated' as const;
 
 /** POST /api/view/:id, GET /api/view/by-name/…, GET /api/view/list (docs/VIEWS.md). */
 export function viewEngineRoutes(app: FastifyInstance, ctx: AppContext): void {

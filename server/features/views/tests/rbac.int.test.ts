@@ -7,7 +7,8 @@ import { features } from '../../index';
 /**
  * Issue 22: each view's rows are readable with the RBAC of the view. A Mission Control Permission whose
  * object selects views ({name, namespace}, `*` in names) allows or denies reading exactly those views:
- * POST /api/view/:id, /api/view/by-name, /api/view/list and the view's table under /api/db; a deny wins.
+ * POST /api/view/:id, /api/view/by-name, /api/view/list, the view's table under /api/db and its row in
+ * /api/db/views and /api/db/views_summary (what the sidebar shows); a deny wins.
  */
 
 const log = createLogger('silent');
@@ -63,6 +64,11 @@ async function apply(text: string) {
 
 const post = (id: string, headers: Record<string, string>) => t.app.inject({ method: 'POST', url: `/api/view/${id}`, headers, payload: {} });
 const get = (url: string, headers: Record<string, string>) => t.app.inject({ method: 'GET', url, headers });
+const summary = async (headers: Record<string, string>, relation = 'views_summary') => {
+  const res = await get(`/api/db/${relation}?select=name&order=name`, { ...headers, prefer: 'count=exact' });
+  expect(res.statusCode, res.body).toBeLessThan(300);
+  return { names: (res.json() as Array<{ name: string }>).map((item) => item.name), range: res.headers['content-range'] };
+};
 const listed = async (headers: Record<string, string>) => {
   const res = await get(`/api/view/list?config_id=${namespaceId}`, headers);
   expect(res.statusCode, res.body).toBe(200);
@@ -110,6 +116,10 @@ describe('a permission selecting views', () => {
 
     expect(await listed(reader.headers)).toEqual(['alpha']);
     expect(await listed(t.adminHeaders)).toEqual(['alpha', 'alpine', 'beta']);
+    // The sidebar and the views list read views_summary: the views the caller may read.
+    expect(await summary(reader.headers)).toEqual({ names: ['alpha'], range: '0-0/1' });
+    expect(await summary(reader.headers, 'views')).toEqual({ names: ['alpha'], range: '0-0/1' });
+    expect((await summary(t.adminHeaders)).names).toEqual(['alpha', 'alpine', 'beta']);
   });
 
   it('refuses the views it does not select, and their tables', async () => {
@@ -126,6 +136,7 @@ describe('a permission selecting views', () => {
     expect((await post(ids.alpine!, globber.headers)).statusCode).toBe(200);
     expect((await post(ids.beta!, globber.headers)).statusCode).toBe(403);
     expect(await listed(globber.headers)).toEqual(['alpha', 'alpine']);
+    expect((await summary(globber.headers)).names).toEqual(['alpha', 'alpine']);
   });
 
   it('a deny on one view wins over a role that reads all views', async () => {
@@ -135,6 +146,8 @@ describe('a permission selecting views', () => {
     expect((await post(ids.beta!, editor.headers)).statusCode).toBe(200);
     expect((await get('/api/db/view_default_beta', editor.headers)).statusCode).toBe(200);
     expect(await listed(editor.headers)).toEqual(['alpine', 'beta']);
+    expect((await summary(editor.headers)).names).toEqual(['alpine', 'beta']);
+    expect((await get(`/api/db/views?id=eq.${ids.alpha}`, editor.headers)).json()).toEqual([]);
   });
 
   it('a person without any view permission reads none, and an anonymous caller must sign in', async () => {
@@ -142,6 +155,8 @@ describe('a permission selecting views', () => {
     expect((await post(ids.alpha!, nobody.headers)).statusCode).toBe(403);
     expect((await get(`/api/view/list?config_id=${namespaceId}`, nobody.headers)).statusCode).toBe(403);
     expect((await get('/api/db/view_default_alpha', nobody.headers)).statusCode).toBe(403);
+    expect((await get('/api/db/views_summary', nobody.headers)).statusCode).toBe(403);
+    expect((await get(`/api/view/list?config_id=${namespaceId}`, {})).statusCode).toBe(401);
     expect((await post(ids.alpha!, {})).statusCode).toBe(401);
     expect((await get('/api/view/by-name/alpha', {})).statusCode).toBe(401);
   });
