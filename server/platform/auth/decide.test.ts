@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { presetScopes } from '../../../common/rbac';
-import { decide } from './decide';
+import { decide, mayAllowSome } from './decide';
+import { parseObjectSelector } from './object-selector';
 import type { Actor, PermissionRule } from './types';
 
 function rule(overrides: Partial<PermissionRule>): PermissionRule {
@@ -68,5 +69,20 @@ describe('decide (spec §6: deny wins, then an explicit allow, then the role)', 
     expect(decide(custom, 'canaries', 'read').allowed).toBe(true);
     expect(decide(custom, 'database', 'read').allowed).toBe(false);
     expect(decide(custom, 'playbooks', 'read').allowed).toBe(false);
+  });
+
+  it('decides a view for permissions selecting views (name with `*`, namespace), a deny winning', () => {
+    const alpha = { kind: 'view', id: 'v1', name: 'alpha', namespace: 'default' } as const;
+    const beta = { kind: 'view', id: 'v2', name: 'beta', namespace: 'default' } as const;
+    const reader = actor({ permissions: [rule({ object_selector: parseObjectSelector({ views: [{ name: 'al*', namespace: 'default' }] }) })] });
+    expect(decide(reader, 'views', 'read', alpha).allowed).toBe(true);
+    expect(decide(reader, 'views', 'read', beta).allowed).toBe(false);
+    expect(decide(reader, 'views', 'read').allowed).toBe(false);
+    expect(decide(reader, 'views', 'update', alpha).allowed).toBe(false);
+    expect(mayAllowSome(reader, 'views', 'read', 'view')).toBe(true);
+    const editor = actor({ roles: ['editor'], permissions: [rule({ id: 'deny', deny: true, object_selector: parseObjectSelector({ views: [{ name: 'alpha' }] }) })] });
+    expect(decide(editor, 'views', 'read', alpha)).toEqual({ allowed: false, reason: { kind: 'deny', permission: 'deny' } });
+    expect(decide(editor, 'views', 'read', beta).allowed).toBe(true);
+    expect(mayAllowSome(actor(), 'views', 'read', 'view')).toBe(false);
   });
 });
