@@ -1,5 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, matchRoutes, Outlet, useRouteError, type RouteObject } from 'react-router';
+import { prefetchFeatureFlags } from '@web/lib/feature-flags';
 import { onUnauthorized } from '@web/lib/unauthorized';
 import { Loading } from '@web/ui/primitives/loading';
 import { AccessGate } from './access-gate';
@@ -10,6 +11,7 @@ import { HomeRedirect } from './pages/home-redirect';
 import NotFoundPage from './pages/not-found-page';
 import type { AppRoute } from './route-types';
 import { appRoutes } from './routes';
+import { discoverSessionSource, preloadSession } from './session';
 
 /** Errors outside a page's boundary (a route chunk that fails to load, a loader): the generic page. */
 function RouteError() {
@@ -18,9 +20,48 @@ function RouteError() {
   return <ErrorPage error={error} className="min-h-screen" />;
 }
 
+const pageModules = new WeakMap<AppRoute, Promise<{ default: ComponentType }>>();
+
+/**
+ * The route's page module, asked for once: the preload at start (`preloadRoute`) and the page's lazy()
+ * share the promise. A failed load is forgotten, so the page asks again (and shows the error if it fails).
+ */
+export function loadPage(route: AppRoute): Promise<{ default: ComponentType }> {
+  let module = pageModules.get(route);
+  if (!module) {
+    module = route.load();
+    pageModules.set(route, module);
+    module.catch(() => pageModules.delete(route));
+  }
+  return module;
+}
+
+/**
+ * Starts loading the page module of the route `pathname` opens, at app start: its chunk then loads while
+ * the session and the feature flags are read, not after them. Errors are left to the page.
+ */
+export function preloadRoute(routes: readonly AppRoute[], pathname: string): AppRoute | undefined {
+  const matches = matchRoutes(
+    routes.map((route) => ({ path: route.path, route })),
+    pathname,
+  );
+  const route = matches?.[matches.length - 1]?.route.route;
+  if (route) loadPage(route).catch(() => undefined);
+  return route;
+}
+
+/**
+ * The page as a lazy component over `loadPage`. Each lazy() gets a promise of its own: React marks the
+ * promises it waits on as fulfilled, and one it already saw settle (the same page in an earlier router)
+ * would make it retry the still-pending lazy() at once, again and again.
+ */
+function lazyPage(route: AppRoute) {
+  return lazy(() => loadPage(route).then((module) => module));
+}
+
 /** Each page becomes its own chunk; the gates hide pages of disabled features and guard access. */
 function toRouteObject(route: AppRoute): RouteObject {
-  const PageComponent = lazy(route.load);
+  const PageComponent = lazyPage(route);
   return {
     path: route.path,
     element: (
@@ -35,7 +76,7 @@ function toRouteObject(route: AppRoute): RouteObject {
 
 /** Public pages (sign-in, errors) need no session and no feature flags: only their own chunk. */
 function toPublicRouteObject(route: AppRoute): RouteObject {
-  const PageComponent = lazy(route.load);
+  const PageComponent = lazyPage(route);
   return { path: route.path, element: <PageComponent /> };
 }
 
@@ -85,6 +126,12 @@ export function redirectOnUnauthorized(router: { state: { location: { pathname: 
 }
 
 export function createAppRouter() {
+  // At start, before the first render, at once: whoami, the page's chunk and (for a signed-in page) the
+  // feature flags; the page waits for all three.
+  const source = discoverSessionSource();
+  if (source) preloadSession(source);
+  const opening = preloadRoute(appRoutes, window.location.pathname);
+  if (opening?.layout !== 'public') prefetchFeatureFlags();
   const router = createBrowserRouter(buildRouteObjects(appRoutes));
   redirectOnUnauthorized(router, appRoutes);
   return router;

@@ -65,9 +65,27 @@ export function discoverSessionSource(): SessionSource | undefined {
 
 export const sessionQueryKey = ['session'] as const;
 
+const started = new WeakMap<SessionSource, ReturnType<SessionSource['load']>>();
+
+/**
+ * Asks for the session at app start, before the first render (web/app/router.tsx): the provider's first
+ * read takes this answer; later reads (after a sign-in) ask again.
+ */
+export function preloadSession(source: SessionSource): void {
+  const load = source.load();
+  load.catch(() => undefined);
+  started.set(source, load);
+}
+
+function loadSession(source: SessionSource): ReturnType<SessionSource['load']> {
+  const early = started.get(source);
+  started.delete(source);
+  return early ?? source.load();
+}
+
 function LoadedSession({ source, children }: { source: SessionSource; children: ReactNode }) {
   // Spec §7: whoami is not refetched on focus; sign-in pages refetch it when the identity changes.
-  const query = useQuery({ queryKey: sessionQueryKey, queryFn: async () => (await source.load()) ?? null, retry: false, staleTime: Infinity, refetchOnWindowFocus: false });
+  const query = useQuery({ queryKey: sessionQueryKey, queryFn: async () => (await loadSession(source)) ?? null, retry: false, staleTime: Infinity, refetchOnWindowFocus: false });
   let value: Session;
   if (query.isPending) value = { status: 'loading' };
   else if (query.isError) value = { status: 'error', error: query.error, retry: () => void query.refetch() };

@@ -1,6 +1,7 @@
+import { PostgrestClient } from '@supabase/postgrest-js';
 import { useQuery } from '@tanstack/react-query';
 import { useSession } from '@web/app/session';
-import { db } from './db';
+import { db, DB_URL } from './db';
 import { SHARED_LOOKUP_STALE_TIME } from './query-client';
 
 /**
@@ -56,10 +57,29 @@ function toRows(data: unknown): PropertyRow[] {
   return rows;
 }
 
-async function fetchDisabledFeatures(): Promise<ReadonlySet<string>> {
-  const { data, error } = await db.from('properties').select('name,value').like('name', '%.disable');
+async function readDisabledFeatures(client: PostgrestClient): Promise<ReadonlySet<string>> {
+  const { data, error } = await client.from('properties').select('name,value').like('name', '%.disable');
   if (error) throw new Error(error.message || 'Could not load feature flags', { cause: error });
   return disabledFeatures(toRows(data));
+}
+
+let early: Promise<ReadonlySet<string> | undefined> | undefined;
+
+/**
+ * Reads the flags at app start, beside whoami rather than after it (a page waits for both). Nobody may be
+ * signed in yet, so this read reports no 401 (db.ts would send the browser to the auth-state checker) and
+ * keeps no failure: the first read of a signed-in person takes its answer, or asks again the usual way.
+ */
+export function prefetchFeatureFlags(): void {
+  const quiet = new PostgrestClient(DB_URL, { fetch: (input, init) => fetch(input, { ...init, credentials: 'same-origin' }) });
+  early = readDisabledFeatures(quiet).catch(() => undefined);
+}
+
+async function fetchDisabledFeatures(): Promise<ReadonlySet<string>> {
+  const started = early;
+  early = undefined;
+  const flags = started ? await started : undefined;
+  return flags ?? readDisabledFeatures(db);
 }
 
 export interface FeatureFlags {

@@ -1,11 +1,11 @@
 import { AlertTriangle } from 'lucide-react';
-import { ConfigIcon } from '@web/features/catalog/components';
+import { ConfigIcon } from '@web/features/catalog/components/config-icon';
 import { Skeleton } from '@web/ui/primitives/skeleton';
 import { useRefreshView, useViewAnswer } from './api/view';
 import { ViewPanelCard } from './components/panels/view-panel';
 import { RefreshControl } from './components/refresh-age';
 import { VariablePickers } from './components/variable-pickers';
-import { pick, useSelection, useTableState } from './components/view-state';
+import { pick, useSelection, useTableState, useTableStateReader } from './components/view-state';
 import { ViewTable } from './components/view-table';
 import type { Selection } from './model/variables';
 
@@ -40,7 +40,7 @@ function ViewSkeleton() {
  */
 export function ViewContent({ viewId, variables, onVariablesChange, embedded = false }: ViewContentProps) {
   const [selection, setSelection] = useSelection(variables, onVariablesChange);
-  const answer = useViewAnswer(viewId, selection);
+  const answer = useViewAnswer(viewId, selection, useTableStateReader(embedded));
   const refresh = useRefreshView(viewId, selection);
   const view = answer.data;
   const [tableState, setTableState] = useTableState(embedded, view?.columns ?? []);

@@ -23,12 +23,28 @@ async function postView(id: string, body: { variables: Selection; refresh?: bool
   }
 }
 
-/** POST /api/view/{id} with the selection; polled while the answer says a refresh is running. */
-export function useViewAnswer(id: string, variables: Selection) {
+/** The table state the rows of an answer will be read with, from the answer's columns (see useTableStateReader). */
+export type RowsStateOf = (columns: readonly ViewColumn[]) => TableState;
+
+/**
+ * POST /api/view/{id} with the selection; polled while the answer says a refresh is running. With
+ * `rowsState`, the table's page of rows is asked as soon as the answer is in, while the page renders it,
+ * rather than once the table has mounted (the table's query then finds it in the cache or in flight).
+ */
+export function useViewAnswer(id: string, variables: Selection, rowsState?: RowsStateOf) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: viewKeys.answer(id, variables),
     enabled: id !== '',
-    queryFn: ({ signal }) => postView(id, { variables }, signal),
+    queryFn: async ({ signal }) => {
+      const answer = await postView(id, { variables }, signal);
+      if (rowsState && answer.table && answer.requestFingerprint && answer.columns.length > 0) {
+        const query: RowsQuery = { table: answer.table, fingerprint: answer.requestFingerprint, columns: answer.columns, state: rowsState(answer.columns), refreshedAt: answer.refreshedAt };
+        // Only when that page is not cached yet: a poll while refreshing does not read it again.
+        void client.prefetchQuery({ queryKey: rowsKey(query), queryFn: ({ signal: rowsSignal }) => fetchRows(query, rowsSignal), staleTime: Infinity });
+      }
+      return answer;
+    },
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.refreshing ? REFRESH_POLL_MS : false),
   });
@@ -55,29 +71,32 @@ export interface RowsQuery {
   refreshedAt: string | null | undefined;
 }
 
+const rowsKey = (query: RowsQuery | null) => viewKeys.rows(query?.table ?? '', query?.fingerprint ?? '', { state: query?.state, at: query?.refreshedAt });
+
+async function fetchRows(query: RowsQuery, signal: AbortSignal): Promise<{ rows: ViewRow[]; total: number }> {
+  let request = db.from(query.table).select('*', { count: 'exact' }).eq('request_fingerprint', query.fingerprint);
+  for (const [name, values] of Object.entries(query.state.filters)) {
+    const column = query.columns.find((c) => c.name === name);
+    if (!column || values.length === 0) continue;
+    const kind = filterKind(column);
+    if (kind === 'multiselect') request = request.in(name, values);
+    else if (kind === 'text' && values[0]) request = request.ilike(name, containsPattern(values[0]));
+  }
+  let ordered = request;
+  for (const { column, ascending } of orderOf(query.state, query.columns)) ordered = ordered.order(column, { ascending, nullsFirst: false });
+  const start = query.state.pageIndex * VIEW_TABLE_PAGE_SIZE;
+  const { data, error, count, status, statusText } = await ordered.range(start, start + VIEW_TABLE_PAGE_SIZE - 1).abortSignal(signal);
+  if (error) throw new Error(dbErrorMessage(error, status, statusText), { cause: error });
+  return { rows: z.array(z.record(z.string(), z.unknown())).parse(data ?? []) satisfies ViewRow[], total: count ?? 0 };
+}
+
 /** One page (spec §9: view tables 50) of a view's rows through /api/db, with the total from Content-Range. */
 export function useViewRows(query: RowsQuery | null) {
   return useQuery({
-    queryKey: viewKeys.rows(query?.table ?? '', query?.fingerprint ?? '', { state: query?.state, at: query?.refreshedAt }),
+    queryKey: rowsKey(query),
     enabled: query !== null,
     placeholderData: keepPreviousData,
-    queryFn: async ({ signal }) => {
-      if (!query) return { rows: [], total: 0 };
-      let request = db.from(query.table).select('*', { count: 'exact' }).eq('request_fingerprint', query.fingerprint);
-      for (const [name, values] of Object.entries(query.state.filters)) {
-        const column = query.columns.find((c) => c.name === name);
-        if (!column || values.length === 0) continue;
-        const kind = filterKind(column);
-        if (kind === 'multiselect') request = request.in(name, values);
-        else if (kind === 'text' && values[0]) request = request.ilike(name, containsPattern(values[0]));
-      }
-      let ordered = request;
-      for (const { column, ascending } of orderOf(query.state, query.columns)) ordered = ordered.order(column, { ascending, nullsFirst: false });
-      const start = query.state.pageIndex * VIEW_TABLE_PAGE_SIZE;
-      const { data, error, count, status, statusText } = await ordered.range(start, start + VIEW_TABLE_PAGE_SIZE - 1).abortSignal(signal);
-      if (error) throw new Error(dbErrorMessage(error, status, statusText), { cause: error });
-      return { rows: z.array(z.record(z.string(), z.unknown())).parse(data ?? []) satisfies ViewRow[], total: count ?? 0 };
-    },
+    queryFn: ({ signal }) => (query ? fetchRows(query, signal) : { rows: [], total: 0 }),
   });
 }
 

@@ -14,6 +14,15 @@ export function useTableState(embedded: boolean, columns: readonly ViewColumn[])
   return embedded ? [local, setLocal] : [fromUrl, setUrl];
 }
 
+/**
+ * What useTableState will give once the view's columns are known, for reading the first page of rows
+ * with the answer: the URL's state on a view's own page, the initial (empty) one when embedded.
+ */
+export function useTableStateReader(embedded: boolean): (columns: readonly ViewColumn[]) => TableState {
+  const [params] = useUrlParams();
+  return useCallback((columns: readonly ViewColumn[]) => (embedded ? EMPTY_TABLE_STATE : readTableState(params, columns)), [embedded, params]);
+}
+
 /** Variables of a view page held in the URL (`var-<key>`); changing one clears those that depend on it. */
 export function useUrlVariables(knownKeys: readonly string[]): [Selection, (next: Selection) => void] {
   const [params, setParams] = useUrlParams();

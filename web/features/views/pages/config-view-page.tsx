@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useParams } from 'react-router';
 import NotFoundPage from '@web/app/pages/not-found-page';
-import { ConfigPage } from '@web/features/catalog/components';
+import { ConfigPage } from '@web/features/catalog/components/config-page';
 import { useFeatureFlags } from '@web/lib/feature-flags';
 import { useUrlVariables } from '../components/view-state';
 import { useViewsForConfig } from '../api/view';

@@ -1,6 +1,6 @@
 import { Page } from '@web/app/layout/page';
 import { useViewAnswer } from '../api/view';
-import { useUrlVariables } from '../components/view-state';
+import { useTableStateReader, useUrlVariables } from '../components/view-state';
 import { ViewContent } from '../view-content';
 
 /**
@@ -10,7 +10,8 @@ import { ViewContent } from '../view-content';
 export function ViewFrame({ viewId }: { viewId: string }) {
   // Plain (Mission Control style) keys are read as variables once the view says which keys it has.
   const [probe] = useUrlVariables([]);
-  const first = useViewAnswer(viewId, probe);
+  // The same reader as ViewContent's: whichever asks first, the rows follow the answer at once.
+  const first = useViewAnswer(viewId, probe, useTableStateReader(false));
   const keys = first.data?.variables.map((v) => v.key) ?? [];
   const [selection, setSelection] = useUrlVariables(keys);
   const title = first.data ? first.data.title || first.data.name : 'View';

@@ -2,7 +2,8 @@ import { Check, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDate, formatRelative, toDate } from '@common/format';
-import { ConfigHealthDot, ConfigIcon } from '@web/features/catalog/components';
+import { ConfigHealthDot } from '@web/features/catalog/components/config-health';
+import { ConfigIcon } from '@web/features/catalog/components/config-icon';
 import { useDisplayPreferences } from '@web/lib/preferences';
 import type { ViewColumn, ViewRow } from '../../api/schema';
 import {
