@@ -23,7 +23,7 @@ function RouteError() {
 const pageModules = new WeakMap<AppRoute, Promise<{ default: ComponentType }>>();
 
 /**
- * The route's page module, asked for once: the preload at start (`preloadRoute`) and the page's lazy()
+ * The route's page module, asked for once: the preload at start (createAppRouter) and the page's lazy()
  * share the promise. A failed load is forgotten, so the page asks again (and shows the error if it fails).
  */
 export function loadPage(route: AppRoute): Promise<{ default: ComponentType }> {
@@ -36,18 +36,13 @@ export function loadPage(route: AppRoute): Promise<{ default: ComponentType }> {
   return module;
 }
 
-/**
- * Starts loading the page module of the route `pathname` opens, at app start: its chunk then loads while
- * the session and the feature flags are read, not after them. Errors are left to the page.
- */
-export function preloadRoute(routes: readonly AppRoute[], pathname: string): AppRoute | undefined {
+/** The route `pathname` opens, if any (its page module can then load at app start, see createAppRouter). */
+export function matchRoute(routes: readonly AppRoute[], pathname: string): AppRoute | undefined {
   const matches = matchRoutes(
     routes.map((route) => ({ path: route.path, route })),
     pathname,
   );
-  const route = matches?.[matches.length - 1]?.route.route;
-  if (route) loadPage(route).catch(() => undefined);
-  return route;
+  return matches?.[matches.length - 1]?.route.route;
 }
 
 /**
@@ -126,12 +121,14 @@ export function redirectOnUnauthorized(router: { state: { location: { pathname: 
 }
 
 export function createAppRouter() {
-  // At start, before the first render, at once: whoami, the page's chunk and (for a signed-in page) the
-  // feature flags; the page waits for all three.
+  // At start, before the first render, at once: whoami, (for a signed-in page) the feature flags and the
+  // page's chunks; the page waits for all three. The two small requests go first: over HTTP/1.1 the
+  // browser's six connections would queue them behind the chunks.
   const source = discoverSessionSource();
   if (source) preloadSession(source);
-  const opening = preloadRoute(appRoutes, window.location.pathname);
+  const opening = matchRoute(appRoutes, window.location.pathname);
   if (opening?.layout !== 'public') prefetchFeatureFlags();
+  if (opening) loadPage(opening).catch(() => undefined);
   const router = createBrowserRouter(buildRouteObjects(appRoutes));
   redirectOnUnauthorized(router, appRoutes);
   return router;
