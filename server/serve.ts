@@ -46,6 +46,9 @@ async function takeServeLock(config: Config): Promise<() => Promise<void>> {
   };
 }
 
+/** How long a stop may take before the process exits regardless. */
+const SHUTDOWN_LIMIT_MS = 15_000;
+
 export async function serve(config: Config): Promise<void> {
   const started = Date.now();
   const log = createLogger(config.logLevel);
@@ -57,6 +60,12 @@ export async function serve(config: Config): Promise<void> {
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    // A stop must end the process: whatever hangs (a connection a worker never gives back) is cut off.
+    setTimeout(() => {
+      log.warn({ afterMs: SHUTDOWN_LIMIT_MS }, 'stopping took too long; exiting now');
+      log.flush();
+      process.exit(code);
+    }, SHUTDOWN_LIMIT_MS).unref();
     for (const stop of stoppers.reverse()) {
       await stop().catch((error: unknown) => log.warn({ err: error }, 'error while stopping'));
     }
@@ -84,7 +93,14 @@ export async function serve(config: Config): Promise<void> {
       throw error;
     }
     for (const feature of features) {
-      if (feature.start) stoppers.push(await feature.start(context));
+      if (!feature.start) continue;
+      const stop = await feature.start(context);
+      // A signal while starting (shutdown already ran the stoppers it had): stop this one too, and go no further.
+      if (stopping) {
+        await stop().catch((error: unknown) => log.warn({ err: error }, 'error while stopping'));
+        return;
+      }
+      stoppers.push(stop);
     }
     if (config.demo) {
       for (const feature of features) {
@@ -114,6 +130,8 @@ export async function serve(config: Config): Promise<void> {
       `Watchkeeper is running at ${config.publicUrl}`,
     );
   } catch (error) {
+    // Stopped while starting: the failure is the stop's doing (a closed pool), and shutdown exits.
+    if (stopping) return;
     log.fatal({ err: messageOf(error) }, `watchkeeper could not start: ${messageOf(error)}`);
     await shutdown(1);
   }
