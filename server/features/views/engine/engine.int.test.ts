@@ -74,12 +74,12 @@ describe('views engine', () => {
     expect(json.error).toBeUndefined();
     expect(json.table).toBe('view_default_pods');
     expect(json.totalRows).toBe(3);
-    expect(json.rows.map((row: any) => row.name)).toEqual(['api', 'db', 'web']);
+    expect(json.rows.map((row: { name: string }) => row.name)).toEqual(['api', 'db', 'web']);
     expect(json.rows[0]).toMatchObject({ name: 'api', namespace: 'prod', health: 'healthy', cpu: 100, kind: 'Pod' });
     expect(typeof json.rows[0].created).toBe('string');
     expect(json.requestFingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(json.stale).toBe(false);
-    const panels = Object.fromEntries(json.panels.map((panel: any) => [panel.name, panel]));
+    const panels = Object.fromEntries(json.panels.map((panel: { name: string }) => [panel.name, panel]));
     expect(panels['By health'].rows).toEqual([{ health: 'healthy', count: '1' }, { health: 'unhealthy', count: '1' }, { health: 'warning', count: '1' }].map((row) => ({ ...row, count: expect.anything() })));
     expect(panels['By health'].type).toBe('piechart');
     expect(panels['By health'].query).toBeUndefined();
@@ -173,7 +173,7 @@ describe('views engine', () => {
     ]);
     expect(first.json.rows).toEqual([{ name: 'db' }]);
     const prod = await post(id, { variables: { namespace: 'prod' } });
-    expect(prod.json.rows.map((row: any) => row.name)).toEqual(['api', 'cache', 'web']);
+    expect(prod.json.rows.map((row: { name: string }) => row.name)).toEqual(['api', 'cache', 'web']);
     expect(prod.json.requestFingerprint).not.toBe(first.json.requestFingerprint);
     const count = await t.app.inject({ method: 'GET', url: '/api/db/view_default_by_namespace?select=name', headers: { ...t.adminHeaders, prefer: 'count=exact' } });
     expect(count.headers['content-range']).toBe('0-3/4');
