@@ -43,7 +43,7 @@ export function ViewContent({ viewId, variables, onVariablesChange, embedded = f
   const answer = useViewAnswer(viewId, selection, useTableStateReader(embedded));
   const refresh = useRefreshView(viewId, selection);
   const view = answer.data;
-  const [tableState, setTableState] = useTableState(embedded, view?.columns ?? []);
+  const [tableState, setTableState] = useTableState(embedded, view?.columns ?? [], view?.sort);
 
   if (answer.isPending) return <ViewSkeleton />;
   if (!view) {

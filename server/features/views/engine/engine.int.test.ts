@@ -95,6 +95,15 @@ describe('views engine', () => {
     expect((await t.db.pool.query("SELECT count(*)::int AS n FROM config_items WHERE type = 'Kubernetes::Pod'")).rows[0].n).toBe(3);
   });
 
+  it("answers the table's default order (display.table.sort) and reads its first page in it", async () => {
+    const id = await createView('pods-by-cpu', { ...podsSpec, panels: [], display: { table: { sort: '-cpu' } } });
+    const { json } = await post(id);
+    expect(json.sort).toEqual({ column: 'cpu', desc: true });
+    expect(json.rows.map((row: { name: string }) => row.name)).toEqual(['db', 'web', 'api']);
+    const plain = await createView('pods-unsorted', { ...podsSpec, panels: [], display: { table: { sort: 'nope' } } });
+    expect((await post(plain)).json.sort).toBeNull();
+  });
+
   it('answers from the table while fresh; refresh is honoured only past minAge; stale rows refresh', async () => {
     const first = await post(podsId);
     const again = await post(podsId, { refresh: true });

@@ -20,6 +20,8 @@ export interface ViewAnswer {
   columns: Array<Record<string, unknown>>;
   rows: Row[];
   totalRows: number;
+  /** The order of `rows`: display.table.sort, else null (primary key order). */
+  sort: { column: string; desc: boolean } | null;
   panels: Array<Record<string, unknown>>;
   variables: ResolvedVariable[];
   sections: Array<{ title: string; icon?: string; id: string | null; namespace: string; name: string }>;
@@ -34,16 +36,20 @@ export function variableSpecs(spec: Record<string, unknown>): VariableSpec[] {
   return (Array.isArray(spec.templating) ? spec.templating : []).filter((item): item is VariableSpec => isRecord(item) && typeof item.key === 'string');
 }
 
-/** ORDER BY of the first page: display.table.sort (`-name` descending), then the primary key. */
-function orderOf(spec: Record<string, unknown>): string {
-  const columns = storedColumns(columnsOf(spec));
-  const parts: string[] = [];
+/** display.table.sort (`-name` descending) when it names a stored column: the table's default order. */
+export function tableSort(spec: Record<string, unknown>): { column: string; desc: boolean } | null {
   const sort = isRecord(spec.display) && isRecord(spec.display.table) && typeof spec.display.table.sort === 'string' ? spec.display.table.sort : undefined;
-  if (sort) {
-    const name = sort.replace(/^[+-]/, '');
-    if (columns.some((column) => column.name === name)) parts.push(`${quoteIdent(name)}${sort.startsWith('-') ? ' DESC NULLS LAST' : ''}`);
-  }
-  for (const column of columns) if (column.primaryKey) parts.push(quoteIdent(column.name));
+  if (!sort) return null;
+  const column = sort.replace(/^[+-]/, '');
+  return storedColumns(columnsOf(spec)).some((item) => item.name === column) ? { column, desc: sort.startsWith('-') } : null;
+}
+
+/** ORDER BY of the first page: the table's default sort, then the primary key. */
+function orderOf(spec: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const sort = tableSort(spec);
+  if (sort) parts.push(`${quoteIdent(sort.column)}${sort.desc ? ' DESC NULLS LAST' : ''}`);
+  for (const column of storedColumns(columnsOf(spec))) if (column.primaryKey && column.name !== sort?.column) parts.push(quoteIdent(column.name));
   return parts.join(', ') || 'request_fingerprint';
 }
 
@@ -113,6 +119,7 @@ export async function answerView(pool: pg.Pool, view: ViewRow, requested: Record
     columns: columnsOf(spec),
     rows,
     totalRows: row?.row_count ?? 0,
+    sort: tableSort(spec),
     panels,
     variables,
     sections: await sectionsOf(pool, view),

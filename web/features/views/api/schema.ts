@@ -73,6 +73,8 @@ export const viewAnswerSchema = z.object({
   columns: z.array(columnSchema).default([]),
   rows: z.array(record).default([]),
   totalRows: z.number().nullish(),
+  /** The table's default order (display.table.sort), in which `rows` come. */
+  sort: z.object({ column: z.string(), desc: z.boolean() }).nullish(),
   panels: z.array(panelSchema).default([]),
   variables: z.array(variableSchema).default([]),
   sections: z.array(sectionSchema).default([]),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { VIEW_TABLE_PAGE_SIZE } from '@common/constants';
 import { api } from '@web/lib/api';
 import { db } from '@web/lib/db';
-import { containsPattern, filterKind, orderOf, type TableState } from '../model/table-state';
+import { containsPattern, filterKind, isAnswerPage, orderOf, type DefaultSort, type TableState } from '../model/table-state';
 import type { Selection } from '../model/variables';
 import { dbErrorMessage, viewErrorMessage } from './errors';
 import { viewKeys } from './keys';
@@ -24,12 +24,14 @@ async function postView(id: string, body: { variables: Selection; refresh?: bool
 }
 
 /** The table state the rows of an answer will be read with, from the answer's columns (see useTableStateReader). */
-export type RowsStateOf = (columns: readonly ViewColumn[]) => TableState;
+export type RowsStateOf = (columns: readonly ViewColumn[], defaultSort: DefaultSort) => TableState;
 
 /**
  * POST /api/view/{id} with the selection; polled while the answer says a refresh is running. With
  * `rowsState`, the table's page of rows is asked as soon as the answer is in, while the page renders it,
  * rather than once the table has mounted (the table's query then finds it in the cache or in flight).
+ * When that page is the answer's own first page (default order, no filter), the answer's rows are it:
+ * no second request.
  */
 export function useViewAnswer(id: string, variables: Selection, rowsState?: RowsStateOf) {
   const client = useQueryClient();
@@ -39,7 +41,12 @@ export function useViewAnswer(id: string, variables: Selection, rowsState?: Rows
     queryFn: async ({ signal }) => {
       const answer = await postView(id, { variables }, signal);
       if (rowsState && answer.table && answer.requestFingerprint && answer.columns.length > 0) {
-        const query: RowsQuery = { table: answer.table, fingerprint: answer.requestFingerprint, columns: answer.columns, state: rowsState(answer.columns), refreshedAt: answer.refreshedAt };
+        const state = rowsState(answer.columns, answer.sort);
+        const query: RowsQuery = { table: answer.table, fingerprint: answer.requestFingerprint, columns: answer.columns, state, refreshedAt: answer.refreshedAt };
+        if (answer.refreshedAt && isAnswerPage(state, answer.sort, answer.columns)) {
+          client.setQueryData(rowsKey(query), { rows: answer.rows, total: answer.totalRows ?? answer.rows.length });
+          return answer;
+        }
         // Only when that page is not cached yet: a poll while refreshing does not read it again.
         void client.prefetchQuery({ queryKey: rowsKey(query), queryFn: ({ signal: rowsSignal }) => fetchRows(query, rowsSignal), staleTime: Infinity });
       }
@@ -96,6 +103,8 @@ export function useViewRows(query: RowsQuery | null) {
     queryKey: rowsKey(query),
     enabled: query !== null,
     placeholderData: keepPreviousData,
+    // A page is keyed by the refresh it was read after; a refresh (or Refresh) asks again.
+    staleTime: Infinity,
     queryFn: ({ signal }) => (query ? fetchRows(query, signal) : { rows: [], total: 0 }),
   });
 }

@@ -1,26 +1,35 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useUrlParams } from '@web/lib/use-url-params';
 import type { ViewColumn } from '../api/schema';
-import { EMPTY_TABLE_STATE, readTableState, writeTableState, type TableState } from '../model/table-state';
+import { initialTableState, readTableState, writeTableState, type DefaultSort, type TableState } from '../model/table-state';
 import { changeVariable, readVariables, writeVariables, type Selection } from '../model/variables';
 import type { ViewVariable } from '../api/schema';
 
 /** The table's state: in the URL on a view's own page, in memory when the view is embedded (a section, a preview). */
-export function useTableState(embedded: boolean, columns: readonly ViewColumn[]): [TableState, (next: TableState) => void] {
+export function useTableState(embedded: boolean, columns: readonly ViewColumn[], defaultSort?: DefaultSort): [TableState, (next: TableState) => void] {
   const [params, setParams] = useUrlParams();
-  const [local, setLocal] = useState<TableState>(EMPTY_TABLE_STATE);
-  const fromUrl = useMemo(() => readTableState(params, columns), [params, columns]);
+  // Null until the user changes it: the view's default order applies.
+  const [local, setLocal] = useState<TableState | null>(null);
+  const sortColumn = defaultSort?.column;
+  const sortDesc = defaultSort?.desc;
+  const fromUrl = useMemo(
+    () => readTableState(params, columns, sortColumn === undefined ? null : { column: sortColumn, desc: sortDesc === true }),
+    [params, columns, sortColumn, sortDesc],
+  );
   const setUrl = useCallback((next: TableState) => setParams((current) => writeTableState(current, next)), [setParams]);
-  return embedded ? [local, setLocal] : [fromUrl, setUrl];
+  return embedded ? [local ?? initialTableState(defaultSort), setLocal] : [fromUrl, setUrl];
 }
 
 /**
  * What useTableState will give once the view's columns are known, for reading the first page of rows
  * with the answer: the URL's state on a view's own page, the initial (empty) one when embedded.
  */
-export function useTableStateReader(embedded: boolean): (columns: readonly ViewColumn[]) => TableState {
+export function useTableStateReader(embedded: boolean): (columns: readonly ViewColumn[], defaultSort: DefaultSort) => TableState {
   const [params] = useUrlParams();
-  return useCallback((columns: readonly ViewColumn[]) => (embedded ? EMPTY_TABLE_STATE : readTableState(params, columns)), [embedded, params]);
+  return useCallback(
+    (columns: readonly ViewColumn[], defaultSort: DefaultSort) => (embedded ? initialTableState(defaultSort) : readTableState(params, columns, defaultSort)),
+    [embedded, params],
+  );
 }
 
 /** Variables of a view page held in the URL (`var-<key>`); changing one clears those that depend on it. */

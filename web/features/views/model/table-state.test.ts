@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, filterKind, orderOf, readTableState, writeTableState } from './table-state';
+import { containsPattern, filterKind, initialTableState, isAnswerPage, orderOf, readTableState, writeTableState } from './table-state';
 
 const columns = [
   { name: 'name', type: 'string', primaryKey: true },
@@ -16,6 +16,24 @@ describe('view table state', () => {
     expect(params.get('page')).toBe('3');
     expect(readTableState(params, columns)).toEqual(state);
     expect(readTableState(new URLSearchParams('sortBy=nope&page=0'), columns)).toEqual({ sort: null, filters: {}, pageIndex: 0 });
+  });
+
+  it("starts in the view's default order (display.table.sort) until the URL names another", () => {
+    const byCpu = { column: 'cpu', desc: true };
+    expect(readTableState(new URLSearchParams(''), columns, byCpu).sort).toEqual({ id: 'cpu', desc: true });
+    expect(readTableState(new URLSearchParams('sortBy=name&sortOrder=asc'), columns, byCpu).sort).toEqual({ id: 'name', desc: false });
+    expect(readTableState(new URLSearchParams(''), columns, { column: 'gone', desc: false }).sort).toBeNull();
+    expect(initialTableState(byCpu)).toEqual({ sort: { id: 'cpu', desc: true }, filters: {}, pageIndex: 0 });
+  });
+
+  it("reuses the answer's own rows only for the page the server read: default order, no filter, page 1, a primary key", () => {
+    const byCpu = { column: 'cpu', desc: true };
+    expect(isAnswerPage(initialTableState(byCpu), byCpu, columns)).toBe(true);
+    expect(isAnswerPage(initialTableState(null), null, columns)).toBe(true);
+    expect(isAnswerPage({ ...initialTableState(byCpu), pageIndex: 1 }, byCpu, columns)).toBe(false);
+    expect(isAnswerPage({ ...initialTableState(byCpu), filters: { health: ['healthy'] } }, byCpu, columns)).toBe(false);
+    expect(isAnswerPage({ sort: { id: 'cpu', desc: false }, filters: {}, pageIndex: 0 }, byCpu, columns)).toBe(false);
+    expect(isAnswerPage(initialTableState(null), null, [{ primaryKey: false }])).toBe(false);
   });
 
   it('filters text columns by contains, columns with `filter` by their values, and others not at all', () => {

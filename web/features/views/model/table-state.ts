@@ -15,10 +15,20 @@ export interface TableState {
 export const EMPTY_TABLE_STATE: TableState = { sort: null, filters: {}, pageIndex: 0 };
 const FILTER_PREFIX = 'filter-';
 
-export function readTableState(params: URLSearchParams, columns: readonly Pick<ViewColumn, 'name'>[]): TableState {
+/** A view's default order (display.table.sort, as its answer gives it). */
+export type DefaultSort = { column: string; desc: boolean } | null | undefined;
+
+/** The table's state before the user sorts, filters or pages: the view's default order. */
+export function initialTableState(defaultSort: DefaultSort): TableState {
+  return defaultSort ? { ...EMPTY_TABLE_STATE, sort: { id: defaultSort.column, desc: defaultSort.desc } } : EMPTY_TABLE_STATE;
+}
+
+/** The state in the URL; without `sortBy` the view's default order applies. */
+export function readTableState(params: URLSearchParams, columns: readonly Pick<ViewColumn, 'name'>[], defaultSort?: DefaultSort): TableState {
   const names = new Set(columns.map((c) => c.name));
   const sortBy = params.get('sortBy');
-  const sort = sortBy && names.has(sortBy) ? { id: sortBy, desc: params.get('sortOrder') === 'desc' } : null;
+  const fallback = defaultSort && names.has(defaultSort.column) ? { id: defaultSort.column, desc: defaultSort.desc } : null;
+  const sort = sortBy && names.has(sortBy) ? { id: sortBy, desc: params.get('sortOrder') === 'desc' } : fallback;
   const filters: Record<string, string[]> = {};
   for (const name of names) {
     const values = params.getAll(`${FILTER_PREFIX}${name}`).filter((v) => v !== '');
@@ -52,6 +62,15 @@ export type ColumnFilterKind = 'multiselect' | 'text' | 'none';
 export function filterKind(column: Pick<ViewColumn, 'type' | 'filter'>): ColumnFilterKind {
   if (column.filter) return 'multiselect';
   return TEXT_TYPES.has(column.type) ? 'text' : 'none';
+}
+
+/** The state in which the answer's own first page of rows (default order, no filter, page 1) is the page asked. */
+export function isAnswerPage(state: TableState, defaultSort: DefaultSort, columns: readonly Pick<ViewColumn, 'primaryKey'>[]): boolean {
+  if (state.pageIndex !== 0 || Object.values(state.filters).some((values) => values.length > 0)) return false;
+  // Without a primary key the server and /api/db may break ties differently.
+  if (!columns.some((c) => c.primaryKey)) return false;
+  if (!defaultSort) return state.sort === null;
+  return state.sort !== null && state.sort.id === defaultSort.column && state.sort.desc === defaultSort.desc;
 }
 
 /** LIKE's own characters in a typed text are matched literally. */
