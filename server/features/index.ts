@@ -8,6 +8,7 @@ import { docsFeature } from './docs';
 import { healthFeature } from './health';
 import { identityFeature } from './identity';
 import { incidentsFeature } from './incidents';
+import { integrationsFeature } from './integrations';
 import { logsFeature } from './logs';
 import { notificationsFeature } from './notifications';
 import { platformInfoFeature } from './platform-info';
@@ -17,4 +18,4 @@ import { viewsFeature } from './views';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, platformJobsFeature];
