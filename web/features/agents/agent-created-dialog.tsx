@@ -1,0 +1,57 @@
+import { Copy, TriangleAlert } from 'lucide-react';
+import { useId } from 'react';
+import { copyToClipboard } from '@web/lib/clipboard';
+import { Button } from '@web/ui/primitives/button';
+import { Dialog } from '@web/ui/primitives/dialog';
+import { IconButton } from '@web/ui/primitives/icon-button';
+import type { GeneratedAgent } from './schema';
+
+/** A block of text to paste elsewhere, with its copy button. */
+function CopyBlock({ label, value, copied }: { label: string; value: string; copied: string }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-center justify-between gap-2">
+        <span id={id} className="text-sm font-medium text-slate-700">
+          {label}
+        </span>
+        <IconButton label={`Copy ${label.toLowerCase()}`} onClick={() => void copyToClipboard(value, copied)} icon={<Copy className="size-4" aria-hidden="true" />} />
+      </div>
+      <pre aria-labelledby={id} className="max-h-64 overflow-auto whitespace-pre-wrap break-all rounded-md border border-slate-300 bg-slate-50 p-3 font-mono text-xs text-slate-900">
+        {value}
+      </pre>
+    </div>
+  );
+}
+
+/**
+ * The agent's start instructions, shown once: the command line and the Helm values hold its new token,
+ * which cannot be read again (like the 'Token Created Successfully' dialog of spec §2).
+ */
+export function AgentCreatedDialog({ agent, onClose }: { agent: GeneratedAgent; onClose: () => void }) {
+  return (
+    <Dialog
+      open
+      onOpenChange={(next) => !next && onClose()}
+      title={`Agent ${agent.name} is ready to start`}
+      size="medium"
+      footer={
+        <Button variant="primary" onClick={onClose}>
+          Done
+        </Button>
+      }
+    >
+      <div className="flex flex-col gap-4">
+        <p role="alert" className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>Copy these now. They hold the agent's token, which cannot be seen again: once this dialog is closed, only a new token will do (Add agent with the same name).</span>
+        </p>
+        <CopyBlock label="Command line" value={agent.command} copied="Command copied to clipboard" />
+        <CopyBlock label="Helm values" value={agent.helm_values} copied="Helm values copied to clipboard" />
+        <p className="text-xs text-slate-500">
+          The agent shows as online here once its first heartbeat arrives. Its token is listed in Settings → Tokens as <code className="font-mono">agent-{agent.name}</code>.
+        </p>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,131 @@
+import { Plus, Server } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import { Page } from '@web/app/layout/page';
+import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
+import { useAccess } from '@web/app/session';
+import { useUrlParams } from '@web/lib/use-url-params';
+import { DataTable, sortingToParams, usePersistedPageSize, type SortingState } from '@web/ui/data-table';
+import { Button } from '@web/ui/primitives/button';
+import { EmptyState } from '@web/ui/primitives/empty-state';
+import { Loading } from '@web/ui/primitives/loading';
+import { QueryPage } from '@web/ui/query-page';
+import { SearchBox } from '@web/ui/search-box';
+import { AddAgentDialog } from './add-agent-dialog';
+import { AgentCreatedDialog } from './agent-created-dialog';
+import { AgentDetail } from './agent-detail';
+import { agentColumns } from './columns';
+import { DeleteAgentDialog } from './delete-agent-dialog';
+import { applyAgentsChange, closeAgentPatch, parseAgentFilters } from './filters';
+import { useAgents } from './queries';
+import type { GeneratedAgent } from './schema';
+
+/** Ages ('2m ago') are re-read from the clock this often. */
+const CLOCK_MS = 15_000;
+
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), CLOCK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** /settings/agents (spec §2): guarded by read on agents (spec §6); adding and deleting need write. */
+export default function AgentsPage() {
+  const { ready, can } = useAccess();
+  if (!ready || !can('agents', 'read')) return <Page title="Agents">{ready ? <UnauthorizedPage /> : <Loading />}</Page>;
+  return <Agents canWrite={can('agents', 'write')} />;
+}
+
+function Agents({ canWrite }: { canWrite: boolean }) {
+  const [params, setParams] = useUrlParams();
+  const filters = useMemo(() => parseAgentFilters(params), [params]);
+  const [storedSize] = usePersistedPageSize();
+  const pageSize = filters.pageSize ?? storedSize;
+  const agents = useAgents({ search: filters.search, sortBy: filters.sortBy, sortOrder: filters.sortOrder, pageIndex: filters.pageIndex, pageSize });
+  const now = useNow();
+  const columns = useMemo(() => agentColumns(now), [now]);
+  // The one-time answer of generate is never in the URL (it holds a token).
+  const [generated, setGenerated] = useState<GeneratedAgent | null>(null);
+  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
+
+  const setAdding = (open: boolean) => setParams((current) => applyAgentsChange(current, { dialog: open ? 'add' : undefined }));
+  const closeDetail = () => setParams((current) => applyAgentsChange(current, closeAgentPatch()));
+  const sorting: SortingState = [{ id: filters.sortBy, desc: filters.sortOrder === 'desc' }];
+  const empty = !agents.isLoading && !agents.error && filters.search === '' && (agents.data?.total ?? 0) === 0;
+  const addButton = canWrite ? (
+    <Button variant="primary" size="sm" onClick={() => setAdding(true)}>
+      <Plus className="size-4" aria-hidden="true" />
+      Add agent
+    </Button>
+  ) : null;
+
+  return (
+    <QueryPage
+      title="Agents"
+      query={agents}
+      extra={empty ? null : <span className="ml-auto">{addButton}</span>}
+      toolbar={
+        empty ? null : (
+          <div role="search" aria-label="Agent filters" className="flex max-w-3xl flex-wrap items-center gap-3">
+            <SearchBox label="Search agents" placeholder="Name, hostname or version" value={filters.search} onCommit={(q) => setParams((current) => applyAgentsChange(current, { q: q || undefined }))} />
+          </div>
+        )
+      }
+    >
+      {empty ? (
+        <div className="rounded-lg border border-slate-200 bg-white">
+          <EmptyState
+            icon={<Server className="size-5" aria-hidden="true" />}
+            title="No agents yet"
+            description="An agent is this program installed close to the systems (another cluster or network): it runs checks, scrapers and topologies there and pushes the results here."
+            action={addButton ?? undefined}
+          />
+        </div>
+      ) : (
+        <DataTable
+          aria-label="Agents"
+          data={agents.data?.rows ?? []}
+          columns={columns}
+          getRowId={(row) => row.id}
+          isLoading={agents.isLoading}
+          emptyText="No agents match this search"
+          manualSorting
+          sorting={sorting}
+          onSortingChange={(next) => {
+            // Removing the sort returns to the default order (by name).
+            setParams((current) => applyAgentsChange(current, { sortBy: undefined, sortOrder: undefined, ...sortingToParams(next) }));
+          }}
+          onRowClick={(row) => setParams((current) => applyAgentsChange(current, { id: row.id }))}
+          pagination={{
+            pageIndex: filters.pageIndex,
+            pageSize,
+            totalRows: agents.data?.total ?? 0,
+            onChange: (next) => setParams((current) => applyAgentsChange(current, { pageIndex: String(next.pageIndex), pageSize: String(next.pageSize) })),
+          }}
+        />
+      )}
+      {filters.id ? <AgentDetail id={filters.id} now={now} canDelete={canWrite} onClose={closeDetail} onDelete={(agent) => setDeleting({ id: agent.id, name: agent.name })} /> : null}
+      {filters.adding && canWrite ? (
+        <AddAgentDialog
+          onClose={() => setAdding(false)}
+          onGenerated={(agent) => {
+            setAdding(false);
+            setGenerated(agent);
+          }}
+        />
+      ) : null}
+      {generated ? <AgentCreatedDialog agent={generated} onClose={() => setGenerated(null)} /> : null}
+      <DeleteAgentDialog
+        agent={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => {
+          const deletedId = deleting?.id;
+          setDeleting(null);
+          if (deletedId && filters.id === deletedId) closeDetail();
+        }}
+      />
+    </QueryPage>
+  );
+}
