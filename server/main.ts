@@ -44,6 +44,14 @@ Options (each also read from its environment variable):
                                           without it the key is the file secret.key in the data dir
   --resources DIR       WATCHKEEPER_RESOURCES  a folder of resource YAML that serve applies on start and
                                           again whenever a file in it is added or changed
+
+Agent (serve --upstream; docs/AGENTS.md): run here, push checks, configs and runs to an upstream console
+  --upstream URL        WATCHKEEPER_UPSTREAM  the upstream console's URL
+  --agent-name NAME     WATCHKEEPER_AGENT_NAME  this agent's name upstream (Settings → Agents)
+  --token T             WATCHKEEPER_UPSTREAM_TOKEN  the agent's token from upstream
+  --token-file F        WATCHKEEPER_UPSTREAM_TOKEN_FILE  or a file holding it, read again when upstream
+                                          refuses it (token rotation without a restart)
+  (env)                 WATCHKEEPER_AGENT_HEARTBEAT_SECONDS  heartbeat period (default 30)
   -h, --help            this help
 `;
 
@@ -83,6 +91,10 @@ async function run(argv: string[]): Promise<void> {
         retire: { type: 'boolean' },
         demo: { type: 'boolean' },
         resources: { type: 'string' },
+        upstream: { type: 'string' },
+        token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'agent-name': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -113,6 +125,10 @@ async function run(argv: string[]): Promise<void> {
       ...(values['smtp-from'] !== undefined ? { smtpFrom: values['smtp-from'] } : {}),
       ...(values.demo ? { demo: 'true' } : {}),
       ...(values.resources !== undefined ? { resourcesDir: values.resources } : {}),
+      ...(values.upstream !== undefined ? { upstream: values.upstream } : {}),
+      ...(values.token !== undefined ? { upstreamToken: values.token } : {}),
+      ...(values['token-file'] !== undefined ? { upstreamTokenFile: values['token-file'] } : {}),
+      ...(values['agent-name'] !== undefined ? { agentName: values['agent-name'] } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -16,6 +17,22 @@ export interface Config {
   demo: boolean;
   /** The watched resources folder (docs/RESOURCES.md): applied on start and again when a file changes. */
   resourcesDir: string | undefined;
+  /** Set when this process runs as an agent of an upstream console (docs/AGENTS.md). */
+  upstream?: UpstreamConfig;
+}
+
+/** `serve --upstream URL --agent-name NAME --token T|--token-file F`: push results to an upstream console. */
+export interface UpstreamConfig {
+  /** The upstream console's base URL, without a trailing slash. */
+  url: string;
+  token?: string;
+  /** Read at start and again after a refused or failed push: the token rotates without a restart. */
+  tokenFile?: string;
+  agentName: string;
+  /** An empty push at least this often, so upstream shows the agent online (default 30). */
+  heartbeatSeconds: number;
+  /** The queue is checked at least this often besides the notifications of new rows (default 1000). */
+  pushIntervalMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -33,6 +50,12 @@ export const SETTINGS = {
   smtpFrom: { env: 'SMTP_FROM', flag: '--smtp-from' },
   demo: { env: 'WATCHKEEPER_DEMO', flag: '--demo' },
   resourcesDir: { env: 'WATCHKEEPER_RESOURCES', flag: '--resources' },
+  upstream: { env: 'WATCHKEEPER_UPSTREAM', flag: '--upstream' },
+  upstreamToken: { env: 'WATCHKEEPER_UPSTREAM_TOKEN', flag: '--token' },
+  upstreamTokenFile: { env: 'WATCHKEEPER_UPSTREAM_TOKEN_FILE', flag: '--token-file' },
+  agentName: { env: 'WATCHKEEPER_AGENT_NAME', flag: '--agent-name' },
+  agentHeartbeatSeconds: { env: 'WATCHKEEPER_AGENT_HEARTBEAT_SECONDS', flag: '--agent-heartbeat-seconds' },
+  agentPushIntervalMs: { env: 'WATCHKEEPER_AGENT_PUSH_INTERVAL_MS', flag: '--agent-push-interval-ms' },
 } as const;
 type SettingKey = keyof typeof SETTINGS;
 
@@ -149,6 +172,57 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
   const resourcesIn = raw('resourcesDir');
   const resourcesDir = resourcesIn.value?.trim() ? path.resolve(resourcesIn.value.trim()) : undefined;
 
+  const upstream = readUpstream(raw, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir };
+  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir, ...(upstream ? { upstream } : {}) };
+}
+
+/** Agent names as upstream accepts them (POST /api/agent/generate). */
+export const AGENT_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+/** The agent settings: all of them or none (besides the optional ones), each problem naming its flag. */
+function readUpstream(raw: (key: SettingKey) => { value: string | undefined; from: string }, problems: string[]): UpstreamConfig | undefined {
+  const urlIn = raw('upstream');
+  const tokenIn = raw('upstreamToken');
+  const fileIn = raw('upstreamTokenFile');
+  const nameIn = raw('agentName');
+  const heartbeatIn = raw('agentHeartbeatSeconds');
+  const intervalIn = raw('agentPushIntervalMs');
+  const url = urlIn.value?.trim();
+  if (!url) {
+    for (const setting of [tokenIn, fileIn, nameIn]) {
+      if (setting.value?.trim()) problems.push(`${setting.from} is set but --upstream (WATCHKEEPER_UPSTREAM) is not: an agent needs the URL of its upstream console`);
+    }
+    return undefined;
+  }
+  if (!isHttpUrl(url)) problems.push(`${urlIn.from}=${JSON.stringify(url)} is not an http:// or https:// URL`);
+  const agentName = nameIn.value?.trim() ?? '';
+  if (!agentName) problems.push(`--agent-name (WATCHKEEPER_AGENT_NAME) is required with ${urlIn.from}: the name the agent was registered with upstream`);
+  else if (agentName.length > 63 || !AGENT_NAME.test(agentName)) {
+    problems.push(`${nameIn.from}=${JSON.stringify(agentName)} is not an agent name (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 63 characters)`);
+  }
+  const token = tokenIn.value?.trim() || undefined;
+  const tokenFile = fileIn.value?.trim() ? path.resolve(fileIn.value.trim()) : undefined;
+  if (!token && !tokenFile) problems.push(`--token (WATCHKEEPER_UPSTREAM_TOKEN) or --token-file (WATCHKEEPER_UPSTREAM_TOKEN_FILE) is required with ${urlIn.from}: the agent's token from upstream (Settings → Agents)`);
+  if (tokenFile) {
+    try {
+      if (!fs.readFileSync(tokenFile, 'utf8').trim()) problems.push(`${fileIn.from}=${JSON.stringify(tokenFile)}: the file is empty`);
+    } catch (error) {
+      problems.push(`${fileIn.from}=${JSON.stringify(tokenFile)} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  let heartbeatSeconds = 30;
+  if (heartbeatIn.value !== undefined) {
+    const value = Number(heartbeatIn.value.trim());
+    if (Number.isInteger(value) && value >= 1 && value <= 3600) heartbeatSeconds = value;
+    else problems.push(`${heartbeatIn.from}=${JSON.stringify(heartbeatIn.value)} is not a number of seconds (1-3600)`);
+  }
+  let pushIntervalMs = 1000;
+  if (intervalIn.value !== undefined) {
+    const value = Number(intervalIn.value.trim());
+    if (Number.isInteger(value) && value >= 10 && value <= 600_000) pushIntervalMs = value;
+    else problems.push(`${intervalIn.from}=${JSON.stringify(intervalIn.value)} is not a number of milliseconds (10-600000)`);
+  }
+  return { url: url.replace(/\/+$/, ''), ...(token ? { token } : {}), ...(tokenFile ? { tokenFile } : {}), agentName, heartbeatSeconds, pushIntervalMs };
 }
