@@ -82,6 +82,10 @@ export interface TopologyComponent {
   status_reason: string | null;
   hidden: boolean;
   config_id: string | null;
+  /** The agent that pushed it (spec §3: the nil uuid is this instance itself). */
+  agent_id: string;
+  /** That agent's name ('local' for this instance). */
+  agent_name: string | null;
   created_at: string;
   updated_at: string;
   summary: ComponentSummary;

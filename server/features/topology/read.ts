@@ -44,7 +44,7 @@ interface GraphRow {
 /** A components row as read: the answer's own columns, with its stored (not rolled-up) health and dates. */
 type ComponentRow = Pick<
   TopologyComponent,
-  'id' | 'topology_id' | 'parent_id' | 'name' | 'text' | 'type' | 'icon' | 'owner' | 'tooltip' | 'description' | 'labels' | 'properties' | 'status' | 'status_reason' | 'hidden' | 'config_id'
+  'id' | 'topology_id' | 'parent_id' | 'name' | 'text' | 'type' | 'icon' | 'owner' | 'tooltip' | 'description' | 'labels' | 'properties' | 'status' | 'status_reason' | 'hidden' | 'config_id' | 'agent_id' | 'agent_name'
 > & { own_health: string | null; created_at: Date; updated_at: Date };
 
 export class ComponentNotFound extends Error {}
@@ -158,6 +158,8 @@ export async function readTopology(db: Queryable, query: TopologyQuery): Promise
       status_reason: result.reason ?? row.status_reason,
       hidden: row.hidden,
       config_id: row.config_id,
+      agent_id: row.agent_id,
+      agent_name: row.agent_name,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
       summary: { children: result.children, checks: result.checks, configs: result.configs, insights: details.insights.get(id) ?? {} },
@@ -203,8 +205,8 @@ async function componentDetails(db: Queryable, ids: string[], maxLinks: number) 
   const [rows, checks, configs, insights] = await Promise.all([
     db.query<ComponentRow>(
       `SELECT c.id, c.topology_id, c.parent_id, c.name, c.text, c.type, c.icon, c.owner, c.tooltip, c.description, c.labels, c.properties,
-         c.own_health, coalesce(c.status, ci.status) AS status, c.status_reason, c.hidden, c.config_id, c.created_at, c.updated_at
-       FROM components c LEFT JOIN config_items ci ON ci.id = c.config_id
+         c.own_health, coalesce(c.status, ci.status) AS status, c.status_reason, c.hidden, c.config_id, c.agent_id, a.name AS agent_name, c.created_at, c.updated_at
+       FROM components c LEFT JOIN config_items ci ON ci.id = c.config_id LEFT JOIN agents a ON a.id = c.agent_id
        WHERE c.id = ANY($1::uuid[])`,
       [ids],
     ),

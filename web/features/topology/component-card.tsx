@@ -1,7 +1,9 @@
 import type { ComponentProperty, HealthCounts, TopologyComponent } from '@common/topology';
-import { EyeOff } from 'lucide-react';
+import { EyeOff, Server } from 'lucide-react';
 import { Link } from 'react-router';
 import { ConfigHealthDot, HEALTH_TEXT } from '@web/features/catalog/components';
+import { agentLabel } from '@web/features/agents/model';
+import { LOCAL_AGENT_ID } from '@web/features/agents/schema';
 import { cn } from '@web/ui/primitives/cn';
 import { ComponentIcon } from './component-icon';
 
@@ -83,6 +85,12 @@ export function ComponentCard({ component, width }: { component: TopologyCompone
             <span>{HEALTH_TEXT[component.health]}</span>
             {component.status ? <span className="truncate">· {component.status}</span> : null}
             {component.type ? <span className="truncate">· {component.type}</span> : null}
+            {component.agent_id && component.agent_id !== LOCAL_AGENT_ID ? (
+              <span className="inline-flex shrink-0 items-center gap-0.5" title="The agent that pushed it">
+                · <Server className="size-3" aria-hidden="true" />
+                <span>{agentLabel(component.agent_id, new Map(component.agent_name ? [[component.agent_id, component.agent_name]] : []))}</span>
+              </span>
+            ) : null}
           </p>
         </div>
         {component.hidden ? <EyeOff className="size-4 shrink-0 text-slate-400" aria-label="Hidden component" /> : null}

@@ -98,6 +98,8 @@ describe('topology lookups', () => {
   it('shows each looked-up component with its health, properties and reason', async () => {
     const root = (await tree('?depth=2')).components.find((component) => component.name === 'data-platform');
     expect(root?.labels).toEqual({ team: 'data' });
+    // Spec §3: the agent of a component built here is this instance (the nil uuid, 'local').
+    expect(root).toMatchObject({ agent_id: '00000000-0000-0000-0000-000000000000', agent_name: 'local' });
     const databases = find(root?.components, 'Databases');
     expect(databases?.status_reason).toBe('unhealthy: 1 of 2 databases unhealthy');
     const users = find(databases?.components, 'users-db');

@@ -18,6 +18,7 @@ import { ItemsTable } from './items-table';
 import { summaryBody, type ListQuery } from './query';
 import { SummaryTable, type SummaryRow } from './summary-table';
 import { CatalogSections } from '@web/features/catalog-activity/components/catalog-sections';
+import { useAgentOptions } from '@web/features/agents/lookup';
 
 /** Where a summary row leads: its type's items, or the items with its tag value. */
 function summaryRows(groups: readonly SummaryGroup[], filters: CatalogFilters, params: URLSearchParams): SummaryRow[] {
@@ -50,6 +51,7 @@ export default function CatalogPage() {
     tags: filters.tags,
     labels: filters.labels,
     search: filters.search,
+    agent: filters.agent,
     showDeleted,
     sortBy: filters.sortBy,
     sortOrder: filters.sortOrder,
@@ -63,6 +65,7 @@ export default function CatalogPage() {
   const statuses = useConfigStatuses();
   const tags = useConfigTags();
   const labels = useConfigLabels();
+  const agents = useAgentOptions();
   const query = listing ? items : summary;
   const filtered = activeFilterCount(filters) > 0 || Boolean(filters.type);
 
@@ -87,6 +90,7 @@ export default function CatalogPage() {
           statuses={statuses.data ?? []}
           tags={tags.data ?? []}
           labels={labels.data ?? []}
+          agents={agents}
           onChange={(patch) => setParams((current) => applyFilterChange(current, patch))}
           onClear={() => setParams(clearFilters)}
         />

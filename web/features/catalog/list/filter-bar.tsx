@@ -10,6 +10,7 @@ import { activeFilterCount, valueState, withValueState, type CatalogFilters, typ
 import { FilterPopover } from './filter-popover';
 
 const ALL_TYPES = '__all__';
+const ALL_AGENTS = '__all_agents__';
 
 /** The trigger text of a value filter: 'All', the values (excluded ones with −), or counts from 4 on. */
 export function valueSummary(filter: ValueFilter): string {
@@ -34,12 +35,14 @@ export interface FilterBarProps {
   statuses: readonly string[];
   tags: readonly { key: string; values: string[] }[];
   labels: readonly { key: string; values: string[] }[];
+  /** Agents to filter by ('local' first); the filter shows once there is an agent besides local. */
+  agents?: readonly { id: string; name: string }[];
   onChange: (patch: FilterPatch) => void;
   onClear: () => void;
 }
 
 /** Type (items view), health, status, tags and labels (include/exclude), name search and deleted items. */
-export function FilterBar({ filters, showDeleted, types, statuses, tags, labels, onChange, onClear }: FilterBarProps) {
+export function FilterBar({ filters, showDeleted, types, statuses, tags, labels, agents = [], onChange, onClear }: FilterBarProps) {
   // A type or status from a shared link stays selectable before (or without) the lookups.
   const typeOptions = filters.type && !types.includes(filters.type) ? [...types, filters.type] : types;
   const statusValues = [...new Set([...statuses, ...filters.status.include, ...filters.status.exclude])];
@@ -103,6 +106,20 @@ export function FilterBar({ filters, showDeleted, types, statuses, tags, labels,
         onChange={mapChange('labels')}
         emptyText="The items have no labels."
       />
+      {agents.length > 1 || filters.agent ? (
+        <Select
+          label="Agent"
+          hideLabel
+          className="w-44"
+          value={filters.agent ?? ALL_AGENTS}
+          options={[
+            { value: ALL_AGENTS, label: 'All agents' },
+            ...agents.map((agent) => ({ value: agent.id, label: agent.name })),
+            ...(filters.agent && !agents.some((agent) => agent.id === filters.agent) ? [{ value: filters.agent, label: filters.agent }] : []),
+          ]}
+          onValueChange={(agent) => onChange({ agent: agent === ALL_AGENTS ? null : agent })}
+        />
+      ) : null}
       <Switch label="Show deleted" checked={showDeleted} onCheckedChange={(checked) => onChange({ showDeleted: checked })} className="px-1" />
       {active > 0 ? (
         <Button variant="ghost" size="sm" onClick={onClear}>

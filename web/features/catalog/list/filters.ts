@@ -35,6 +35,8 @@ export interface CatalogFilters {
   tags: LabelFilterEntry[];
   labels: LabelFilterEntry[];
   search: string;
+  /** Items of this agent only (its id; the nil uuid is 'local'). */
+  agent?: string;
   /** undefined: as the preference says. */
   showDeleted?: boolean;
   sortBy: SortColumn;
@@ -101,6 +103,7 @@ export function parseCatalogFilters(params: URLSearchParams, defaultPageSize: nu
     tags: parseLabelFilter(p.tags),
     labels: parseLabelFilter(p.labels),
     search: p.search?.trim() ?? '',
+    agent: p.agent?.trim() || undefined,
     showDeleted: p.showDeleted === 'yes' ? true : p.showDeleted === 'no' ? false : undefined,
     sortBy: pickOption(p.sortBy, SORT_COLUMNS, 'name'),
     sortOrder: p.sortOrder === 'desc' ? 'desc' : 'asc',
@@ -116,6 +119,8 @@ export interface FilterPatch {
   tags?: LabelFilterEntry[];
   labels?: LabelFilterEntry[];
   search?: string;
+  /** An agent id; null clears it. */
+  agent?: string | null;
   showDeleted?: boolean;
 }
 
@@ -128,6 +133,7 @@ export function applyFilterChange(params: URLSearchParams, patch: FilterPatch): 
   if (patch.tags) text.tags = formatLabelFilter(patch.tags);
   if (patch.labels) text.labels = formatLabelFilter(patch.labels);
   if (patch.search !== undefined) text.search = patch.search.trim();
+  if (patch.agent !== undefined) text.agent = patch.agent ?? undefined;
   if (patch.showDeleted !== undefined) text.showDeleted = patch.showDeleted ? 'yes' : 'no';
   return patchSearchParams(params, text, URL_DEFAULTS);
 }
@@ -165,11 +171,12 @@ export function activeFilterCount(filters: CatalogFilters): number {
     (isEmptyValueFilter(filters.status) ? 0 : 1) +
     filters.tags.length +
     filters.labels.length +
-    (filters.search ? 1 : 0)
+    (filters.search ? 1 : 0) +
+    (filters.agent ? 1 : 0)
   );
 }
 
-/** Clears health, status, tags, labels and search; the type, view and deleted choice stay. */
+/** Clears health, status, tags, labels, search and agent; the type, view and deleted choice stay. */
 export function clearFilters(params: URLSearchParams): URLSearchParams {
-  return patchSearchParams(params, { health: undefined, status: undefined, tags: undefined, labels: undefined, search: undefined, pageIndex: undefined });
+  return patchSearchParams(params, { health: undefined, status: undefined, tags: undefined, labels: undefined, search: undefined, agent: undefined, pageIndex: undefined });
 }

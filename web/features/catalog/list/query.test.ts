@@ -31,6 +31,14 @@ describe('buildConfigsQuery', () => {
     ]);
   });
 
+  it('filters by agent (issue 23): the list by agent_id, the summary with filter.agent_id', async () => {
+    const { params } = await requestOf('agent=00000000-0000-0000-0000-000000000000');
+    expect(params).toContainEqual(['agent_id', 'eq.00000000-0000-0000-0000-000000000000']);
+    const filters = parseCatalogFilters(new URLSearchParams('agent=a1'));
+    expect(summaryBody(filters, false).filter).toEqual({ agent_id: ['a1'] });
+    expect(summaryBody(parseCatalogFilters(new URLSearchParams('')), false).filter).toEqual({});
+  });
+
   it('turns included and excluded values into filters that keep items without a value when excluding', async () => {
     const { params } = await requestOf('health=unhealthy,!healthy&status=!Running');
     expect(params).toContainEqual(['health', 'in.(unhealthy)']);

@@ -54,6 +54,7 @@ export function searchWords(search: string): string[] {
 export function buildConfigsQuery(client: PostgrestClient, filters: ListQuery) {
   let query: Builder = client.from('configs').select(CONFIG_LIST_COLUMNS, { count: 'exact' });
   if (filters.type) query = query.eq('type', filters.type);
+  if (filters.agent) query = query.eq('agent_id', filters.agent);
   query = applyValueFilter(query, 'health', filters.health, 'unknown');
   query = applyValueFilter(query, 'status', filters.status);
   query = applyMapFilter(query, 'tags', filters.tags);
@@ -69,7 +70,7 @@ export function buildConfigsQuery(client: PostgrestClient, filters: ListQuery) {
 }
 
 /** The body of POST /api/catalog/summary for these filters (its own format: docs of the endpoint). */
-export function summaryBody(filters: Pick<CatalogFilters, 'groupBy' | 'health' | 'status' | 'tags' | 'labels' | 'search' | 'type'>, showDeleted: boolean) {
+export function summaryBody(filters: Pick<CatalogFilters, 'groupBy' | 'health' | 'status' | 'tags' | 'labels' | 'search' | 'type' | 'agent'>, showDeleted: boolean) {
   const text = (filter: ValueFilter) => {
     const value = [...filter.include, ...filter.exclude.map((v) => `!${v}`)];
     return value.length > 0 ? value : undefined;
@@ -87,6 +88,7 @@ export function summaryBody(filters: Pick<CatalogFilters, 'groupBy' | 'health' |
     tags: map(filters.tags),
     labels: map(filters.labels),
     search: filters.search || undefined,
+    agent_id: filters.agent ? [filters.agent] : undefined,
   };
   const defined = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
   return { groupBy: [filters.groupBy || GROUP_BY_TYPE], filter: defined, deleted: showDeleted };
