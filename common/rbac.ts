@@ -152,11 +152,25 @@ export const TOKEN_OBJECTS = ['mcp', 'canaries', 'catalog', 'application', 'play
 export type TokenObject = (typeof TOKEN_OBJECTS)[number];
 export type TokenAction = 'read' | 'create' | 'update' | 'delete' | 'playbook:run' | 'playbook:approve' | '*';
 
+/**
+ * Token objects the platform grants itself and the token dialog never offers (spec §6 global object
+ * areas): `agent-push` is the one scope of an agent's token (POST /api/agent/generate), which lets the
+ * agent push to /api/agent/push and reaches nothing else (tokenAllows grants it no resource).
+ */
+export const INTERNAL_TOKEN_OBJECTS = ['agent-push'] as const;
+export type InternalTokenObject = (typeof INTERNAL_TOKEN_OBJECTS)[number];
+export const AGENT_PUSH_SCOPE = { subject: '', object: 'agent-push', action: '*' } as const satisfies TokenScope;
+
 export interface TokenScope {
   /** Always empty in what the console sends (spec §3). */
   subject?: string;
-  object: TokenObject;
+  object: TokenObject | InternalTokenObject;
   action: TokenAction;
+}
+
+/** True when the scopes include the agent-push scope (any action of it). */
+export function hasAgentPushScope(scopes: readonly Pick<TokenScope, 'object'>[]): boolean {
+  return scopes.some((scope) => scope.object === 'agent-push');
 }
 
 /** The actions each object offers: mcp has only '*'; playbooks adds run and approve. */
@@ -176,7 +190,7 @@ export const TOKEN_OBJECT_RESOURCES: Record<'canaries' | 'catalog' | 'applicatio
 };
 
 /** 'object:action' keys of the token form (spec §3: objectActions). */
-export type ObjectActionKey = `${TokenObject}:${TokenAction}`;
+export type ObjectActionKey = `${TokenObject | InternalTokenObject}:${TokenAction}`;
 
 export function scopeKey(scope: Pick<TokenScope, 'object' | 'action'>): ObjectActionKey {
   return `${scope.object}:${scope.action}`;
@@ -237,6 +251,7 @@ export function isTokenScope(value: unknown): value is TokenScope {
   if (!value || typeof value !== 'object') return false;
   const object: unknown = Reflect.get(value, 'object');
   const action: unknown = Reflect.get(value, 'action');
+  if (object === 'agent-push') return action === '*';
   const tokenObject = TOKEN_OBJECTS.find((item) => item === object);
   return tokenObject !== undefined && tokenActionsOf(tokenObject).some((item) => item === action);
 }

@@ -1,5 +1,6 @@
 import type { Feature } from '../platform/context';
 import { postgrestFeature } from '../postgrest/feature';
+import { agentsFeature } from './agents';
 import { agentFeature } from './agents/agent';
 import { applicationsFeature } from './applications';
 import { artifactsFeature } from './artifacts';
@@ -19,4 +20,4 @@ import { viewsFeature } from './views';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, agentFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, agentsFeature, agentFeature, platformJobsFeature];
