@@ -24,6 +24,22 @@ export const platformRelations: RelationDef[] = [
     ],
   },
   {
+    // The Agents page (/settings/agents, migration 0025): every agent but the local one, with its health
+    // (online while it pushed within 3 heartbeats) and counts of what it pushed that is not deleted.
+    name: 'agents_summary',
+    rbac: 'agents',
+    readable: [
+      'id', 'name', 'description', 'properties', 'hostname', 'version', 'last_seen', 'last_received', 'heartbeat_seconds',
+      'created_at', 'updated_at', 'created_by', 'person_id', 'health', 'checks', 'configs', 'canaries', 'scrapers', 'topologies',
+    ],
+    primaryKey: ['id'],
+    notNull: ['id', 'name', 'properties', 'heartbeat_seconds', 'created_at', 'updated_at', 'health', 'checks', 'configs', 'canaries', 'scrapers', 'topologies'],
+    relationships: [
+      { name: 'agents_summary_person_id_fkey', target: 'people', columns: [['person_id', 'id']] },
+      { name: 'agents_summary_created_by_fkey', target: 'people', columns: [['created_by', 'id']] },
+    ],
+  },
+  {
     // Only what a person picker shows: never properties, last_login or anything identity keeps.
     name: 'people',
     rbac: 'database',
