@@ -108,13 +108,14 @@ describe('integrations', () => {
     await page.getByRole('button', { name: 'Add Integration' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Integration - All' });
     await dialog.getByRole('region', { name: 'Add via GitOps' }).waitFor();
-    for (const name of ['AWS', 'Azure', 'Prometheus', 'Flux', 'Kubernetes', 'Mission Control']) await dialog.getByRole('button', { name: new RegExp(`^${name}`) }).waitFor();
-    for (const name of ['Custom Topology', 'Catalog Scraper', 'Log Backends']) await dialog.getByRole('region', { name: 'Add Directly' }).getByRole('button', { name: new RegExp(`^${name}`) }).waitFor();
+    const gitops = dialog.getByRole('region', { name: 'Add via GitOps' });
+    for (const name of ['AWS', 'Azure', 'Prometheus', 'Flux', 'Kubernetes', 'Mission Control']) await gitops.getByRole('button', { name: new RegExp(`^${name} `) }).waitFor();
+    for (const name of ['Custom Topology', 'Catalog Scraper', 'Log Backends']) await dialog.getByRole('region', { name: 'Add Directly' }).getByRole('button', { name: new RegExp(`^${name} `) }).waitFor();
 
     await dialog.getByRole('searchbox', { name: 'Search integrations' }).fill('prometheus');
-    await dialog.getByRole('button', { name: /^Azure/ }).waitFor({ state: 'detached' });
+    await gitops.getByRole('button', { name: /^Azure / }).waitFor({ state: 'detached' });
     expect(await dialog.getByRole('region', { name: 'Add Directly' }).count()).toBe(0);
-    await dialog.getByRole('button', { name: /^Prometheus/ }).click();
+    await gitops.getByRole('button', { name: /^Prometheus / }).click();
 
     const wizard = page.getByRole('dialog', { name: 'Add Integration - Prometheus' });
     await wizard.getByText('mission-control-prometheus 0.1.1').waitFor();
@@ -124,7 +125,7 @@ describe('integrations', () => {
     await urlField.fill('http://prom.example.internal:9090');
     await wizard.getByLabel('topologyName', { exact: true }).fill('observability');
 
-    const flux = wizard.getByLabel('Flux manifests');
+    const flux = wizard.getByLabel('Flux manifests', { exact: true });
     await wizard.getByText('You will need to have Kubernetes chart installed in flux to use this option.').waitFor();
     await expect.poll(() => flux.textContent()).toContain('prometheusURL: http://prom.example.internal:9090');
     const fluxText = (await flux.textContent()) ?? '';
@@ -146,7 +147,7 @@ describe('integrations', () => {
 
     await wizard.getByLabel('Namespace', { exact: true }).fill('monitoring');
     await wizard.getByRole('tab', { name: 'Helm CLI' }).click();
-    const helm = wizard.getByLabel('Helm commands');
+    const helm = wizard.getByLabel('Helm commands', { exact: true });
     await wizard.getByText('You will need to have Kubernetes chart installed in flux to use this option.').waitFor();
     await expect.poll(() => helm.textContent()).toContain('helm install mission-control-prometheus flanksource/mission-control-prometheus --version 0.1.1 -n monitoring --create-namespace -f values.yaml');
     const helmText = (await helm.textContent()) ?? '';
@@ -161,7 +162,7 @@ describe('integrations', () => {
     const page = journey.page();
     await page.getByRole('button', { name: 'Add Integration' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Integration - All' });
-    await dialog.getByRole('button', { name: /^Custom Topology/ }).click();
+    await dialog.getByRole('region', { name: 'Add Directly' }).getByRole('button', { name: /^Custom Topology / }).click();
     await page.waitForURL(url('/settings/integrations/topologies/new'));
     await page.getByLabel('Name', { exact: true }).fill('e2e-direct');
     await page.getByLabel('Namespace', { exact: true }).fill('ops');

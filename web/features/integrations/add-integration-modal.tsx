@@ -40,7 +40,12 @@ export function AddIntegrationModal({ open, onOpenChange }: { open: boolean; onO
     }
   };
   const close = (next: boolean) => {
-    if (!next) setPicked(null);
+    // A closed modal opens again from the start: all categories, no search, nothing chosen.
+    if (!next) {
+      setPicked(null);
+      setSearch('');
+      setCategory(ALL);
+    }
     onOpenChange(next);
   };
 
