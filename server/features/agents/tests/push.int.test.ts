@@ -122,6 +122,17 @@ describe('POST /api/agent/push', () => {
     expect(await countOf('check_config_relationships', 'check_id = $1', [seeded.ids.check])).toBe(0);
   });
 
+  it('a canary deleted and made again under the same name in one batch goes in whatever the order sent', async () => {
+    const [canary] = (await dumpTables(agentDb.pool, ['canaries'])).canaries;
+    const old = { ...canary, id: randomUUID(), name: 'recreated' };
+    expect((await push(edge.token, { agent: agentHeader('edge-1'), upserts: { canaries: [old] } })).statusCode).toBe(200);
+    const again = { ...old, id: randomUUID() };
+    const res = await push(edge.token, { agent: agentHeader('edge-1'), upserts: { canaries: [again, { ...old, deleted_at: '2025-03-01T00:00:00+00:00' }] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows } = await t.db.pool.query("SELECT id FROM canaries WHERE name = 'recreated' AND deleted_at IS NULL");
+    expect(rows).toEqual([{ id: again.id }]);
+  });
+
   it('accepts a gzip body', async () => {
     const job = { ...(await dumpTables(agentDb.pool, ['job_history'])).job_history[0], id: randomUUID(), name: 'gzipped' };
     const body = gzipSync(Buffer.from(JSON.stringify({ agent: agentHeader('edge-1'), upserts: { job_history: [job] } })));
