@@ -24,6 +24,7 @@ export function AddAgentDialog({ onClose, onGenerated }: AddAgentDialogProps) {
   const generate = useGenerateAgent();
   const formId = useId();
   const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
   const [touched, setTouched] = useState(false);
   const [serverError, setServerError] = useState<string | undefined>();
   const [entries, setEntries] = useState<PropertyEntry[]>([]);
@@ -35,7 +36,11 @@ export function AddAgentDialog({ onClose, onGenerated }: AddAgentDialogProps) {
   const submit = () => {
     setTouched(true);
     if (agentNameError(name) || propertyErrors.size > 0) return;
-    const input = { name: name.trim(), ...(Object.keys(properties).length > 0 ? { properties } : {}) };
+    const input = {
+      name: name.trim(),
+      ...(description.trim() ? { description: description.trim() } : {}),
+      ...(Object.keys(properties).length > 0 ? { properties } : {}),
+    };
     generate.mutate(input, {
       onSuccess: onGenerated,
       onError: (error) => {
@@ -85,6 +90,7 @@ export function AddAgentDialog({ onClose, onGenerated }: AddAgentDialogProps) {
           }}
           onBlur={() => setTouched(true)}
         />
+        <Field label="Description" maxLength={1024} value={description} onChange={(event) => setDescription(event.target.value)} />
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium text-slate-700">Properties</legend>
           {entries.length === 0 ? <p className="text-xs text-slate-500">Optional key/value pairs kept with the agent, such as its region or cluster.</p> : null}

@@ -35,10 +35,10 @@ function useNow(): Date {
 export default function AgentsPage() {
   const { ready, can } = useAccess();
   if (!ready || !can('agents', 'read')) return <Page title="Agents">{ready ? <UnauthorizedPage /> : <Loading />}</Page>;
-  return <Agents canWrite={can('agents', 'write')} />;
+  return <Agents canAdd={can('agents', 'create')} canDelete={can('agents', 'delete')} />;
 }
 
-function Agents({ canWrite }: { canWrite: boolean }) {
+function Agents({ canAdd, canDelete }: { canAdd: boolean; canDelete: boolean }) {
   const [params, setParams] = useUrlParams();
   const filters = useMemo(() => parseAgentFilters(params), [params]);
   const [storedSize] = usePersistedPageSize();
@@ -54,7 +54,7 @@ function Agents({ canWrite }: { canWrite: boolean }) {
   const closeDetail = () => setParams((current) => applyAgentsChange(current, closeAgentPatch()));
   const sorting: SortingState = [{ id: filters.sortBy, desc: filters.sortOrder === 'desc' }];
   const empty = !agents.isLoading && !agents.error && filters.search === '' && (agents.data?.total ?? 0) === 0;
-  const addButton = canWrite ? (
+  const addButton = canAdd ? (
     <Button variant="primary" size="sm" onClick={() => setAdding(true)}>
       <Plus className="size-4" aria-hidden="true" />
       Add agent
@@ -106,8 +106,8 @@ function Agents({ canWrite }: { canWrite: boolean }) {
           }}
         />
       )}
-      {filters.id ? <AgentDetail id={filters.id} now={now} canDelete={canWrite} onClose={closeDetail} onDelete={(agent) => setDeleting({ id: agent.id, name: agent.name })} /> : null}
-      {filters.adding && canWrite ? (
+      {filters.id ? <AgentDetail id={filters.id} now={now} canDelete={canDelete} onClose={closeDetail} onDelete={(agent) => setDeleting({ id: agent.id, name: agent.name })} /> : null}
+      {filters.adding && canAdd ? (
         <AddAgentDialog
           onClose={() => setAdding(false)}
           onGenerated={(agent) => {

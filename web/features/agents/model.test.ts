@@ -62,8 +62,8 @@ describe('agent model', () => {
 
   it('says what a cleanup deleted', () => {
     expect(deletedText('edge-1', {})).toBe('edge-1 deleted successfully');
-    expect(deletedText('edge-1', { agents: 1, tokens: 2, checks: 3, canaries: 1, topologies: 0, config_items: 1 })).toBe(
-      'edge-1 deleted successfully (also deleted: 3 checks, 1 canary, 1 config item)',
+    expect(deletedText('edge-1', { checks: 3, canaries: 1, topologies: 0, config_items: 1, config_scrapers: 2 })).toBe(
+      'edge-1 deleted successfully (also deleted: 3 checks, 1 canary, 1 config, 2 scrapers)',
     );
   });
 });

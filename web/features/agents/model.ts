@@ -63,16 +63,26 @@ export function propertyRows(properties: Record<string, unknown> | null | undefi
     .sort(([a], [b]) => a.localeCompare(b));
 }
 
-/** 'edge-1 deleted successfully' and, after a cleanup, what went with it ('3 checks, 1 topology'). */
-export function deletedText(name: string, counts: Record<string, unknown>): string {
-  const parts = Object.entries(counts)
-    .filter((entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] > 0 && entry[0] !== 'agents' && entry[0] !== 'tokens')
-    .map(([kind, n]) => `${n} ${n === 1 ? singular(kind) : kind.replaceAll('_', ' ')}`);
-  return parts.length > 0 ? `${name} deleted successfully (also deleted: ${parts.join(', ')})` : `${name} deleted successfully`;
-}
+/** How a cleaned-up table reads in the delete message: [one, many]. */
+const KIND_WORDS: Readonly<Record<string, [string, string]>> = {
+  canaries: ['canary', 'canaries'],
+  checks: ['check', 'checks'],
+  config_scrapers: ['scraper', 'scrapers'],
+  config_items: ['config', 'configs'],
+  topologies: ['topology', 'topologies'],
+  components: ['component', 'components'],
+};
 
-function singular(kind: string): string {
-  if (kind === 'config_items') return 'config item';
-  if (kind.endsWith('ies')) return `${kind.slice(0, -3)}y`;
-  return kind.endsWith('s') ? kind.slice(0, -1) : kind;
+/**
+ * 'edge-1 deleted successfully' and, after a cleanup, what went with it ('3 checks, 1 topology'), from
+ * the `cleaned` counts of DELETE /api/agent/{id} (table → rows).
+ */
+export function deletedText(name: string, cleaned: Readonly<Record<string, number>> = {}): string {
+  const parts = Object.entries(cleaned)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => {
+      const [one, many] = KIND_WORDS[kind] ?? [kind.replaceAll('_', ' '), kind.replaceAll('_', ' ')];
+      return `${n} ${n === 1 ? one : many}`;
+    });
+  return parts.length > 0 ? `${name} deleted successfully (also deleted: ${parts.join(', ')})` : `${name} deleted successfully`;
 }

@@ -66,6 +66,7 @@ export function useAgentJobs(id: string, page: { pageIndex: number; pageSize: nu
 
 export interface GenerateAgentInput {
   name: string;
+  description?: string;
   properties?: Record<string, string>;
 }
 
@@ -87,9 +88,9 @@ export function useDeleteAgent(onDone: () => void) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, cleanup }: { id: string; name: string; cleanup: boolean }) =>
-      api.delete(`/api/agent/${encodeURIComponent(id)}?cleanup=${cleanup ? 'true' : 'false'}`, (data) => deletedAgentSchema.parse(data ?? {})),
-    onSuccess: (counts, { name }) => {
-      toast.success(deletedText(name, counts));
+      api.delete(`/api/agent/${encodeURIComponent(id)}?cleanup=${cleanup ? 'true' : 'false'}`, (data) => deletedAgentSchema.parse(data)),
+    onSuccess: (answer, { name }) => {
+      toast.success(deletedText(name, answer.cleaned));
       onDone();
       return client.invalidateQueries({ queryKey: agentKeys.all });
     },

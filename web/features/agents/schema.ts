@@ -39,5 +39,10 @@ export const generatedAgentSchema = z.object({
 });
 export type GeneratedAgent = z.infer<typeof generatedAgentSchema>;
 
-/** The answer of DELETE /api/agent/{id}: counts of what was deleted (resources only with cleanup). */
-export const deletedAgentSchema = z.record(z.string(), z.unknown());
+/** The answer of DELETE /api/agent/{id}: with cleanup, the rows soft-deleted per table. */
+export const deletedAgentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  tokens_revoked: z.number().optional(),
+  cleaned: z.record(z.string(), z.number()).default({}),
+});
