@@ -8,7 +8,9 @@ import type { Logger } from './logger';
 import { isRecord, messageOf } from './errors';
 
 /** Where a resource came from (DESIGN §4 `source`). */
-export type ResourceSource = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Push' | 'Topology' | 'System';
+export type ResourceSource = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Push' | 'Topology' | 'System' | 'Upstream';
+/** Rows an agent pulled from its upstream (docs/AGENTS.md): read-only on the agent, changed only upstream. */
+export const UPSTREAM_SOURCE = 'Upstream';
 
 /** A spec problem's dotted path (`spec.http[0].url`) as zod path segments, for a kind's schema issues. */
 export function problemPathSegments(path: string): Array<string | number> {

@@ -47,8 +47,9 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
   const found = options.id
     ? await client.query<ExistingCanary>('SELECT id, source, schedule, spec, labels FROM canaries WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
     : await client.query<ExistingCanary>(
-        "SELECT id, source, schedule, spec, labels FROM canaries WHERE agent_id = '00000000-0000-0000-0000-000000000000' AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
-        [input.namespace, input.name],
+        "SELECT id, source, schedule, spec, labels FROM canaries WHERE agent_id = agent_target($3::jsonb) AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
+        // The agent its label watchkeeper.io/agent names (docs/AGENTS.md), else this console.
+        [input.namespace, input.name, JSON.stringify(input.labels)],
       );
   const existing = found.rows[0];
   // The editor was shown masked secrets (canaries_shown): a mask saved back keeps the stored secret. Restored

@@ -34,6 +34,8 @@ export function createRunner(ctx: Pick<AppContext, 'pool' | 'log' | 'config'>, o
     executors: actionExecutors,
     secrets: secretStore(ctx.pool),
     dataDir: ctx.config.dataDir,
+    // Running as an agent: `runsOn: [its own name]` runs here (docs/AGENTS.md).
+    agentName: (ctx.config as { upstream?: { agentName?: string } }).upstream?.agentName,
     ...options,
   });
 }

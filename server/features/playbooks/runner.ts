@@ -58,6 +58,8 @@ export interface RunnerOptions {
   leaseMillis?: number;
   /** Longest sleep between polls when nothing is due. */
   pollMillis?: number;
+  /** This instance's own agent name when it runs as an agent: `runsOn: [it]` runs here (docs/AGENTS.md). */
+  agentName?: string | undefined;
 }
 
 interface RunRow {
@@ -88,6 +90,8 @@ interface ActionRow {
   scheduled_time: Date;
   result: Record<string, unknown> | null;
   error: string | null;
+  /** Set when an agent runs the attempt (runsOn). */
+  agent_id: string | null;
 }
 
 interface InFlight {
@@ -173,7 +177,8 @@ export class PlaybookRunner {
               status = CASE WHEN r.status = 'scheduled' THEN 'running' ELSE r.status END,
               start_time = coalesce(r.start_time, now())
         WHERE r.id IN (SELECT id FROM playbook_runs
-                        WHERE status IN ('scheduled', 'running', 'sleeping', 'retrying') AND scheduled_time <= now()
+                        WHERE (status IN ('scheduled', 'running', 'sleeping', 'retrying') AND scheduled_time <= now()
+                               OR status = 'waiting' AND scheduled_time <= now())
                           AND (lease_until IS NULL OR lease_until < now())
                         ORDER BY scheduled_time LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING r.id`,
@@ -185,7 +190,7 @@ export class PlaybookRunner {
   private async millisUntilDue(): Promise<number | undefined> {
     const { rows } = await this.pool.query<{ millis: number | null }>(
       `SELECT extract(epoch FROM min(greatest(scheduled_time, coalesce(lease_until, scheduled_time))) - now()) * 1000 AS millis
-         FROM playbook_runs WHERE status IN ('scheduled', 'running', 'sleeping', 'retrying')`,
+         FROM playbook_runs WHERE status IN ('scheduled', 'running', 'sleeping', 'retrying', 'waiting')`,
     );
     const millis = rows[0]?.millis;
     return millis === null || millis === undefined ? undefined : Number(millis);
@@ -256,6 +261,14 @@ export class PlaybookRunner {
           return;
         }
       }
+      // An attempt an agent ran (runsOn) and that failed: retried under the action's retry policy, as here.
+      for (const row of latest.values()) {
+        const action = spec.actions[row.action_index];
+        if (row.agent_id && (row.status === 'failed' || row.status === 'timed_out') && action && this.retryDelay(action, row.retry_count) !== undefined) {
+          await this.scheduleRetry(run, action, row);
+          return;
+        }
+      }
       const index = spec.actions.findIndex((_, position) => !FINAL_ACTION.has(latest.get(position)?.status ?? ''));
       if (index < 0) {
         const failed = [...latest.values()].find((row) => row.status === 'failed' || row.status === 'timed_out');
@@ -302,18 +315,62 @@ export class PlaybookRunner {
         }
         row = await this.insertAction(run.id, action, index, 0, 'running', new Date(), null);
       } else {
+        // Waiting for an agent (runsOn): handed back until the agent's result or the run's deadline.
+        if (row.status === 'waiting') return this.waitForAgent(run);
         if (row.scheduled_time.getTime() > Date.now()) return this.sleep(run, row.retry_count > 0 ? 'retrying' : 'sleeping', row.scheduled_time);
         await this.pool.query("UPDATE playbook_run_actions SET status = 'running', start_time = now(), claimed_by = $2 WHERE id = $1", [row.id, this.options.instanceId]);
       }
       await this.pool.query("UPDATE playbook_runs SET status = 'running' WHERE id = $1 AND status IN ('sleeping', 'retrying', 'scheduled')", [run.id]);
       const outcome = await this.execute(run, spec, action, row, actionData, signal, deadline);
       if (outcome === 'stopped') return this.stopped(run, signal.reason);
-      if (outcome === 'retry') return;
+      if (outcome === 'retry' || outcome === 'parked') return;
     }
   }
 
+  /**
+   * runsOn names an agent (not `local`, not this instance's own agent): the attempt waits for that agent, its
+   * rendered input sealed by the secret store (it may hold secrets); the agent claims it through
+   * POST /api/agent/playbook-actions/claim and sends its result, which wakes the run.
+   */
+  private async park(run: RunRow, spec: PlaybookSpec, action: ActionSpec, row: ActionRow, data: Record<string, unknown>, deadline: number, agentName: string): Promise<'parked' | 'done' | 'retry'> {
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM agents WHERE name = $1 AND deleted_at IS NULL ORDER BY created_at LIMIT 1', [agentName]);
+    const agentId = rows[0]?.id;
+    if (!agentId) return this.settle(run, action, row, 'failed', {}, `runsOn: no agent is named "${agentName}"`);
+    let sealed: string;
+    try {
+      const env = await this.resolveEnv(run, spec, data);
+      const rendered = renderAction(action, { ...data, env });
+      const limit = Math.min(action.timeout ?? Number.POSITIVE_INFINITY, deadline - Date.now());
+      sealed = this.options.secrets.encrypt(JSON.stringify({
+        spec: rendered, env, templateData: { ...data, env }, namespace: run.namespace, playbook: { id: run.playbook_id, name: run.playbook_name, namespace: run.namespace },
+        timeoutMillis: Number.isFinite(limit) ? Math.max(1, Math.round(limit)) : null,
+      }));
+    } catch (error) {
+      return this.settle(run, action, row, 'failed', {}, errorMessage(error));
+    }
+    await this.pool.query(
+      "UPDATE playbook_run_actions SET status = 'waiting', agent_id = $2, agent_input = $3, agent_lease_until = NULL, claimed_by = NULL WHERE id = $1",
+      [row.id, agentId, sealed],
+    );
+    await this.waitForAgent(run);
+    await this.pool.query('SELECT pg_notify($1, $2)', [AGENT_ACTIONS_CHANNEL, agentId]).catch(() => undefined);
+    return 'parked';
+  }
+
+  /** Hands a run waiting for an agent back, to be claimed again at its deadline (or woken by the agent's result). */
+  private async waitForAgent(run: RunRow): Promise<void> {
+    const deadline = new Date(run.start_time.getTime() + Number(run.timeout_millis));
+    await this.pool.query(
+      `UPDATE playbook_runs SET status = 'waiting', scheduled_time = $3, claimed_by = NULL, lease_until = NULL
+        WHERE id = $1 AND claimed_by = $2 AND status NOT IN ('cancelled', 'timed_out', 'completed', 'failed')`,
+      [run.id, this.options.instanceId, deadline],
+    );
+  }
+
   /** Runs one attempt; answers 'stopped' when the run was stopped under it, 'retry' when it sleeps for a retry. */
-  private async execute(run: RunRow, spec: PlaybookSpec, action: ActionSpec, row: ActionRow, data: Record<string, unknown>, runSignal: AbortSignal, deadline: number): Promise<'done' | 'stopped' | 'retry'> {
+  private async execute(run: RunRow, spec: PlaybookSpec, action: ActionSpec, row: ActionRow, data: Record<string, unknown>, runSignal: AbortSignal, deadline: number): Promise<'done' | 'stopped' | 'retry' | 'parked'> {
+    const remote = remoteAgentOf(action, spec, this.options.agentName);
+    if (remote) return this.park(run, spec, action, row, data, deadline, remote);
     const type = actionTypeOf(action);
     const executor = this.options.executors[type];
     const controller = new AbortController();
@@ -368,7 +425,12 @@ export class PlaybookRunner {
     }
     const status = reason instanceof StopReason ? 'timed_out' : outcome.error ? 'failed' : 'completed';
     const error = reason instanceof StopReason ? reason.message : (outcome.error ?? null);
-    await this.pool.query('UPDATE playbook_run_actions SET status = $2, end_time = now(), result = $3, error = $4 WHERE id = $1', [row.id, status, JSON.stringify(outcome.result ?? {}), error]);
+    return this.settle(run, action, row, status, outcome.result ?? {}, error);
+  }
+
+  /** Records how an attempt ended; a failed one sleeps for a retry when its policy allows one. */
+  private async settle(run: RunRow, action: ActionSpec, row: ActionRow, status: 'completed' | 'failed' | 'timed_out', result: Record<string, unknown>, error: string | null): Promise<'done' | 'retry'> {
+    await this.pool.query('UPDATE playbook_run_actions SET status = $2, end_time = now(), result = $3, error = $4 WHERE id = $1', [row.id, status, JSON.stringify(result), error]);
     if (status !== 'completed' && this.retryDelay(action, row.retry_count) !== undefined) {
       await this.scheduleRetry(run, action, { ...row, status, error });
       return 'retry';
@@ -413,7 +475,7 @@ export class PlaybookRunner {
 
   private async actionRows(runId: string): Promise<ActionRow[]> {
     const { rows } = await this.pool.query<ActionRow>(
-      'SELECT id, action_index, name, status, retry_count, scheduled_time, result, error FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY action_index, retry_count',
+      'SELECT id, action_index, name, status, retry_count, scheduled_time, result, error, agent_id FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY action_index, retry_count',
       [runId],
     );
     return rows;
@@ -425,7 +487,7 @@ export class PlaybookRunner {
     const { rows } = await this.pool.query<ActionRow>(
       `INSERT INTO playbook_run_actions (playbook_run_id, name, action_index, type, status, retry_count, scheduled_time, start_time, end_time, error, claimed_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, ${running || ended ? 'now()' : 'NULL'}, ${ended ? 'now()' : 'NULL'}, $8, $9)
-       RETURNING id, action_index, name, status, retry_count, scheduled_time, result, error`,
+       RETURNING id, action_index, name, status, retry_count, scheduled_time, result, error, agent_id`,
       [runId, action.name, index, actionTypeOf(action), status, retryCount, scheduled, error, running ? this.options.instanceId : null],
     );
     return rows[0] as ActionRow;
@@ -524,6 +586,20 @@ export class PlaybookRunner {
     }
     return out;
   }
+}
+
+/** NOTIFY channel that wakes agents' claims: an action now waits for the agent whose id is the payload. */
+export const AGENT_ACTIONS_CHANNEL = 'watchkeeper_agent_actions';
+
+/**
+ * The agent an action runs on: its runsOn (else the playbook's), first name; none for `local`, for this
+ * instance's own agent name, or when neither says.
+ */
+export function remoteAgentOf(action: Pick<ActionSpec, 'runsOn'>, spec: Pick<PlaybookSpec, 'runsOn'>, ownName?: string): string | undefined {
+  const names = action.runsOn?.length ? action.runsOn : (spec.runsOn ?? []);
+  const first = names.map((name) => name.trim()).find((name) => name !== '');
+  if (!first || first === 'local' || first === ownName) return undefined;
+  return first;
 }
 
 /** The action with every Go template rendered; an http body only with templateBody (as Mission Control). */

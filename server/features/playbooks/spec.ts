@@ -401,7 +401,6 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
       const cel = celProblems(`${where}.delay`, conditionExpression(action.delay));
       if (cel.length > 0) problems.push({ path: `${where}.delay`, message: `${JSON.stringify(action.delay)} is neither a duration such as 30s, 5m or 1h nor a CEL expression giving one` });
     }
-    if (action.runsOn?.length) warnings.push(`${where}.runsOn is not run: no agents run playbooks here, so the action runs on this console`);
     if (action.http && !action.http.url && !action.http.connection) problems.push({ path: `${where}.http`, message: 'needs a url or a connection' });
     if (action.sql && !action.sql.url && !action.sql.connection) problems.push({ path: `${where}.sql`, message: 'needs a url or a connection' });
     if (action.notification && !action.notification.url && !action.notification.connection) problems.push({ path: `${where}.notification`, message: 'needs a url or a connection' });
@@ -425,7 +424,6 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
     });
   }
   if (spec.on?.webhook?.authentication?.jwt) warnings.push('spec.on.webhook.authentication.jwt is not run: JWT webhook authentication is refused (401) until it is supported');
-  if (spec.runsOn?.length) warnings.push('spec.runsOn is not run: no agents run playbooks here, so the playbook runs on this console');
   if (spec.permissions?.length) warnings.push('spec.permissions is not run: the playbook acts with the console\'s own access');
   spec.on?.schedule?.forEach((entry, index) => {
     try {

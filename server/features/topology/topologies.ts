@@ -46,8 +46,9 @@ export async function saveTopology(client: pg.PoolClient, input: TopologyInput, 
   const found = options.id
     ? await client.query<ExistingTopology>('SELECT id, source, spec, labels FROM topologies WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
     : await client.query<ExistingTopology>(
-        "SELECT id, source, spec, labels FROM topologies WHERE agent_id = '00000000-0000-0000-0000-000000000000' AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
-        [input.namespace, input.name],
+        "SELECT id, source, spec, labels FROM topologies WHERE agent_id = agent_target($3::jsonb) AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
+        // The agent its label watchkeeper.io/agent names (docs/AGENTS.md), else this console.
+        [input.namespace, input.name, JSON.stringify(input.labels)],
       );
   const existing = found.rows[0];
   if (options.id && !existing) throw new AppError('not_found', `topology ${options.id} not found`);

@@ -371,7 +371,8 @@ spec:
     expect(warned.statusCode, warned.body).toBe(201);
     const warnings: string[] = warned.json().warnings;
     expect(warnings.some((warning) => warning.startsWith('spec.actions[0].colour'))).toBe(true);
-    expect(warnings.some((warning) => warning.startsWith('spec.runsOn'))).toBe(true);
+    // runsOn is run (an agent claims the action: server/features/agents/pull/tests): no warning.
+    expect(warnings.some((warning) => warning.startsWith('spec.runsOn'))).toBe(false);
     expect(warnings.some((warning) => warning.startsWith('spec.actions[1].pod'))).toBe(true);
   });
 });
