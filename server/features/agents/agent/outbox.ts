@@ -228,7 +228,7 @@ export interface PendingRow {
  */
 export async function readQueue(db: pg.Pool | pg.PoolClient, limit: number): Promise<PendingRow[]> {
   const { rows } = await db.query<{ seq: string; table_name: PushedTable; row_key: Record<string, unknown>; key_text: string }>(
-    'SELECT seq::text AS seq, table_name, row_key, row_key::text AS key_text FROM agent_push_queue ORDER BY seq LIMIT $1',
+    'SELECT q.seq::text AS seq, q.table_name, q.row_key, q.row_key::text AS key_text FROM agent_push_queue q ORDER BY q.seq LIMIT $1',
     [limit],
   );
   const byKey = new Map<string, PendingRow>();
