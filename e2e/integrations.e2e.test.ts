@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useJourney } from './harness';
+import { createUser, signIn, useJourney } from './harness';
 
 /**
  * Settings → Integrations (spec §2 /settings/integrations, /settings/integrations/{type}/{id}, the Add
@@ -173,5 +173,27 @@ describe('integrations', () => {
     await page.getByRole('table', { name: 'Integrations' }).getByRole('row', { name: /e2e-direct/ }).waitFor();
     const { rows } = await query(`SELECT namespace, source FROM topologies WHERE name = 'e2e-direct' AND deleted_at IS NULL`);
     expect(rows).toEqual([{ namespace: 'ops', source: 'UI' }]);
+  });
+
+  it('shows a resource from another source read-only, and the detail page needs write on integrations', async () => {
+    const page = journey.page();
+    await query(`UPDATE topologies SET source = 'KubernetesCRD' WHERE name = 'e2e-direct'`);
+    const { rows } = await query(`SELECT id FROM topologies WHERE name = 'e2e-direct'`);
+    const id = String(rows[0]?.id);
+    await page.goto(url(`/settings/integrations/topologies/${id}`));
+    await page.getByText('This topology comes from KubernetesCRD and is read-only here: change it where it is defined.').waitFor();
+    expect(await page.getByLabel('Spec (YAML)').isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Update' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+
+    // A viewer reads the list but may not open the editor (spec §6: write needed), nor add.
+    await createUser(journey.server(), { email: 'viewer@example.com', password: 'viewer-e2e-password-1', name: 'Vera Viewer', roles: ['viewer'] });
+    await page.context().clearCookies();
+    await signIn(page, journey.server(), 'viewer@example.com', 'viewer-e2e-password-1');
+    await page.goto(url('/settings/integrations'));
+    await page.getByRole('table', { name: 'Integrations' }).getByRole('row', { name: /e2e-direct/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Add Integration' }).count()).toBe(0);
+    await page.goto(url(`/settings/integrations/topologies/${id}`));
+    await page.getByText('You do not have permission to access this page').waitFor();
   });
 });
