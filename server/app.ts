@@ -34,11 +34,11 @@ export interface BuildOptions {
 export const BODY_LIMIT = 4 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-function errorBody(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
+function errorBody(error: FastifyError | AppError | Error, bodyLimit = BODY_LIMIT): { status: number; body: ErrorBody } {
   if (error instanceof AppError) return { status: error.status, body: error.toBody() };
   switch (codeOf(error)) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, body: { error: 'payload_too_large', message: `request body is larger than the limit of ${BODY_LIMIT} bytes` } };
+      return { status: 413, body: { error: 'payload_too_large', message: `request body is larger than the limit of ${bodyLimit} bytes` } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, body: { error: 'unsupported_media_type', message: 'unsupported Content-Type; send application/json' } };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -64,7 +64,7 @@ function withoutSecretParams(url: string): string {
 /** The one error handler: stable codes and statuses, never a stack or SQL text in the answer. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
-    const { status, body } = errorBody(error);
+    const { status, body } = errorBody(error, req.routeOptions.bodyLimit ?? BODY_LIMIT);
     if (status >= 500) req.log.error({ err: error }, 'request failed');
     void reply.status(status).type('application/json; charset=utf-8').send(body);
   });

@@ -131,7 +131,7 @@ describe('route() validation and errors', () => {
 
     const big = await app.inject({ method: 'POST', url: '/things/6f1f2b9e-8a57-4a41-9f3a-3d2a0f6b6c11', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'x'.repeat(2000), size: 1 }) });
     expect(big.statusCode).toBe(413);
-    expect(big.json().error).toBe('payload_too_large');
+    expect(big.json()).toEqual({ error: 'payload_too_large', message: 'request body is larger than the limit of 1024 bytes' });
 
     const broken = await app.inject({ method: 'POST', url: '/things/6f1f2b9e-8a57-4a41-9f3a-3d2a0f6b6c11', headers: { 'content-type': 'application/json' }, payload: '{"name": ' });
     expect(broken.statusCode).toBe(400);
