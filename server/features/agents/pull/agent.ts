@@ -220,6 +220,10 @@ export async function runClaimedAction(
     : undefined;
   let workDir: string | undefined;
   let outcome: ActionOutcome;
+  // Artifacts are stored against the run's action row, which is upstream's: here the files are not kept.
+  const spec = structuredClone(action.spec) as unknown as ActionSpec;
+  const artifactsLeft = spec.exec?.artifacts?.length ? spec.exec.artifacts.map((artifact) => artifact.path) : [];
+  if (spec.exec && artifactsLeft.length > 0) delete spec.exec.artifacts;
   try {
     outcome = await executor({
       pool,
@@ -228,7 +232,7 @@ export async function runClaimedAction(
       namespace: action.namespace,
       runId: action.run_id,
       actionId: action.id,
-      spec: action.spec as unknown as ActionSpec,
+      spec,
       templateData: action.templateData,
       env: action.env,
       signal: controller.signal,
@@ -244,6 +248,9 @@ export async function runClaimedAction(
     if (timer) clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
     if (workDir) await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+  if (artifactsLeft.length > 0) {
+    outcome = { ...outcome, result: { ...outcome.result, artifactNotes: [`artifacts are not kept for an action run on an agent: ${artifactsLeft.join(', ')}`] } };
   }
   if (timedOut) return { status: 'timed_out', result: outcome.result ?? {}, error: `the action timed out after ${Math.round((action.timeoutMillis ?? 0) / 1000)}s on the agent` };
   if (outcome.error) return { status: 'failed', result: outcome.result ?? {}, error: outcome.error };
