@@ -154,6 +154,14 @@ describe('integrations', () => {
     expect(helmText).toContain('helm repo add flanksource https://flanksource.github.io/charts');
     expect(helmText).toContain('prometheusURL: http://prom.example.internal:9090');
     await wizard.getByRole('button', { name: 'Copy Helm commands' }).waitFor();
+
+    // The other way round: values typed in the Values editor fill the form and the preview.
+    await wizard.getByRole('textbox', { name: 'Values YAML' }).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('prometheusURL: http://typed.example:9090\ntopologyName: typed\n');
+    await expect.poll(() => urlField.inputValue()).toBe('http://typed.example:9090');
+    expect(await wizard.getByLabel('topologyName', { exact: true }).inputValue()).toBe('typed');
+    await expect.poll(() => helm.textContent()).toContain('topologyName: typed');
     await wizard.getByRole('button', { name: 'Close' }).click();
     await wizard.waitFor({ state: 'detached' });
   });

@@ -35,7 +35,8 @@ export function agentName(row: IntegrationRow): string {
   return row.agent?.name ?? row.agent_id;
 }
 
-function TypeCell({ type }: { type: string }) {
+/** The type icon and name, and what kind of it (a scraper's types, a connection's type, …) beside. */
+function TypeCell({ type, kind }: { type: string; kind: string | null }) {
   if (!isIntegrationType(type)) return <span>{type}</span>;
   const info = INTEGRATION_TYPE_INFO[type];
   const Icon = info.icon;
@@ -43,6 +44,7 @@ function TypeCell({ type }: { type: string }) {
     <span className="flex items-center gap-1.5" title={info.singular}>
       <Icon className="size-4 text-slate-600" aria-hidden="true" />
       <span>{info.singular}</span>
+      {kind ? <span className="text-xs text-slate-500">{kind.split(',').join(', ')}</span> : null}
     </span>
   );
 }
@@ -76,7 +78,7 @@ function columns(): ColumnDef<IntegrationRow>[] {
         </Link>
       ),
     },
-    { id: 'integration_type', accessorKey: 'integration_type', header: 'Type', cell: ({ row }) => <TypeCell type={row.original.integration_type} /> },
+    { id: 'integration_type', accessorKey: 'integration_type', header: 'Type', cell: ({ row }) => <TypeCell type={row.original.integration_type} kind={row.original.type} /> },
     { id: 'namespace', accessorKey: 'namespace', header: 'Namespace' },
     { id: 'source', accessorKey: 'source', header: 'Source', cell: ({ row }) => <SourceBadge source={row.original.source} /> },
     { id: 'agent', header: 'Agent', accessorFn: agentName },
