@@ -28,6 +28,7 @@ export const canariesResource: SettingsResource = {
     { key: 'schedule', header: 'Schedule' },
     { key: 'checks', header: 'Checks', value: (row) => String(countChecks(row.spec)) },
     { key: 'source', header: 'Source', kind: 'source' },
+    { key: 'agent_id', header: 'Agent', kind: 'agent' },
     { key: 'last_run_at', header: 'Last Run', kind: 'date' },
     { key: 'created_at', header: 'Created', kind: 'date' },
   ],

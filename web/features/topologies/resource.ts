@@ -29,6 +29,7 @@ export const topologiesResource: SettingsResource = {
     { key: 'components', header: 'Components' },
     { key: 'schedule', header: 'Schedule' },
     { key: 'source', header: 'Source', kind: 'source' },
+    { key: 'agent_id', header: 'Agent', kind: 'agent' },
     { key: 'last_run_at', header: 'Last Run', kind: 'date' },
     { key: 'updated_at', header: 'Updated', kind: 'date' },
   ],

@@ -124,7 +124,7 @@ describe('the list', () => {
     const table = await screen.findByRole('table', { name: 'Health Checks' });
     await within(table).findByText('from-file');
     expect(calls.find((call) => call.path === '/api/db/canaries')?.search).toBe('?select=*&order=created_at.desc&limit=100');
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Namespace', 'Schedule', 'Checks', 'Source', 'Last Run', 'Created']);
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Namespace', 'Schedule', 'Checks', 'Source', 'Agent', 'Last Run', 'Created']);
     const [first] = within(table).getAllByRole('row').slice(1);
     expect(first?.textContent).toContain('3');
     expect(within(table).getByText('Linked: ConfigFile')).toBeTruthy();

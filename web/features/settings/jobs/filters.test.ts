@@ -114,12 +114,13 @@ describe('links', () => {
 
   it('links to the pages this build has, and not to the others', () => {
     // Health checks and topologies are registered settings resources, the catalog and its scrapers have
-    // pages, playbooks included; agents not yet.
+    // pages, playbooks and agents included.
     expect(resourceHref('canary', 'c1')).toBe('/settings/canaries/c1');
     expect(resourceHref('config', 'x1')).toBe('/catalog/x1');
     expect(resourceHref('config_scraper', 's1')).toBe('/catalog/scrapers/s1');
     expect(resourceHref('topology', 't1')).toBe('/settings/topologies/t1');
     expect(resourceHref('playbook', 'p1')).toBe('/playbooks/p1');
-    expect(agentHref('a1')).toBeUndefined();
+    expect(agentHref('a1')).toBe('/settings/agents?id=a1');
+    expect(agentHref('a1', () => false)).toBeUndefined();
   });
 });

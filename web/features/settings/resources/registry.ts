@@ -17,9 +17,10 @@ export interface ResourceColumn {
   header: string;
   /**
    * Dates follow the user's date format and time zone; 'source' marks rows managed outside the UI
-   * (spec §4: shown as linked, not editable).
+   * (spec §4: shown as linked, not editable); 'agent' shows an agent id by the agent's name ('local' for
+   * the nil uuid, spec §3).
    */
-  kind?: 'text' | 'date' | 'source';
+  kind?: 'text' | 'date' | 'source' | 'agent';
   /** A text computed from the row (e.g. a count read from a spec) instead of the `key` column's value. */
   value?: (row: ResourceRow) => string;
 }

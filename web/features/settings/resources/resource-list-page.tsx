@@ -18,6 +18,7 @@ import { useResourceRegistry } from './registry-context';
 import { SourceBadge } from './source-badge';
 import { useTableParam } from './use-table';
 import { NEW_ID } from './new-id';
+import { AgentName } from '@web/features/agents/agent-name';
 import { rowId, valueToText, type ResourceRow } from './values';
 
 export default function ResourceListPage() {
@@ -38,6 +39,7 @@ function Cell({ column, row, dateFormat, timeZone }: { column: ResourceColumn; r
   const text = column.value ? column.value(row) : valueToText(row[column.key]);
   if (column.kind === 'date') return formatDate(text, dateFormat, timeZone);
   if (column.kind === 'source') return <SourceBadge source={text} />;
+  if (column.kind === 'agent') return <AgentName id={text} />;
   return text;
 }
 
