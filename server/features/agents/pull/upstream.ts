@@ -49,7 +49,19 @@ export interface PullAnswer {
  * The agent a request is made for: the agent whose person the agent-push token belongs to (the same rule as
  * POST /api/agent/push: 401 without a token, 403 for any other token).
  */
-export async function agentOfToken(pool: pg.Pool, req: FastifyRequest): Promise<{ id: string; name: string }> {
+export function agentOfToken(pool: pg.Pool, req: FastifyRequest): Promise<{ id: string; name: string }> {
+  // Asked before the input is judged and again by the handler: once per request.
+  let found = resolved.get(req);
+  if (!found) {
+    found = resolveAgent(pool, req);
+    resolved.set(req, found);
+  }
+  return found;
+}
+
+const resolved = new WeakMap<FastifyRequest, Promise<{ id: string; name: string }>>();
+
+async function resolveAgent(pool: pg.Pool, req: FastifyRequest): Promise<{ id: string; name: string }> {
   try {
     return await agentOfRequest(pool, req);
   } catch (error) {
@@ -214,6 +226,7 @@ export function pullRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'The canaries, scrapers and topologies defined upstream for the calling agent (token scope agent-push) changed since the cursor, deletions included',
     tags: [tag],
     access: 'self-checked',
+    before: (req) => agentOfToken(pool, req),
     query: cursorQuery,
     handler: async ({ req, query }) => {
       const agent = await agentOfToken(pool, req);
@@ -237,6 +250,7 @@ export function pullRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Stores the result of a playbook action the calling agent claimed; the run goes on',
     tags: [tag],
     access: 'self-checked',
+    before: (req) => agentOfToken(pool, req),
     bodyLimit: 16 * 1024 * 1024,
     params: z.object({ id: z.string().uuid('must be a UUID') }),
     body: actionResultBody,
