@@ -20,12 +20,14 @@ export const configListItemSchema = z.object({
   labels: textMap,
   changes: z.coerce.number().nullable(),
   analysis: countMap,
+  /** The agent that pushed it (the nil uuid: this instance). */
+  agent_id: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   deleted_at: z.string().nullable(),
 });
 export type ConfigListItem = z.infer<typeof configListItemSchema>;
-export const CONFIG_LIST_COLUMNS = 'id,name,type,status,health,tags,labels,changes,analysis,created_at,updated_at,deleted_at';
+export const CONFIG_LIST_COLUMNS = 'id,name,type,status,health,tags,labels,changes,analysis,agent_id,created_at,updated_at,deleted_at';
 
 /** A row of `config_detail`: the item, its config as last scraped, its scraper and its tab counts. */
 export const configDetailSchema = z.object({

@@ -134,6 +134,7 @@ export default function CatalogPage() {
               isLoading={items.isLoading}
               emptyText={NO_CONFIGS_TEXT}
               oneType={Boolean(filters.type)}
+              showAgent={agents.length > 1}
               sorting={[{ id: filters.sortBy, desc: filters.sortOrder === 'desc' }]}
               onSortingChange={onSortingChange}
               page={{ pageIndex: filters.pageIndex, pageSize: filters.pageSize }}

@@ -1,4 +1,5 @@
 import { useNavigate } from 'react-router';
+import { AgentName } from '@web/features/agents/agent-name';
 import { DataTable, type ColumnDef, type PaginationState, type SortingState } from '@web/ui/data-table';
 import { Badge } from '@web/ui/primitives/badge';
 import { DateTime } from '@web/ui/primitives/date-time';
@@ -11,6 +12,9 @@ import { KeyValueList } from '../components/config-tags';
 const CELL_TAGS = 2;
 
 const stop = (event: { stopPropagation: () => void }) => event.stopPropagation();
+
+/** The item's agent: 'local' for this instance, else the agent's name (issue 23). */
+const AGENT_COLUMN: ColumnDef<ConfigListItem> = { id: 'agent', header: 'Agent', enableSorting: false, cell: ({ row }) => <AgentName id={row.original.agent_id} /> };
 
 const COLUMNS: ColumnDef<ConfigListItem>[] = [
   { accessorKey: 'name', header: 'Name', cell: ({ row }) => <ConfigLink config={row.original} onClick={stop} className="max-w-80" /> },
@@ -60,12 +64,15 @@ export interface ItemsTableProps {
   emptyText: string;
   /** Leave out the Type column (the list is of one type). */
   oneType?: boolean;
+  /** Add the Agent column (there are agents besides this instance). */
+  showAgent?: boolean;
 }
 
 /** The items of the filters, a page at a time from the server, sorted there; a row opens its item. */
-export function ItemsTable({ rows, total, isLoading, sorting, onSortingChange, page, onPageChange, emptyText, oneType = false }: ItemsTableProps) {
+export function ItemsTable({ rows, total, isLoading, sorting, onSortingChange, page, onPageChange, emptyText, oneType = false, showAgent = false }: ItemsTableProps) {
   const navigate = useNavigate();
-  const columns = oneType ? COLUMNS.filter((column) => column.id !== 'type' && !('accessorKey' in column && column.accessorKey === 'type')) : COLUMNS;
+  const shown = oneType ? COLUMNS.filter((column) => column.id !== 'type' && !('accessorKey' in column && column.accessorKey === 'type')) : COLUMNS;
+  const columns = showAgent ? [...shown.slice(0, -2), AGENT_COLUMN, ...shown.slice(-2)] : shown;
   return (
     <DataTable
       aria-label="Config items"

@@ -23,7 +23,7 @@ describe('buildConfigsQuery', () => {
     expect(path).toBe('/configs');
     expect(headers.get('prefer')).toContain('count=exact');
     expect(params).toEqual([
-      ['select', 'id,name,type,status,health,tags,labels,changes,analysis,created_at,updated_at,deleted_at'],
+      ['select', 'id,name,type,status,health,tags,labels,changes,analysis,agent_id,created_at,updated_at,deleted_at'],
       ['type', 'eq.Kubernetes::Pod'],
       ['order', 'name.asc.nullslast,id.asc'],
       ['offset', '50'],
