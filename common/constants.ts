@@ -164,3 +164,6 @@ export const FRONTEND_VERSION = '1.4.50';
 
 /** Progress bar thresholds (spec §4, §5). */
 export const PROGRESS = { warnAbove: 75, dangerAbove: 90, hiddenBelow: 1, displayMin: 5, displayMax: 100 } as const;
+
+/** The nil agent id: this instance's own rows (spec §3, §9). */
+export const LOCAL_AGENT_ID = '00000000-0000-0000-0000-000000000000';

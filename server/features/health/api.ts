@@ -120,9 +120,15 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
     handler: async ({ params, req }) => {
       const actor = req.actor;
       if (!actor || !canRunChecks(actor.roles, accessMap(actor))) throw new AppError('forbidden', 'you may not run checks: Run Now needs the admin, editor, responder or commander role');
-      const { rows } = await pool.query<{ canary_id: string; type: string; transformed_from: string | null }>('SELECT canary_id, type, transformed_from FROM checks WHERE id = $1 AND deleted_at IS NULL', [params.id]);
+      const { rows } = await pool.query<{ canary_id: string; type: string; transformed_from: string | null; agent_name: string | null }>(
+        `SELECT c.canary_id, c.type, c.transformed_from, a.name AS agent_name
+           FROM checks c LEFT JOIN agents a ON a.id = c.agent_id AND c.agent_id <> '00000000-0000-0000-0000-000000000000'
+          WHERE c.id = $1 AND c.deleted_at IS NULL`,
+        [params.id],
+      );
       const check = rows[0];
       if (!check) throw new AppError('not_found', `check ${params.id} not found`);
+      if (check.agent_name !== null) throw new AppError('conflict', `this check runs on the agent "${check.agent_name}" on its schedule; it cannot be run from here`);
       if (check.transformed_from) throw new AppError('conflict', 'this check is made by a transform of another check: run that one');
       if (CHECK_TYPES.find((type) => type.type === check.type)?.push) throw new AppError('conflict', 'this check receives its results (webhook); it cannot be run');
       const runs = await runCanary({ pool, log, metrics: checkMetricsOf(ctx.metrics.registry) }, check.canary_id, AbortSignal.timeout(11 * 60_000), { onlyCheck: params.id });

@@ -88,6 +88,11 @@ describe('POST /api/agent/push', () => {
     expect(agents[0]).toMatchObject({ version: '0.1.0-test', hostname: 'edge-host', heartbeat_seconds: 30 });
     expect(agents[0].last_seen).toBeInstanceOf(Date);
     expect(agents[0].last_received).toBeInstanceOf(Date);
+    // An agent's check runs there: Run Now here says so instead of running a copy.
+    const checkId = String(rows.checks[0]?.id);
+    const runNow = await t.app.inject({ method: 'POST', url: `/api/canary/run/check/${checkId}`, headers: t.adminHeaders });
+    expect(runNow.statusCode).toBe(409);
+    expect(runNow.json().message).toBe('this check runs on the agent "edge-1" on its schedule; it cannot be run from here');
   });
 
   it('the same batch twice changes nothing: no duplicate rows, statuses counted once by the rollups, rows not rewritten', async () => {

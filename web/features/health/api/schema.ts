@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCAL_AGENT_ID } from '@common/constants';
 
 /** Answers of the health API (docs/HEALTH.md), checked at the boundary. */
 
@@ -83,12 +84,14 @@ export const checkSpecSchema = z.object({
   name: z.string(),
   spec: z.record(z.string(), z.unknown()),
   transformed_from: z.string().nullable(),
+  /** Not the nil uuid: the check runs on that agent, which pushes its results here. */
+  agent_id: z.string().default(LOCAL_AGENT_ID),
   last_runtime: z.string().nullable(),
   deleted_at: z.string().nullable(),
   canaries: z.object({ name: z.string(), namespace: z.string(), schedule: z.string().nullable(), source: z.string() }).nullable(),
 });
 export type CheckSpec = z.infer<typeof checkSpecSchema>;
-export const CHECK_SPEC_COLUMNS = 'id,canary_id,type,name,spec,transformed_from,last_runtime,deleted_at,canaries(name,namespace,schedule,source)';
+export const CHECK_SPEC_COLUMNS = 'id,canary_id,type,name,spec,transformed_from,agent_id,last_runtime,deleted_at,canaries(name,namespace,schedule,source)';
 
 const relatedSchema = z.object({ name: z.string().nullable(), type: z.string().nullable() }).nullable().optional();
 export const relationshipSchema = z.object({

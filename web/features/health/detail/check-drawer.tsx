@@ -1,3 +1,4 @@
+import { LOCAL_AGENT_ID } from '@common/constants';
 import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
 import { RunPlaybookMenu } from '@web/features/playbooks/run/run-menu';
 import { GRAPH_TAB_HEIGHT_THRESHOLD_PX } from '@common/constants';
@@ -96,8 +97,9 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
   const relationships = useCheckRelationships(record.id);
   const run = useRunCheck(record.id);
   const pushTypes = usePushCheckTypes();
-  // A check made by a transform runs with its parent; a pushed check (webhook) only receives results.
-  const canRun = useCanRunChecks() && !record.transformed_from && pushTypes.data !== undefined && !pushTypes.data.has(record.type);
+  // A check made by a transform runs with its parent; a pushed check (webhook) only receives results; an
+  // agent's check runs on the agent.
+  const canRun = useCanRunChecks() && !record.transformed_from && record.agent_id === LOCAL_AGENT_ID && pushTypes.data !== undefined && !pushTypes.data.has(record.type);
   // Spec §9: on screens at least 992 px tall the graph sits above the tabs; shorter ones get a Graph tab.
   const tall = useMediaQuery(`(min-height: ${GRAPH_TAB_HEIGHT_THRESHOLD_PX}px)`);
   const [tab, setTab] = useState('history');

@@ -1,4 +1,4 @@
-import { HEALTH_COLUMN_MAX_AGE_MS, HEALTH_GROUP_BY_OPTIONS, HEALTH_TAB_BY_OPTIONS } from '@common/constants';
+import { HEALTH_COLUMN_MAX_AGE_MS, HEALTH_GROUP_BY_OPTIONS, HEALTH_TAB_BY_OPTIONS, LOCAL_AGENT_ID } from '@common/constants';
 import type { CheckSummary } from '../api/schema';
 
 /** Spec §3: the display name falls back from name to description to endpoint. */
@@ -101,7 +101,7 @@ export interface Tab {
 }
 
 /** The nil agent is this server's own (spec §3). */
-export const LOCAL_AGENT_ID = '00000000-0000-0000-0000-000000000000';
+export { LOCAL_AGENT_ID };
 
 /** Tabs for these checks: 'All' first (spec §9), then each value in order; agents by name when known. */
 export function tabsFor(tabBy: string, checks: readonly CheckSummary[], agentNames: ReadonlyMap<string, string> = new Map()): Tab[] {
