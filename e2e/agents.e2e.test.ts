@@ -23,6 +23,7 @@ describe('agents', () => {
       const canaryId = randomUUID();
       const checkId = randomUUID();
       const jobId = randomUUID();
+      const configId = randomUUID();
       const canary = await client.query(
         `INSERT INTO canaries (id, name, namespace, spec, schedule) VALUES ($1, 'edge-web', 'edge', '{"http":[{"name":"edge-home","url":"http://127.0.0.1:1"}]}', '@every 30s')
          RETURNING row_to_json(canaries.*) AS row`,
@@ -39,7 +40,21 @@ describe('agents', () => {
          RETURNING row_to_json(job_history.*) AS row`,
         [jobId, canaryId],
       );
-      return { canaryId, checkId, jobId, canary: canary.rows[0]?.row as object, check: check.rows[0]?.row as object, job: job.rows[0]?.row as object };
+      const config = await client.query(
+        `INSERT INTO config_items (id, external_id, type, config_class, name, namespace, config, health, status) VALUES ($1, ARRAY['edge/web'], 'Kubernetes::Deployment', 'Deployment', 'edge-deploy', 'edge', '{"spec":{}}', 'healthy', 'Running')
+         RETURNING row_to_json(config_items.*) AS row`,
+        [configId],
+      );
+      return {
+        canaryId,
+        checkId,
+        jobId,
+        configId,
+        canary: canary.rows[0]?.row as object,
+        check: check.rows[0]?.row as object,
+        job: job.rows[0]?.row as object,
+        config: config.rows[0]?.row as object,
+      };
     } finally {
       await client.query('ROLLBACK');
       client.release();
@@ -104,11 +119,11 @@ describe('agents', () => {
     const pushed = await push(token, {
       agent: { name: 'edge-1', version: '0.9.1-e2e', hostname: 'edge-host', heartbeat_seconds: 30 },
       batch_id: randomUUID(),
-      upserts: { canaries: [rows.canary], checks: [rows.check], job_history: [rows.job] },
+      upserts: { canaries: [rows.canary], checks: [rows.check], config_items: [rows.config], job_history: [rows.job] },
       deletes: {},
     });
     expect(pushed.status, await pushed.clone().text()).toBe(200);
-    expect(await pushed.json()).toMatchObject({ agent: { id: agentId, name: 'edge-1' }, accepted: { canaries: 1, checks: 1, job_history: 1 } });
+    expect(await pushed.json()).toMatchObject({ agent: { id: agentId, name: 'edge-1' }, accepted: { canaries: 1, checks: 1, config_items: 1, job_history: 1 } });
     // A token of another name may not push for this agent.
     expect((await push(token, { agent: { name: 'edge-2' }, batch_id: randomUUID(), upserts: {}, deletes: {} })).status).toBe(403);
 
@@ -118,6 +133,7 @@ describe('agents', () => {
     await row.getByText('edge-host').waitFor();
     await row.getByText(/^\d+s ago$/).waitFor();
     expect(await row.getByRole('cell').nth(5).textContent()).toBe('1');
+    expect(await row.getByRole('cell').nth(6).textContent()).toBe('1');
 
     // Search narrows the list.
     await page.getByRole('searchbox', { name: 'Search agents' }).fill('nothing-like-it');
@@ -134,7 +150,7 @@ describe('agents', () => {
     await detail.getByText('e2e: the edge cluster').waitFor();
     const counts = detail.getByRole('region', { name: 'Pushed resources' });
     await counts.getByText('Checks').waitFor();
-    expect(await counts.locator('dd').allTextContents()).toEqual(['1', '0', '1', '0', '0']);
+    expect(await counts.locator('dd').allTextContents()).toEqual(['1', '1', '1', '0', '0']);
     const jobs = detail.getByRole('table', { name: 'Agent job history' });
     const jobRow = jobs.getByRole('row', { name: /CanaryRun/ });
     await jobRow.getByText('edge-web').waitFor();
@@ -152,13 +168,30 @@ describe('agents', () => {
     await page.goto(url('/health?tabBy=agent_id&hidePassing=false'));
     await page.getByRole('tab', { name: /^edge-1/ }).waitFor();
 
+    // Lists show the agent: the health checks' list, and the catalog, filtered by agent ('local' is this instance).
+    await page.goto(url('/settings/canaries'));
+    const canaryRow = page.getByRole('table').getByRole('row', { name: /edge-web/ });
+    await canaryRow.getByRole('link', { name: 'edge-1' }).waitFor();
+    await page.goto(url('/catalog?view=list'));
+    const items = page.getByRole('table', { name: 'Config items' });
+    await items.getByRole('row', { name: /edge-deploy/ }).getByRole('link', { name: 'edge-1' }).waitFor();
+    const filters = page.getByRole('search', { name: 'Catalog filters' });
+    await filters.getByRole('combobox', { name: 'Agent' }).click();
+    await page.getByRole('option', { name: 'local', exact: true }).click();
+    await page.waitForURL((current) => current.searchParams.get('agent') === '00000000-0000-0000-0000-000000000000');
+    await page.getByRole('status').getByText(/^0 items/).waitFor();
+    await filters.getByRole('combobox', { name: 'Agent' }).click();
+    await page.getByRole('option', { name: 'edge-1', exact: true }).click();
+    await items.getByRole('row', { name: /edge-deploy/ }).waitFor();
+    await page.getByRole('status').getByText(/^1 item$/).waitFor();
+
     // Delete with cleanup: the agent, its token and what it pushed go.
     await page.goto(url(`/settings/agents?id=${agentId}`));
     await page.getByRole('dialog', { name: 'Agent edge-1' }).getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete agent' });
     await confirm.getByLabel('Also delete the checks, configs and topologies it pushed').check();
     await confirm.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('edge-1 deleted successfully (also deleted: 1 canary, 1 check)').waitFor();
+    await page.getByText('edge-1 deleted successfully (also deleted: 1 canary, 1 check, 1 config)').waitFor();
     await confirm.waitFor({ state: 'detached' });
     await page.getByText('No agents yet').waitFor();
     expect(new URL(page.url()).searchParams.get('id')).toBeNull();
@@ -166,6 +199,7 @@ describe('agents', () => {
     expect((await query('SELECT deleted_at IS NOT NULL AS deleted FROM agents WHERE id = $1', [agentId])).rows).toEqual([{ deleted: true }]);
     expect((await query('SELECT deleted_at IS NOT NULL AS deleted FROM checks WHERE id = $1', [rows.checkId])).rows).toEqual([{ deleted: true }]);
     expect((await query('SELECT deleted_at IS NOT NULL AS deleted FROM canaries WHERE id = $1', [rows.canaryId])).rows).toEqual([{ deleted: true }]);
+    expect((await query('SELECT deleted_at IS NOT NULL AS deleted FROM config_items WHERE id = $1', [rows.configId])).rows).toEqual([{ deleted: true }]);
     // Its token no longer pushes.
     const refused = await push(token, { agent: { name: 'edge-1' }, batch_id: randomUUID(), upserts: {}, deletes: {} });
     expect(refused.status).toBe(401);
