@@ -31,6 +31,8 @@ export class ScraperInvalid extends AppError {
 }
 
 interface ExistingScraper {
+  /** The agent that runs this resource and pushes it here (not one defined here for it), else null. */
+  pushed_by?: string | null;
   id: string;
   source: string;
   spec: unknown;
@@ -47,7 +49,7 @@ export async function saveScraper(client: pg.PoolClient, input: ScraperInput, op
   const parsed = parseScraperSpec(input.spec);
   if (parsed.errors.length > 0) throw new ScraperInvalid(parsed.errors);
   const found = options.id
-    ? await client.query<ExistingScraper>('SELECT id, source, spec, labels, description FROM config_scrapers WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
+    ? await client.query<ExistingScraper>("SELECT id, source, spec, labels, description, (SELECT a.name FROM agents a WHERE a.id = agent_id AND NOT upstream_origin AND agent_id <> '00000000-0000-0000-0000-000000000000') AS pushed_by FROM config_scrapers WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [options.id])
     : await client.query<ExistingScraper>(
         "SELECT id, source, spec, labels, description FROM config_scrapers WHERE agent_id = agent_target($3::jsonb) AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
         // The agent its label watchkeeper.io/agent names (docs/AGENTS.md), else this console.
@@ -61,6 +63,7 @@ export async function saveScraper(client: pg.PoolClient, input: ScraperInput, op
   if (existing && !options.id && existing.source === 'UI' && input.source !== 'UI') {
     throw new AppError('conflict', `metadata.name: a scraper "${input.namespace}/${input.name}" was created in the console; rename one of them (a console scraper is never taken over)`);
   }
+  if (existing?.pushed_by) throw new AppError('conflict', `this scraper runs on the agent "${existing.pushed_by}", which pushes it here: change it on that agent`);
   if (existing && options.id && existing.source !== 'UI' && input.source === 'UI') {
     throw new AppError('conflict', `this scraper comes from ${existing.source}: change it there`);
   }

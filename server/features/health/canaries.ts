@@ -30,6 +30,8 @@ export class CanaryInvalid extends AppError {
 }
 
 interface ExistingCanary {
+  /** The agent that runs this resource and pushes it here (not one defined here for it), else null. */
+  pushed_by?: string | null;
   id: string;
   source: string;
   schedule: string | null;
@@ -45,7 +47,7 @@ interface ExistingCanary {
  */
 export async function saveCanary(client: pg.PoolClient, input: CanaryInput, options: { id?: string; createOnly?: boolean } = {}): Promise<SavedCanary> {
   const found = options.id
-    ? await client.query<ExistingCanary>('SELECT id, source, schedule, spec, labels FROM canaries WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
+    ? await client.query<ExistingCanary>("SELECT id, source, schedule, spec, labels, (SELECT a.name FROM agents a WHERE a.id = agent_id AND NOT upstream_origin AND agent_id <> '00000000-0000-0000-0000-000000000000') AS pushed_by FROM canaries WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [options.id])
     : await client.query<ExistingCanary>(
         "SELECT id, source, schedule, spec, labels FROM canaries WHERE agent_id = agent_target($3::jsonb) AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
         // The agent its label watchkeeper.io/agent names (docs/AGENTS.md), else this console.
@@ -64,6 +66,7 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
   if (existing && !options.id && existing.source === 'UI' && input.source !== 'UI') {
     throw new AppError('conflict', `metadata.name: a canary "${input.namespace}/${input.name}" was created in the console; rename one of them (a console canary is never taken over)`);
   }
+  if (existing?.pushed_by) throw new AppError('conflict', `this canary runs on the agent "${existing.pushed_by}", which pushes it here: change it on that agent`);
   if (existing && options.id && existing.source !== 'UI' && input.source === 'UI') {
     throw new AppError('conflict', `this canary comes from ${existing.source}: change it there`);
   }

@@ -29,6 +29,8 @@ export class TopologyInvalid extends AppError {
 }
 
 interface ExistingTopology {
+  /** The agent that runs this resource and pushes it here (not one defined here for it), else null. */
+  pushed_by?: string | null;
   id: string;
   source: string;
   spec: unknown;
@@ -44,7 +46,7 @@ export async function saveTopology(client: pg.PoolClient, input: TopologyInput, 
   const parsed = parseTopologySpec(input.spec, input.name);
   if (parsed.errors.length > 0) throw new TopologyInvalid(parsed.errors);
   const found = options.id
-    ? await client.query<ExistingTopology>('SELECT id, source, spec, labels FROM topologies WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
+    ? await client.query<ExistingTopology>("SELECT id, source, spec, labels, (SELECT a.name FROM agents a WHERE a.id = agent_id AND NOT upstream_origin AND agent_id <> '00000000-0000-0000-0000-000000000000') AS pushed_by FROM topologies WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [options.id])
     : await client.query<ExistingTopology>(
         "SELECT id, source, spec, labels FROM topologies WHERE agent_id = agent_target($3::jsonb) AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
         // The agent its label watchkeeper.io/agent names (docs/AGENTS.md), else this console.
@@ -58,6 +60,7 @@ export async function saveTopology(client: pg.PoolClient, input: TopologyInput, 
   if (existing && !options.id && existing.source === 'UI' && input.source !== 'UI') {
     throw new AppError('conflict', `metadata.name: a topology "${input.namespace}/${input.name}" was created in the console; rename one of them (a console topology is never taken over)`);
   }
+  if (existing?.pushed_by) throw new AppError('conflict', `this topology runs on the agent "${existing.pushed_by}", which pushes it here: change it on that agent`);
   if (existing && options.id && existing.source !== 'UI' && input.source === 'UI') {
     throw new AppError('conflict', `this topology comes from ${existing.source}: change it there`);
   }

@@ -93,6 +93,14 @@ describe('POST /api/agent/push', () => {
     const runNow = await t.app.inject({ method: 'POST', url: `/api/canary/run/check/${checkId}`, headers: t.adminHeaders });
     expect(runNow.statusCode).toBe(409);
     expect(runNow.json().message).toBe('this check runs on the agent "edge-1" on its schedule; it cannot be run from here');
+    // The agent's own resources are changed on the agent: an edit here is refused, naming it.
+    const canary = rows.canaries[0] as { id: string; name: string; namespace: string; spec: Record<string, unknown> };
+    const edit = await t.app.inject({ method: 'PUT', url: `/api/canary/canaries/${canary.id}`, headers: t.adminHeaders, payload: { name: canary.name, namespace: canary.namespace, spec: { http: [{ name: 'x', url: 'http://127.0.0.1:9/' }] } } });
+    expect(edit.statusCode, edit.body).toBe(409);
+    expect(edit.json().message).toBe('this canary runs on the agent "edge-1", which pushes it here: change it on that agent');
+    const scraper = rows.config_scrapers[0] as { id: string; name: string; namespace: string };
+    const editScraper = await t.app.inject({ method: 'PUT', url: `/api/catalog/scrapers/${scraper.id}`, headers: t.adminHeaders, payload: { name: scraper.name, namespace: scraper.namespace, spec: { file: [{ type: 'File', paths: ['/tmp/none.json'] }] } } });
+    expect(editScraper.json().message ?? editScraper.body).toMatch(/runs on the agent "edge-1"/);
   });
 
   it('the same batch twice changes nothing: no duplicate rows, statuses counted once by the rollups, rows not rewritten', async () => {

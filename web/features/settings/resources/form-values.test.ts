@@ -87,4 +87,11 @@ describe('linked rows', () => {
     expect(linkedSource({ name: 'no source column' })).toBeUndefined();
     expect(linkedSource(null)).toBeUndefined();
   });
+
+  it("are an agent's own resources pushed here, not those defined here for an agent", () => {
+    const agent = '6f1f2b9e-8a57-4a41-9f3a-3d2a0f6b6c11';
+    expect(linkedSource({ source: 'UI', agent_id: agent, upstream_origin: false })).toBe('Agent');
+    expect(linkedSource({ source: 'UI', agent_id: agent, upstream_origin: true })).toBeUndefined();
+    expect(linkedSource({ source: 'UI', agent_id: '00000000-0000-0000-0000-000000000000', upstream_origin: false })).toBeUndefined();
+  });
 });

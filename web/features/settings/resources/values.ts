@@ -1,3 +1,4 @@
+import { LOCAL_AGENT_ID } from '@common/constants';
 import { z } from 'zod';
 
 export const resourceRowSchema = z.record(z.string(), z.unknown());
@@ -23,6 +24,9 @@ export const UI_SOURCE = 'UI';
  * undefined for a UI row or a table without a `source` column. Spec §4: such rows are linked, read-only.
  */
 export function linkedSource(row: ResourceRow | null | undefined): string | undefined {
+  // An agent's own resource, pushed here: it is changed on the agent (one defined here for an agent is not).
+  const agent = row?.agent_id;
+  if (typeof agent === 'string' && agent !== LOCAL_AGENT_ID && row?.upstream_origin !== true) return 'Agent';
   const source = row?.source;
   return typeof source === 'string' && source !== '' && source !== UI_SOURCE ? source : undefined;
 }
