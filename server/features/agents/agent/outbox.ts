@@ -1,26 +1,12 @@
 import type pg from 'pg';
+import { PUSH_TABLES } from '../tables';
 
 /**
- * The tables an agent pushes upstream, in the order upstream applies them (foreign keys first). The wire
- * format and the upstream side are described in docs/AGENTS.md and docs/API.md.
+ * The tables an agent pushes upstream, in the order upstream applies them (foreign keys first): the same
+ * list upstream reads a push with (../tables.ts). The wire format is described in docs/AGENTS.md and
+ * docs/API.md.
  */
-export const PUSHED_TABLES = [
-  'config_scrapers',
-  'canaries',
-  'topologies',
-  'checks',
-  'components',
-  'config_items',
-  'check_statuses',
-  'config_changes',
-  'config_analysis',
-  'config_relationships',
-  'component_relationships',
-  'config_component_relationships',
-  'check_component_relationships',
-  'check_config_relationships',
-  'job_history',
-] as const;
+export const PUSHED_TABLES = PUSH_TABLES;
 export type PushedTable = (typeof PUSHED_TABLES)[number];
 
 /** Notified (once per writing transaction) when rows were queued: the pusher wakes at once. */
