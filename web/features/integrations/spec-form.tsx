@@ -1,11 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
-import { PairsInput } from '@web/features/canaries/editor/pairs-input';
-import { formSchema, initialValues, pairsToText, textToPairs, type ResourceValues } from '@web/features/settings/resources/form-values';
+import { ResourceForm } from '@web/features/settings/resources/resource-form';
+import type { ResourceValues } from '@web/features/settings/resources/form-values';
 import type { ResourceField } from '@web/features/settings/resources/registry';
 import type { ResourceRow } from '@web/features/settings/resources/values';
 import { Button } from '@web/ui/primitives/button';
-import { Field, TextAreaField } from '@web/ui/primitives/field';
 
 export interface SpecFormProps {
   fields: readonly ResourceField[];
@@ -24,63 +21,20 @@ export interface SpecFormProps {
  */
 export function SpecForm({ fields, row, saving, readOnly, onSubmit, onCancel, onDelete }: SpecFormProps) {
   const existing = row !== null;
-  const form = useForm<ResourceValues>({ resolver: zodResolver(formSchema(fields)), mode: 'onTouched', defaultValues: initialValues(fields, row) });
-  const { errors } = form.formState;
-  return (
-    <form onSubmit={(event) => void form.handleSubmit(onSubmit)(event)} noValidate className="flex max-w-2xl flex-col gap-4">
-      {fields.map((field) => {
-        if (field.kind === 'pairs') {
-          return (
-            <div key={field.name} className="flex flex-col gap-1">
-              <Controller
-                control={form.control}
-                name={field.name}
-                render={({ field: input }) => (
-                  <PairsInput
-                    label={field.label}
-                    item={field.label.replace(/s$/, '')}
-                    keyLabel="Key"
-                    value={textToPairs(input.value)}
-                    onChange={(pairs) => input.onChange(pairsToText(pairs))}
-                    onBlur={input.onBlur}
-                    disabled={readOnly || (existing && field.immutable)}
-                  />
-                )}
-              />
-              {errors[field.name]?.message ? (
-                <p role="alert" className="text-xs text-red-600">
-                  {errors[field.name]?.message}
-                </p>
-              ) : null}
-            </div>
-          );
-        }
-        const props = {
-          label: field.kind === 'code' ? `${field.label} (YAML)` : field.label,
-          required: field.required,
-          markRequired: field.required,
-          placeholder: readOnly ? undefined : field.placeholder,
-          hint: field.hint,
-          disabled: readOnly || (existing && field.immutable),
-          error: errors[field.name]?.message,
-          ...form.register(field.name),
-        };
-        if (field.kind === 'code') return <TextAreaField key={field.name} monospace rows={12} spellCheck={false} {...props} />;
-        return field.kind === 'textarea' ? <TextAreaField key={field.name} {...props} /> : <Field key={field.name} {...props} />;
-      })}
-      <div className="flex items-center gap-2">
-        {readOnly ? null : (
-          <Button type="submit" variant="primary" disabled={saving}>
-            {saving ? (existing ? 'Updating' : 'Saving') : existing ? 'Update' : 'Save'}
-          </Button>
-        )}
-        <Button onClick={onCancel}>{readOnly ? 'Back' : 'Cancel'}</Button>
-        {onDelete && !readOnly ? (
-          <Button variant="danger" className="ml-auto" onClick={onDelete}>
-            Delete
-          </Button>
-        ) : null}
-      </div>
-    </form>
+  const actions = (
+    <div className="flex items-center gap-2">
+      {readOnly ? null : (
+        <Button type="submit" variant="primary" disabled={saving}>
+          {saving ? (existing ? 'Updating' : 'Saving') : existing ? 'Update' : 'Save'}
+        </Button>
+      )}
+      <Button onClick={onCancel}>{readOnly ? 'Back' : 'Cancel'}</Button>
+      {onDelete && !readOnly ? (
+        <Button variant="danger" className="ml-auto" onClick={onDelete}>
+          Delete
+        </Button>
+      ) : null}
+    </div>
   );
+  return <ResourceForm fields={fields} row={row} saving={saving} readOnly={readOnly} onSubmit={onSubmit} onBack={onCancel} yamlLabels actions={actions} />;
 }

@@ -18,10 +18,14 @@ export interface ResourceFormProps {
   onSubmit: (values: ResourceValues) => void;
   onBack: () => void;
   onDelete?: () => void;
+  /** Code fields labelled '{label} (YAML)' (spec §2 Topology form: 'Spec (YAML)'), with no format hint. */
+  yamlLabels?: boolean;
+  /** Another action bar in place of Back / Save or Update / Delete. */
+  actions?: React.ReactNode;
 }
 
 /** The edit form of a registered resource (spec §2): Back, Save or Update, and Delete when the row exists. */
-export function ResourceForm({ fields, row, saving, readOnly = false, onSubmit, onBack, onDelete }: ResourceFormProps) {
+export function ResourceForm({ fields, row, saving, readOnly = false, onSubmit, onBack, onDelete, yamlLabels = false, actions }: ResourceFormProps) {
   const existing = row !== null;
   // Spec §5: messages appear once a field is touched (blur), then follow every change.
   const form = useForm<ResourceValues>({ resolver: zodResolver(formSchema(fields)), mode: 'onTouched', defaultValues: initialValues(fields, row) });
@@ -56,12 +60,12 @@ export function ResourceForm({ fields, row, saving, readOnly = false, onSubmit, 
           );
         }
         const props = {
-          label: field.label,
+          label: yamlLabels && field.kind === 'code' ? `${field.label} (YAML)` : field.label,
           required: field.required,
           markRequired: field.required,
           // An example in an empty read-only field would read like a value.
           placeholder: readOnly ? undefined : field.placeholder,
-          hint: field.hint ?? (field.kind === 'code' ? CODE_HINT : undefined),
+          hint: field.hint ?? (field.kind === 'code' && !yamlLabels ? CODE_HINT : undefined),
           disabled: readOnly || (existing && field.immutable),
           error: errors[field.name]?.message,
           ...form.register(field.name),
@@ -69,7 +73,7 @@ export function ResourceForm({ fields, row, saving, readOnly = false, onSubmit, 
         if (field.kind === 'code') return <TextAreaField key={field.name} monospace rows={12} spellCheck={false} {...props} />;
         return field.kind === 'textarea' ? <TextAreaField key={field.name} {...props} /> : <Field key={field.name} {...props} />;
       })}
-      <FormActions onBack={onBack} existing={Boolean(existing)} readOnly={readOnly} saving={saving} onDelete={onDelete} />
+      {actions ?? <FormActions onBack={onBack} existing={Boolean(existing)} readOnly={readOnly} saving={saving} onDelete={onDelete} />}
     </form>
   );
 }
