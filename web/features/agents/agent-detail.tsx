@@ -1,5 +1,4 @@
-import * as RadixDialog from '@radix-ui/react-dialog';
-import { Trash2, X } from 'lucide-react';
+import { Trash2 } from 'lucide-react';
 import { useMemo, type ReactNode } from 'react';
 import { DEFAULT_PAGE_SIZE, SHELL_PAGE_SIZES } from '@common/constants';
 import { formatDate } from '@common/format/date';
@@ -20,26 +19,8 @@ import { HealthBadge, LastSeen } from './columns';
 import { propertyRows } from './model';
 import { useAgent, useAgentJobs } from './queries';
 import type { AgentSummary } from './schema';
+import { Sheet } from '@web/ui/primitives/sheet';
 
-function Sheet({ title, onClose, actions, children }: { title: ReactNode; onClose: () => void; actions?: ReactNode; children: ReactNode }) {
-  return (
-    <RadixDialog.Root open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/30" />
-        <RadixDialog.Content aria-describedby={undefined} className="fixed inset-y-0 right-0 z-40 flex w-[min(56rem,100vw)] flex-col border-l border-slate-200 bg-white shadow-2xl focus:outline-none">
-          <div className="flex items-center gap-3 border-b border-slate-200 px-5 py-3">
-            <RadixDialog.Title className="min-w-0 flex-1 truncate text-base font-semibold text-slate-900">{title}</RadixDialog.Title>
-            {actions}
-            <RadixDialog.Close aria-label="Close" className="inline-flex size-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600">
-              <X className="size-4" aria-hidden="true" />
-            </RadixDialog.Close>
-          </div>
-          <div className="min-h-0 flex-1 overflow-auto px-5 py-4">{children}</div>
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
-  );
-}
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (

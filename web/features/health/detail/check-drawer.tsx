@@ -2,10 +2,9 @@ import { LOCAL_AGENT_ID } from '@common/constants';
 import { AttachEvidenceButton } from '@web/features/incidents/link/attach-evidence';
 import { RunPlaybookMenu } from '@web/features/playbooks/run/run-menu';
 import { GRAPH_TAB_HEIGHT_THRESHOLD_PX } from '@common/constants';
-import * as RadixDialog from '@radix-ui/react-dialog';
 import * as RadixTabs from '@radix-ui/react-tabs';
-import { Pencil, X } from 'lucide-react';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Pencil } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@web/ui/primitives/badge';
 import { buttonBase } from '@web/ui/primitives/button';
@@ -24,6 +23,7 @@ import { ResourceNotificationsSection, useCanSeeNotifications } from '@web/featu
 import { HistoryTab } from './history-tab';
 import { relationshipCount, RelationshipsTab } from './relationships-tab';
 import { RunNowButton, RunResultBanner, useCanRunChecks } from './run-now';
+import { Sheet } from '@web/ui/primitives/sheet';
 
 // The chart and the YAML library load with the first graph or spec shown.
 const CheckGraph = lazy(() => import('./check-graph'));
@@ -37,25 +37,6 @@ interface CheckDrawerProps {
 
 const tabTrigger = 'inline-flex items-center gap-1.5 -mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 data-[state=active]:border-blue-600 data-[state=active]:text-blue-700';
 
-function Sheet({ title, onClose, actions, children }: { title: ReactNode; onClose: () => void; actions?: ReactNode; children: ReactNode }) {
-  return (
-    <RadixDialog.Root open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/30" />
-        <RadixDialog.Content aria-describedby={undefined} className="fixed inset-y-0 right-0 z-50 flex w-[min(64rem,100vw)] flex-col border-l border-slate-200 bg-white shadow-2xl focus:outline-none">
-          <div className="flex items-center gap-3 border-b border-slate-200 px-5 py-3">
-            <RadixDialog.Title className="min-w-0 flex-1 text-base font-semibold text-slate-900">{title}</RadixDialog.Title>
-            {actions}
-            <RadixDialog.Close aria-label="Close" className="inline-flex size-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600">
-              <X className="size-4" aria-hidden="true" />
-            </RadixDialog.Close>
-          </div>
-          <div className="min-h-0 flex-1 overflow-auto px-5 py-4">{children}</div>
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
-  );
-}
 
 /**
  * The check detail (spec §2), a drawer over the Health page with checkId in the URL. Closing removes
@@ -67,14 +48,14 @@ export default function CheckDrawer({ checkId, state, onChange }: CheckDrawerPro
   const close = () => onChange(closeCheckPatch());
   if (record.isLoading) {
     return (
-      <Sheet title="Loading check" onClose={close}>
+      <Sheet width="wider" title="Loading check" onClose={close}>
         <Loading />
       </Sheet>
     );
   }
   if (record.error) {
     return (
-      <Sheet title="Check" onClose={close}>
+      <Sheet width="wider" title="Check" onClose={close}>
         <p role="alert" className="text-sm text-red-600">
           {record.error.message}
         </p>
@@ -83,7 +64,7 @@ export default function CheckDrawer({ checkId, state, onChange }: CheckDrawerPro
   }
   if (!record.data || record.data.deleted_at) {
     return (
-      <Sheet title="Check not found" onClose={close}>
+      <Sheet width="wider" title="Check not found" onClose={close}>
         <EmptyState title="No details found" description={record.data ? 'This check was deleted.' : `There is no check ${checkId}.`} />
       </Sheet>
     );
@@ -126,7 +107,7 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
     </Suspense>
   );
   return (
-    <Sheet title={title} onClose={onClose} actions={actions}>
+    <Sheet width="wider" title={title} onClose={onClose} actions={actions}>
       <div className="flex flex-col gap-4">
         {check ? <CheckLabels labels={check.labels} /> : null}
         {run.data ? <RunResultBanner result={run.data} /> : null}
