@@ -88,7 +88,7 @@ BEGIN
   ELSIF NEW.agent_id = nil AND OLD.agent_id <> nil THEN
     -- Back on this console.
     NEW.upstream_origin := false;
-  ELSIF OLD.agent_id = nil THEN
+  ELSIF OLD.agent_id = nil AND NEW.agent_id <> nil THEN
     -- A console resource moved to an agent (a push can never do that: the row is not the agent's).
     NEW.upstream_origin := true;
   END IF;

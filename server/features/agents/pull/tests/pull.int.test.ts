@@ -131,7 +131,10 @@ describe('pull down: resources defined upstream for an agent', () => {
     const own = await inTransaction(agentDb.pool, (client) =>
       saveCanary(client, { name: 'local-probe', namespace: 'shop', labels: {}, spec: { exec: [{ name: 'mine', script: 'echo mine' }] }, source: 'UI' }),
     );
+    // It ran, as the scheduler runs it: an update of a local row keeps it the agent's own.
+    await agentDb.pool.query("UPDATE canaries SET last_run_at = now(), next_run_at = now() + interval '30 seconds' WHERE id = $1", [own.id]);
     const row = (await agentDb.pool.query('SELECT row_to_json(c) AS r FROM canaries c WHERE id = $1', [own.id])).rows[0].r;
+    expect(row.upstream_origin).toBe(false);
     const pushed = await t.app.inject({
       method: 'POST',
       url: '/api/agent/push',
