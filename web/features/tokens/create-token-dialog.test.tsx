@@ -119,11 +119,41 @@ describe('Create new token dialog', () => {
     });
   });
 
-  it('starts on Custom with only the MCP scope in MCP mode', () => {
-    renderDialog('mcp');
-    expect(isChecked(screen.getByRole('radio', { name: /^Custom/ }))).toBe(true);
+  it('in MCP mode starts on Read, needs the MCP scope, and shows the client configuration', async () => {
+    const writeText = vi.fn(async () => undefined);
+    const { user, onClose } = renderDialog('mcp');
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    screen.getByRole('dialog', { name: 'Setup MCP' });
+    expect(isChecked(screen.getByRole('radio', { name: /^Read/ }))).toBe(true);
     expect(combobox('MCP').textContent).toContain('Admin');
-    for (const object of ['Canaries', 'Catalog', 'Applications', 'Playbooks', 'Notifications']) expect(combobox(object).textContent).toContain('None');
+    for (const object of ['Canaries', 'Catalog', 'Applications', 'Playbooks', 'Notifications']) expect(combobox(object).textContent).toContain('Read');
+
+    // Without mcp:* the token would be refused at the MCP endpoint: said, and not submittable.
+    await chooseLevel(user, 'MCP', 'None');
+    expect(await screen.findByText('An MCP token needs the MCP scope: set MCP to Admin')).toBeTruthy();
+    expect(isDisabled(screen.getByRole('button', { name: 'Create Token' }))).toBe(true);
+    await user.click(screen.getByRole('radio', { name: /^Write/ }));
+    await waitFor(() => expect(isDisabled(screen.getByRole('button', { name: 'Create Token' }))).toBe(false));
+    await user.click(screen.getByRole('button', { name: 'Create Token' }));
+
+    const setup = await screen.findByRole('dialog', { name: 'Connect an MCP client' });
+    const body = calls.find((call) => call.path === '/api/auth/create_token')?.body as { name: string; scope: unknown[] };
+    expect(body.name).toBe('mcp-client');
+    expect(body.scope).toContainEqual({ subject: '', object: 'mcp', action: '*' });
+    expect(body.scope).toContainEqual({ subject: '', object: 'catalog', action: 'create' });
+    expect(within(setup).getByText(/cannot be seen again/)).toBeTruthy();
+    const endpoint = `${window.location.origin}/api/mcp`;
+    expect(within(setup).getByTestId('mcp-snippet-endpoint').textContent).toBe(endpoint);
+    expect(JSON.parse(within(setup).getByTestId('mcp-snippet-vscode').textContent ?? '')).toEqual({
+      servers: { watchkeeper: { type: 'http', url: endpoint, headers: { Authorization: 'Bearer wk_secret_token_value' } } },
+    });
+    await user.click(within(setup).getByRole('button', { name: 'Copy Cursor' }));
+    expect(JSON.parse(String((writeText.mock.calls as unknown as string[][])[0]?.[0]))).toEqual({
+      mcpServers: { watchkeeper: { url: endpoint, headers: { Authorization: 'Bearer wk_secret_token_value' } } },
+    });
+    expect(await screen.findByText('Copied to clipboard')).toBeTruthy();
+    await user.click(within(setup).getByRole('button', { name: 'Done' }));
+    expect(onClose).toHaveBeenCalled();
   });
 
   it('shows the token once: masked, revealed on demand, copied', async () => {

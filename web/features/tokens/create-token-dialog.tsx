@@ -10,12 +10,13 @@ import { EXPIRY_CHOICES, expiryChoiceOf, firstExpiryDate } from './expiry';
 import { useCreateToken } from './queries';
 import type { CreatedToken } from './schema';
 import { ScopeFields } from './scope-fields';
+import { McpSetupDialog } from './mcp-setup-dialog';
 import { applyLevel, presetObjectActions } from './scopes';
 import { TokenCreatedDialog } from './token-created-dialog';
-import { createPayload, initialPreset, initialValues, SCOPE_REQUIRED, tokenFormSchema, type TokenDialogMode, type TokenFormValues } from './token-form';
+import { createPayload, initialPreset, initialValues, MCP_SCOPE_REQUIRED, SCOPE_REQUIRED, tokenFormSchema, type TokenDialogMode, type TokenFormValues } from './token-form';
 
 export interface CreateTokenDialogProps {
-  /** Spec §4: 'mcp' starts on Custom with only the mcp scope on. */
+  /** 'mcp': Setup MCP (the token needs mcp:*; success shows the client configuration). */
   mode?: TokenDialogMode;
   /** Called when the person is done: the form was cancelled, or the one-time token dialog closed. */
   onClose: () => void;
@@ -27,7 +28,7 @@ export interface CreateTokenDialogProps {
  */
 export function CreateTokenDialog({ mode = 'default', onClose }: CreateTokenDialogProps) {
   const [created, setCreated] = useState<CreatedToken | null>(null);
-  if (created) return <TokenCreatedDialog token={created} onClose={onClose} />;
+  if (created) return mode === 'mcp' ? <McpSetupDialog token={created} onClose={onClose} /> : <TokenCreatedDialog token={created} onClose={onClose} />;
   return <TokenForm mode={mode} onCancel={onClose} onCreated={setCreated} />;
 }
 
@@ -47,6 +48,7 @@ function TokenForm({ mode, onCancel, onCreated }: { mode: TokenDialogMode; onCan
   const choice = expiryChoiceOf(expiry);
   // A record's own error is not reachable through formState's types; the rule is simple to restate.
   const hasScope = Object.values(objectActions).some(Boolean);
+  const scopeError = !hasScope ? SCOPE_REQUIRED : mode === 'mcp' && objectActions['mcp:*'] !== true ? MCP_SCOPE_REQUIRED : undefined;
 
   const setFlags = (next: TokenFormValues['objectActions']) => form.setValue('objectActions', next, { shouldValidate: true, shouldDirty: true });
   const choosePreset = (next: TokenPreset) => {
@@ -68,14 +70,14 @@ function TokenForm({ mode, onCancel, onCreated }: { mode: TokenDialogMode; onCan
     <Dialog
       open
       onOpenChange={(next) => !next && !busy && onCancel()}
-      title={mode === 'mcp' ? 'Create MCP token' : 'Create new token'}
+      title={mode === 'mcp' ? 'Setup MCP' : 'Create new token'}
       size="medium"
       footer={
         <>
           <Button onClick={onCancel} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" form={formId} variant="primary" disabled={!isValid || busy}>
+          <Button type="submit" form={formId} variant="primary" disabled={!isValid || scopeError !== undefined || busy}>
             {busy ? 'Creating...' : 'Create Token'}
           </Button>
         </>
@@ -109,7 +111,7 @@ function TokenForm({ mode, onCancel, onCreated }: { mode: TokenDialogMode; onCan
             />
           ) : null}
         </div>
-        <ScopeFields preset={preset} objectActions={objectActions} onPresetChange={choosePreset} onLevelChange={chooseLevel} error={hasScope ? undefined : SCOPE_REQUIRED} />
+        <ScopeFields preset={preset} objectActions={objectActions} onPresetChange={choosePreset} onLevelChange={chooseLevel} error={scopeError} />
       </form>
     </Dialog>
   );

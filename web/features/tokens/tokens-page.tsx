@@ -1,5 +1,5 @@
 import { isAdmin } from '@common/rbac';
-import { Plus } from 'lucide-react';
+import { Bot, Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useSession } from '@web/app/session';
 import { DataTable } from '@web/ui/data-table';
@@ -22,8 +22,9 @@ export default function TokensPage() {
   const [deleting, setDeleting] = useState<Token | null>(null);
   // The create dialog is in the URL (a link can open it); the one-time token never is.
   const [params, setParams] = useUrlParams();
-  const creating = readSearchParams(params).dialog === 'create';
-  const setCreating = (open: boolean) => setParams((current) => patchSearchParams(current, { dialog: open ? 'create' : undefined }));
+  const dialog = readSearchParams(params).dialog;
+  const creating = dialog === 'create' || dialog === 'mcp' ? dialog : undefined;
+  const setCreating = (open: 'create' | 'mcp' | false) => setParams((current) => patchSearchParams(current, { dialog: open || undefined }));
   const columns = useMemo(() => tokenColumns({ showOwner: admin, onDelete: setDeleting }), [admin]);
 
   return (
@@ -31,14 +32,20 @@ export default function TokensPage() {
       title="Tokens"
       query={tokens}
       extra={
-        <Button variant="primary" size="sm" className="ml-auto" onClick={() => setCreating(true)}>
-          <Plus className="size-4" aria-hidden="true" />
-          Create new token
-        </Button>
+        <div className="ml-auto flex items-center gap-2">
+          <Button size="sm" onClick={() => setCreating('mcp')}>
+            <Bot className="size-4" aria-hidden="true" />
+            Setup MCP
+          </Button>
+          <Button variant="primary" size="sm" onClick={() => setCreating('create')}>
+            <Plus className="size-4" aria-hidden="true" />
+            Create new token
+          </Button>
+        </div>
       }
     >
       <DataTable aria-label="API tokens" data={tokens.data ?? []} columns={columns} getRowId={(token) => token.id} isLoading={tokens.isLoading} />
-      {creating ? <CreateTokenDialog onClose={() => setCreating(false)} /> : null}
+      {creating ? <CreateTokenDialog key={creating} mode={creating === 'mcp' ? 'mcp' : 'default'} onClose={() => setCreating(false)} /> : null}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
