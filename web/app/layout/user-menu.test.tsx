@@ -48,7 +48,7 @@ describe('user menu', () => {
     await user.click(screen.getByRole('button', { name: 'User menu' }));
     const profile = await screen.findByRole('menuitem', { name: 'Your Profile' });
     expect(profile.getAttribute('href')).toBe(`/profile-settings?return_to=${encodeURIComponent('/health?tab=x')}`);
-    for (const absent of ['Download kubeconfig', 'Setup MCP']) expect(screen.queryByText(absent)).toBeNull();
+    expect((await screen.findByRole('menuitem', { name: 'Setup MCP' })).getAttribute('href')).toBe('/settings/tokens?dialog=mcp');
     await user.click(screen.getByRole('menuitem', { name: 'Sign out' }));
     expect(signOut).toHaveBeenCalledWith('/health?tab=x');
   });

@@ -1,4 +1,4 @@
-import { CircleUser, LogOut, UserRound } from 'lucide-react';
+import { Bot, CircleUser, LogOut, UserRound } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { initials } from '@web/lib/initials';
 import { toast } from '@web/lib/toast';
@@ -20,8 +20,8 @@ function Avatar({ name, avatar, large }: { name: string; avatar?: string | undef
 }
 
 /**
- * Spec §2 user menu: greeting, Your Profile, the version line and Sign out. Download kubeconfig and
- * Setup MCP are absent until those features exist.
+ * Spec §2 user menu: greeting, Your Profile, Setup MCP (the Tokens page's MCP dialog), the version line
+ * and Sign out.
  */
 export function UserMenu() {
   const session = useSession();
@@ -58,6 +58,12 @@ export function UserMenu() {
             <Link to={`/profile-settings?return_to=${encodeURIComponent(here)}`}>
               <UserRound className="size-4 text-slate-500" aria-hidden="true" />
               Your Profile
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link to="/settings/tokens?dialog=mcp">
+              <Bot className="size-4 text-slate-500" aria-hidden="true" />
+              Setup MCP
             </Link>
           </DropdownMenuItem>
           <DropdownMenuSeparator />

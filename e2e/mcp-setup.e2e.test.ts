@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ADMIN, useJourney } from './harness';
+
+describe('Setup MCP', () => {
+  const journey = useJourney({ signIn: true });
+  const url = (path: string) => `${journey.server().url}${path}`;
+
+  it('creates an MCP token from the user menu and shows ready-to-paste client configuration', async () => {
+    const server = journey.server();
+    const page = journey.page();
+    await journey.browser().context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await page.goto(url('/health'));
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Setup MCP' }).click();
+    await page.waitForURL(/\/settings\/tokens\?dialog=mcp$/);
+
+    const form = page.getByRole('dialog', { name: 'Setup MCP' });
+    expect(await form.getByLabel('Name').inputValue()).toBe('mcp-client');
+    expect(await form.getByRole('radio', { name: /^Read/ }).getAttribute('aria-checked')).toBe('true');
+    await form.getByLabel('Name').fill('e2e-mcp');
+    await form.getByRole('button', { name: 'Create Token' }).click();
+    await page.getByText('Token created successfully', { exact: true }).waitFor();
+
+    const setup = page.getByRole('dialog', { name: 'Connect an MCP client' });
+    await setup.getByText(/cannot be seen again/).waitFor();
+    const endpoint = `${server.url}/api/mcp`;
+    expect(await setup.getByTestId('mcp-snippet-endpoint').textContent()).toBe(endpoint);
+    const claude = JSON.parse((await setup.getByTestId('mcp-snippet-claude').textContent()) ?? '') as { mcpServers: { watchkeeper: { type: string; url: string; headers: { Authorization: string } } } };
+    expect(claude.mcpServers.watchkeeper).toMatchObject({ type: 'http', url: endpoint });
+    const authorization = claude.mcpServers.watchkeeper.headers.Authorization;
+    expect(authorization).toMatch(/^Bearer \S{20,}$/);
+    const token = authorization.slice('Bearer '.length);
+    expect(await setup.getByTestId('mcp-snippet-header').textContent()).toBe(`Authorization: ${authorization}`);
+    const curl = (await setup.getByTestId('mcp-snippet-curl').textContent()) ?? '';
+    expect(curl).toContain(`'${endpoint}'`);
+    expect(curl).toContain(`'Authorization: Bearer ${token}'`);
+    expect(curl).toContain(`'Accept: application/json, text/event-stream'`);
+
+    await setup.getByRole('button', { name: 'Copy VS Code' }).click();
+    await page.getByText('Copied to clipboard').first().waitFor();
+    expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual({
+      servers: { watchkeeper: { type: 'http', url: endpoint, headers: { Authorization: authorization } } },
+    });
+
+    // The token is a real one, with mcp:* and read on every object, owned by the admin.
+    const whoami = await fetch(url('/api/auth/whoami'), { headers: { authorization } });
+    expect(whoami.status).toBe(200);
+    const identity = (await whoami.json()) as { user: { email: string }; token: { scopes: unknown[] } };
+    expect(identity.user.email).toBe(ADMIN.email);
+    expect(identity.token.scopes).toEqual(expect.arrayContaining([{ object: 'mcp', action: '*' }, { object: 'catalog', action: 'read' }]));
+    expect(identity.token.scopes).not.toContainEqual({ object: 'catalog', action: 'create' });
+
+    await setup.getByRole('button', { name: 'Done' }).click();
+    await setup.waitFor({ state: 'detached' });
+    await page.waitForURL(/\/settings\/tokens$/);
+    await page.getByRole('table', { name: 'API tokens' }).getByRole('row', { name: /e2e-mcp/ }).waitFor();
+  });
+});
