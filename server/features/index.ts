@@ -12,6 +12,7 @@ import { identityFeature } from './identity';
 import { incidentsFeature } from './incidents';
 import { integrationsFeature } from './integrations';
 import { logsFeature } from './logs';
+import { mcpFeature } from './mcp';
 import { notificationsFeature } from './notifications';
 import { platformInfoFeature } from './platform-info';
 import { playbooksFeature } from './playbooks';
@@ -20,4 +21,4 @@ import { viewsFeature } from './views';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, agentsFeature, agentFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, agentsFeature, agentFeature, mcpFeature, platformJobsFeature];
