@@ -11,6 +11,7 @@ import { healthFeature } from './health';
 import { identityFeature } from './identity';
 import { incidentsFeature } from './incidents';
 import { integrationsFeature } from './integrations';
+import { kubeFeature } from './kube';
 import { logsFeature } from './logs';
 import { mcpFeature } from './mcp';
 import { notificationsFeature } from './notifications';
@@ -21,4 +22,4 @@ import { viewsFeature } from './views';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, agentsFeature, agentFeature, mcpFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, agentsFeature, agentFeature, mcpFeature, kubeFeature, platformJobsFeature];

@@ -1,0 +1,472 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { parse as parseYaml } from 'yaml';
+import type { Action } from '../../../common/rbac';
+import { allows, decide, mayAllowSome } from '../../platform/auth/decide';
+import type { AccessTarget, Actor } from '../../platform/auth/types';
+import type { AppContext } from '../../platform/context';
+import { isRecord } from '../../platform/errors';
+import { AppError } from '../../platform/http/errors';
+import { route, type HttpMethod } from '../../platform/http/route';
+import { zodIssues } from '../../platform/http/validation';
+import { inTransaction } from '../../platform/jobs/db';
+import { labelsMatch, parseLabelSelector } from '../../platform/label-selector';
+import { GROUPS, KUBE_KINDS, kindOf, type KubeKind } from './kinds';
+import { jsonPatch, mergePatch, PatchError } from './patch';
+import { KubeError, asKubeError, statusBody } from './status';
+
+/** What kubectl-made resources are stored as (DESIGN §4 source): changed again by kubectl, not taken over from the console. */
+const SOURCE = 'KubernetesCRD';
+export const KUBE_PREFIX = '/api/kubernetes';
+
+/** A kind's AccessTarget kind, for permission rows that select single resources (spec §6). */
+const TARGETS: Record<string, AccessTarget['kind'] | undefined> = { Canary: 'canary', Playbook: 'playbook', View: 'view' };
+
+interface Row {
+  id: string;
+  name: string;
+  namespace: string;
+  labels: Record<string, string> | null;
+  spec: Record<string, unknown> | null;
+  source: string;
+  created_at: Date;
+  rv: string;
+}
+
+const COLUMNS = "id, name, namespace, labels, redact_secrets(spec) AS spec, source, created_at, (extract(epoch FROM updated_at) * 1000000)::bigint::text AS rv";
+
+function objectOf(kind: KubeKind, row: Row): Record<string, unknown> {
+  return {
+    apiVersion: `${kind.group}/${kind.version}`,
+    kind: kind.kind,
+    metadata: {
+      name: row.name,
+      namespace: row.namespace,
+      uid: row.id,
+      resourceVersion: row.rv,
+      creationTimestamp: row.created_at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      labels: row.labels ?? {},
+      annotations: { 'watchkeeper.dev/source': row.source },
+    },
+    spec: row.spec ?? {},
+  };
+}
+
+function targetOf(kind: KubeKind, row: Row): AccessTarget | undefined {
+  const target = TARGETS[kind.kind];
+  return target ? { kind: target, id: row.id, name: row.name, namespace: row.namespace, labels: row.labels ?? {} } : undefined;
+}
+
+function forbidden(actor: Actor, kind: KubeKind, verb: string, name?: string, namespace?: string): KubeError {
+  const who = actor.email ?? actor.name;
+  const what = `${kind.plural}.${kind.group}${name ? ` "${name}"` : ''}`;
+  return new KubeError('Forbidden', `${what} is forbidden: User "${who}" cannot ${verb} resource "${kind.plural}" in API group "${kind.group}"${namespace ? ` in the namespace "${namespace}"` : ''}`, {
+    ...(name ? { name } : {}),
+    group: kind.group,
+    kind: kind.plural,
+  });
+}
+
+function notFound(kind: KubeKind, name: string): KubeError {
+  return new KubeError('NotFound', `${kind.plural}.${kind.group} "${name}" not found`, { name, group: kind.group, kind: kind.plural });
+}
+
+/** "12s", "5m", "3h", "2d": the age kubectl prints. */
+export function age(since: Date, now = Date.now()): string {
+  const seconds = Math.max(0, Math.floor((now - since.getTime()) / 1000));
+  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 7200) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 172800) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86400)}d`;
+}
+
+const wantsTable = (req: FastifyRequest) => /as=Table/.test(String(req.headers.accept ?? ''));
+
+function requireActor(req: FastifyRequest): Actor {
+  if (!req.actor) throw new KubeError('Unauthorized', 'Unauthorized: send the token of your kubeconfig (Authorization: Bearer <token>); GET /api/kubeconfig makes one');
+  return req.actor;
+}
+
+/** The request body as a document: JSON or YAML, whatever content type kubectl sends. */
+function bodyOf(req: FastifyRequest): unknown {
+  const text = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : undefined;
+  if (text === undefined || text.trim() === '') throw new KubeError('BadRequest', 'the request has no body');
+  try {
+    return parseYaml(text);
+  } catch (error) {
+    throw new KubeError('BadRequest', `the body is not JSON or YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+}
+
+export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { pool, log } = ctx;
+
+  const readRows = async (kind: KubeKind, where: { namespace?: string; name?: string }): Promise<Row[]> => {
+    const values: unknown[] = [];
+    let sql = `SELECT ${COLUMNS} FROM ${kind.table} WHERE deleted_at IS NULL`;
+    if (where.namespace !== undefined) sql += ` AND namespace = $${values.push(where.namespace)}`;
+    if (where.name !== undefined) sql += ` AND name = $${values.push(where.name)}`;
+    const { rows } = await pool.query<Row>(`${sql} ORDER BY namespace, name`, values);
+    return rows;
+  };
+
+  const getRow = async (kind: KubeKind, namespace: string, name: string) => (await readRows(kind, { namespace, name }))[0];
+
+  const canonical = async (actor: Actor, kind: KubeKind, namespace: string, name: string, action: Action, verb: string): Promise<Row> => {
+    if (!decide(actor, kind.rbac, action).allowed && !(TARGETS[kind.kind] && mayAllowSome(actor, kind.rbac, action, TARGETS[kind.kind] ?? 'canary'))) throw forbidden(actor, kind, verb, name, namespace);
+    const row = await getRow(kind, namespace, name);
+    if (!row) throw notFound(kind, name);
+    if (!allows(actor, kind.rbac, action, targetOf(kind, row))) throw forbidden(actor, kind, verb, name, namespace);
+    return row;
+  };
+
+  // ---- discovery ----
+  const resourceList = (group: string, version: string) => ({
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: `${group}/${version}`,
+    resources: KUBE_KINDS.filter((kind) => kind.group === group && kind.version === version).map((kind) => ({
+      name: kind.plural,
+      singularName: kind.singular,
+      namespaced: true,
+      kind: kind.kind,
+      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'],
+      ...(kind.shortNames.length > 0 ? { shortNames: kind.shortNames } : {}),
+    })),
+  });
+  const groupOf = (group: string) => ({
+    kind: 'APIGroup',
+    apiVersion: 'v1',
+    name: group,
+    versions: [{ groupVersion: `${group}/v1`, version: 'v1' }],
+    preferredVersion: { groupVersion: `${group}/v1`, version: 'v1' },
+  });
+
+  // ---- OpenAPI v3: enough for kubectl to know the server validates (fieldValidation), so `apply` needs no --validate=false ----
+  const openApi = (rest: string[]) => {
+    if (rest[0] !== 'v3') throw new KubeError('NotFound', 'only /openapi/v3 is served (kubectl 1.27 and later use it)', {});
+    if (rest.length === 1) {
+      return { paths: Object.fromEntries(GROUPS.map((group) => [`apis/${group}/v1`, { serverRelativeURL: `${KUBE_PREFIX}/openapi/v3/apis/${group}/v1` }])) };
+    }
+    const group = rest[2] ?? '';
+    if (rest[1] !== 'apis' || rest[3] !== 'v1' || rest.length !== 4 || !GROUPS.includes(group)) throw new KubeError('NotFound', 'the server could not find the requested resource', {});
+    const parameters = [{ name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true } }];
+    const paths: Record<string, unknown> = {};
+    for (const kind of KUBE_KINDS.filter((item) => item.group === group)) {
+      const gvk = { 'x-kubernetes-group-version-kind': { group, version: 'v1', kind: kind.kind } };
+      const responses = { '200': { description: 'OK' } };
+      paths[`/apis/${group}/v1/namespaces/{namespace}/${kind.plural}`] = { post: { ...gvk, 'x-kubernetes-action': 'post', parameters, responses } };
+      paths[`/apis/${group}/v1/namespaces/{namespace}/${kind.plural}/{name}`] = {
+        put: { ...gvk, 'x-kubernetes-action': 'put', parameters, responses },
+        patch: { ...gvk, 'x-kubernetes-action': 'patch', parameters, responses },
+      };
+    }
+    return { openapi: '3.0.0', info: { title: 'Watchkeeper', version: 'v1' }, paths, components: { schemas: {} } };
+  };
+
+  // ---- namespaces ----
+  const namespaces = async () => {
+    const union = KUBE_KINDS.map((kind) => `SELECT namespace, min(created_at) AS created_at FROM ${kind.table} WHERE deleted_at IS NULL GROUP BY namespace`).join(' UNION ALL ');
+    const { rows } = await pool.query<{ namespace: string; created_at: Date }>(`SELECT namespace, min(created_at) AS created_at FROM (${union}) AS all_namespaces GROUP BY namespace ORDER BY namespace`);
+    return rows.map((row) => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: row.namespace, creationTimestamp: row.created_at.toISOString().replace(/\.\d{3}Z$/, 'Z') },
+      spec: {},
+      status: { phase: 'Active' },
+    }));
+  };
+
+  // ---- tables (kubectl get, -o wide) ----
+  const table = async (kind: KubeKind | undefined, items: Array<Record<string, unknown>>, rows: Row[], includeObject: boolean, resourceVersion: string) => {
+    const canary = kind?.kind === 'Canary';
+    const checks = new Map<string, { total: number; healthy: number; last: Date | null }>();
+    if (canary && rows.length > 0) {
+      const { rows: found } = await pool.query<{ canary_id: string; total: number; healthy: number; last: Date | null }>(
+        `SELECT canary_id, count(*)::int AS total, count(*) FILTER (WHERE status = 'healthy')::int AS healthy, max(last_runtime) AS last
+           FROM checks WHERE deleted_at IS NULL AND canary_id = ANY($1::uuid[]) GROUP BY canary_id`,
+        [rows.map((row) => row.id)],
+      );
+      for (const row of found) checks.set(row.canary_id, row);
+    }
+    const columnDefinitions = [
+      { name: 'Name', type: 'string', format: 'name', description: 'metadata.name', priority: 0 },
+      ...(canary
+        ? [
+            { name: 'Status', type: 'string', format: '', description: 'Healthy when every check passed its last run', priority: 0 },
+            { name: 'Checks', type: 'string', format: '', description: 'healthy / all checks', priority: 0 },
+            { name: 'Last Run', type: 'string', format: '', description: 'since the last check ran', priority: 0 },
+          ]
+        : []),
+      { name: 'Age', type: 'string', format: '', description: 'since it was created', priority: 0 },
+      { name: 'Labels', type: 'string', format: '', description: 'metadata.labels', priority: 1 },
+    ];
+    const tableRows = items.map((item, index) => {
+      const metadata = (isRecord(item.metadata) ? item.metadata : {}) as { name?: string; creationTimestamp?: string; labels?: Record<string, string> };
+      const row = rows[index];
+      const created = metadata.creationTimestamp ? new Date(metadata.creationTimestamp) : new Date();
+      const labels = Object.entries(metadata.labels ?? {}).map(([key, value]) => `${key}=${value}`).join(',') || '<none>';
+      const cells: unknown[] = [metadata.name];
+      if (canary) {
+        const found = row ? checks.get(row.id) : undefined;
+        const status = !found || found.total === 0 || !found.last ? 'Pending' : found.healthy === found.total ? 'Healthy' : 'Unhealthy';
+        cells.push(status, `${found?.healthy ?? 0}/${found?.total ?? 0}`, found?.last ? age(found.last) : '<never>');
+      }
+      cells.push(age(created), labels);
+      return {
+        cells,
+        object: includeObject ? item : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata },
+      };
+    });
+    return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion }, columnDefinitions, rows: tableRows };
+  };
+
+  const answerList = async (req: FastifyRequest, kind: KubeKind | undefined, listKind: string, listApiVersion: string, items: Array<Record<string, unknown>>, rows: Row[]) => {
+    const resourceVersion = rows.reduce((max, row) => (BigInt(row.rv) > BigInt(max) ? row.rv : max), '0');
+    if (wantsTable(req)) {
+      const query = req.query as Record<string, unknown>;
+      return table(kind, items, rows, query.includeObject === 'Object', resourceVersion);
+    }
+    return { apiVersion: listApiVersion, kind: listKind, metadata: { resourceVersion }, items };
+  };
+
+  const list = async (req: FastifyRequest, kind: KubeKind, namespace: string | undefined) => {
+    const actor = requireActor(req);
+    const target = TARGETS[kind.kind];
+    if (!decide(actor, kind.rbac, 'read').allowed && !(target && mayAllowSome(actor, kind.rbac, 'read', target))) throw forbidden(actor, kind, 'list', undefined, namespace);
+    const query = req.query as Record<string, unknown>;
+    if (query.watch === 'true' || query.watch === '1') throw new KubeError('MethodNotAllowed', 'watch is not supported yet: list again instead (docs/KUBECTL.md)');
+    let rows = (await readRows(kind, namespace === undefined ? {} : { namespace })).filter((row) => allows(actor, kind.rbac, 'read', targetOf(kind, row)));
+    if (typeof query.labelSelector === 'string' && query.labelSelector.trim() !== '') {
+      const requirements = parseLabelSelector(query.labelSelector);
+      if (!requirements) throw new KubeError('BadRequest', `labelSelector: "${query.labelSelector}" is not a label selector (key=value, key!=value, key in (a,b), key, !key)`);
+      rows = rows.filter((row) => labelsMatch(requirements, row.labels ?? {}));
+    }
+    if (typeof query.fieldSelector === 'string' && query.fieldSelector.trim() !== '') {
+      const match = /^metadata\.(name|namespace)(==?|!=)(.*)$/.exec(query.fieldSelector.trim());
+      if (!match) throw new KubeError('BadRequest', `fieldSelector: only metadata.name and metadata.namespace are supported (metadata.name=x)`);
+      const [, field, op, value] = match;
+      rows = rows.filter((row) => ((field === 'name' ? row.name : row.namespace) === value) === (op !== '!='));
+    }
+    return answerList(req, kind, `${kind.kind}List`, `${kind.group}/${kind.version}`, rows.map((row) => objectOf(kind, row)), rows);
+  };
+
+  /** Checks a document and saves it with `apply`'s own schema and save (source KubernetesCRD). */
+  const write = async (req: FastifyRequest, reply: FastifyReply, kind: KubeKind, namespace: string, urlName: string | undefined, document: unknown, mode: 'create' | 'replace' | 'patch') => {
+    const actor = requireActor(req);
+    if ((req.query as Record<string, unknown>).dryRun !== undefined) throw new KubeError('BadRequest', 'dryRun is not supported yet: nothing was written (docs/KUBECTL.md)');
+    const action: Action = mode === 'create' ? 'create' : 'update';
+    const verb = mode === 'create' ? 'create' : mode === 'replace' ? 'update' : 'patch';
+    if (!isRecord(document)) throw new KubeError('BadRequest', 'the body must be an object with apiVersion, kind, metadata and spec');
+    const metadata = isRecord(document.metadata) ? document.metadata : {};
+    const name = typeof metadata.name === 'string' ? metadata.name : undefined;
+    const invalid = (field: string, message: string) =>
+      new KubeError('Invalid', `${kind.kind} "${name ?? urlName ?? ''}" is invalid: ${field}: ${message}`, { ...(name ? { name } : {}), group: kind.group, kind: kind.kind, causes: [{ field, message, reason: 'FieldValueInvalid' }] });
+    if (!name) throw invalid('metadata.name', 'Required value: name is required');
+    if (urlName !== undefined && name !== urlName) throw new KubeError('BadRequest', `the name of the object (${name}) does not match the name on the URL (${urlName})`);
+    if (metadata.namespace !== undefined && metadata.namespace !== namespace) throw new KubeError('BadRequest', `the namespace of the provided object (${String(metadata.namespace)}) does not match the namespace sent on the request (${namespace})`);
+    const apiVersion = `${kind.group}/${kind.version}`;
+    if (document.apiVersion !== undefined && document.apiVersion !== apiVersion) throw invalid('apiVersion', `must be ${apiVersion}`);
+    if (document.kind !== undefined && document.kind !== kind.kind) throw invalid('kind', `must be ${kind.kind}`);
+
+    if (!decide(actor, kind.rbac, action).allowed && !(TARGETS[kind.kind] && mayAllowSome(actor, kind.rbac, action, TARGETS[kind.kind] ?? 'canary'))) throw forbidden(actor, kind, verb, name, namespace);
+    const existing = await getRow(kind, namespace, name);
+    if (mode === 'create' && existing) throw new KubeError('AlreadyExists', `${kind.plural}.${kind.group} "${name}" already exists`, { name, group: kind.group, kind: kind.plural });
+    if (mode !== 'create' && !existing) throw notFound(kind, name);
+    if (existing && !allows(actor, kind.rbac, action, targetOf(kind, existing))) throw forbidden(actor, kind, verb, name, namespace);
+    if (existing?.source === 'Upstream') throw new KubeError('Conflict', `${kind.plural}.${kind.group} "${name}" comes from the upstream server (read-only on an agent): change it there`);
+    if (mode === 'replace' && isRecord(document.metadata) && typeof document.metadata.resourceVersion === 'string' && existing && document.metadata.resourceVersion !== existing.rv) {
+      throw new KubeError('Conflict', `Operation cannot be fulfilled on ${kind.plural}.${kind.group} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, group: kind.group, kind: kind.plural });
+    }
+
+    const labels = isRecord(metadata.labels) ? metadata.labels : {};
+    const clean = { apiVersion, kind: kind.kind, metadata: { name, namespace, labels }, spec: document.spec };
+    const parsed = kind.resourceKind.schema.safeParse(clean);
+    if (!parsed.success) {
+      const issues = zodIssues(parsed.error);
+      throw new KubeError('Invalid', `${kind.kind} "${name}" is invalid: ${issues.map((issue) => `${issue.path || '(document)'}: ${issue.message}`).join('; ')}`, {
+        name,
+        group: kind.group,
+        kind: kind.kind,
+        causes: issues.map((issue) => ({ field: issue.path, message: issue.message, reason: 'FieldValueInvalid' })),
+      });
+    }
+    let outcome;
+    try {
+      outcome = await inTransaction(pool, (client: pg.PoolClient) => kind.resourceKind.apply(parsed.data, { client, source: SOURCE, log }));
+    } catch (error) {
+      if (error instanceof AppError && error.code !== 'internal_error') {
+        throw new KubeError(error.code === 'conflict' ? 'Conflict' : error.code === 'forbidden' ? 'Forbidden' : 'Invalid', `${kind.kind} "${name}": ${error.message}`, { name, group: kind.group, kind: kind.kind });
+      }
+      // A save's own refusal (a name taken by the console, a spec problem found while saving) is a plain Error
+      // with a message for the user; a database error carries a code and stays in the log.
+      if (error instanceof Error && !('code' in error)) throw new KubeError('Invalid', `${kind.kind} "${name}" is invalid: ${error.message}`, { name, group: kind.group, kind: kind.kind });
+      throw error;
+    }
+    const warnings = (outcome.warnings ?? []).map((warning) => `299 - ${JSON.stringify(warning.replace(/[^\x20-\x7e]/g, '?'))}`);
+    if (warnings.length > 0) void reply.header('Warning', warnings);
+    req.log.info({ kind: kind.kind, namespace, name, action: outcome.action, via: 'kubectl' }, `${kind.kind} ${namespace}/${name} ${outcome.action} through the Kubernetes API`);
+    const row = await getRow(kind, namespace, name);
+    if (!row) throw notFound(kind, name);
+    return reply.status(mode === 'create' ? 201 : 200).send(objectOf(kind, row));
+  };
+
+  const remove = async (req: FastifyRequest, kind: KubeKind, namespace: string, name: string) => {
+    const actor = requireActor(req);
+    const row = await canonical(actor, kind, namespace, name, 'delete', 'delete');
+    if (row.source === 'Upstream') throw new KubeError('Conflict', `${kind.plural}.${kind.group} "${name}" comes from the upstream server (read-only on an agent): delete it there`);
+    if (row.source !== SOURCE && row.source !== 'UI' && !actor.roles.includes('admin')) {
+      throw new KubeError('Conflict', `${kind.plural}.${kind.group} "${name}" comes from ${row.source}: delete it there (or ask an admin)`);
+    }
+    await kind.remove(pool, row.id);
+    req.log.info({ kind: kind.kind, namespace, name, via: 'kubectl' }, `${kind.kind} ${namespace}/${name} deleted through the Kubernetes API`);
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: kind.group, kind: kind.plural, uid: row.id } };
+  };
+
+  const patch = async (req: FastifyRequest, reply: FastifyReply, kind: KubeKind, namespace: string, name: string) => {
+    const actor = requireActor(req);
+    const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    const row = await canonical(actor, kind, namespace, name, 'update', 'patch');
+    const current = objectOf(kind, row);
+    const body = bodyOf(req);
+    let next: unknown;
+    try {
+      if (type === 'application/json-patch+json') next = jsonPatch(current, body);
+      else if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') next = mergePatch(structuredClone(current), body);
+      else throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`);
+    } catch (error) {
+      if (error instanceof PatchError) throw new KubeError('Invalid', `the patch cannot be applied: ${error.message}`, { name, group: kind.group, kind: kind.kind });
+      throw error;
+    }
+    return write(req, reply, kind, namespace, name, next, 'patch');
+  };
+
+  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+    const method = req.method;
+    const path = (req.params as Record<string, string>)['*'] ?? '';
+    const parts = path.split('?')[0]?.split('/').filter(Boolean).map(decodeURIComponent) ?? [];
+    const unknown = () => new KubeError('NotFound', 'the server could not find the requested resource', {});
+    const onlyGet = () => {
+      if (method !== 'GET') throw new KubeError('MethodNotAllowed', `${method} is not allowed here`);
+    };
+    // /version is public, as on a Kubernetes API server (kubectl wrappers ask it before sending credentials).
+    if (parts.length === 1 && parts[0] === 'version') {
+      onlyGet();
+      return { major: '1', minor: '32', gitVersion: 'v1.32.0-watchkeeper', platform: 'linux/amd64' };
+    }
+    requireActor(req);
+
+    if (parts[0] === 'openapi') {
+      onlyGet();
+      return openApi(parts.slice(1));
+    }
+    if (parts[0] === 'api') {
+      onlyGet();
+      if (parts.length === 1) return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] };
+      if (parts[1] !== 'v1') throw unknown();
+      if (parts.length === 2) {
+        return {
+          kind: 'APIResourceList',
+          groupVersion: 'v1',
+          resources: [{ name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['get', 'list'], shortNames: ['ns'] }],
+        };
+      }
+      if (parts[2] !== 'namespaces' || parts.length > 4) throw unknown();
+      const all = await namespaces();
+      if (parts.length === 4) {
+        const found = all.find((item) => item.metadata.name === parts[3]);
+        if (!found) throw new KubeError('NotFound', `namespaces "${parts[3]}" not found`, { name: parts[3] ?? '', kind: 'namespaces' });
+        return found;
+      }
+      if (wantsTable(req)) {
+        return {
+          kind: 'Table',
+          apiVersion: 'meta.k8s.io/v1',
+          metadata: { resourceVersion: '0' },
+          columnDefinitions: [
+            { name: 'Name', type: 'string', format: 'name', description: 'metadata.name', priority: 0 },
+            { name: 'Status', type: 'string', format: '', description: 'status.phase', priority: 0 },
+            { name: 'Age', type: 'string', format: '', description: 'since the first resource in it was created', priority: 0 },
+          ],
+          rows: all.map((item) => ({ cells: [item.metadata.name, 'Active', age(new Date(item.metadata.creationTimestamp))], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata } })),
+        };
+      }
+      return { apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '0' }, items: all };
+    }
+    if (parts[0] !== 'apis') throw unknown();
+    if (parts.length === 1) {
+      onlyGet();
+      return { kind: 'APIGroupList', apiVersion: 'v1', groups: GROUPS.map(groupOf) };
+    }
+    const group = parts[1] ?? '';
+    if (!GROUPS.includes(group)) throw unknown();
+    if (parts.length === 2) {
+      onlyGet();
+      return groupOf(group);
+    }
+    if (parts[2] !== 'v1') throw unknown();
+    if (parts.length === 3) {
+      onlyGet();
+      return resourceList(group, 'v1');
+    }
+    // /apis/G/v1/R (every namespace) or /apis/G/v1/namespaces/NS/R[/NAME]
+    let namespace: string | undefined;
+    let rest = parts.slice(3);
+    if (rest[0] === 'namespaces' && rest.length >= 3) {
+      namespace = rest[1];
+      rest = rest.slice(2);
+    }
+    const kind = kindOf(group, rest[0] ?? '');
+    if (!kind || rest.length > 2) throw unknown();
+    const name = rest[1];
+    if (name === undefined) {
+      if (method === 'GET') return list(req, kind, namespace);
+      if (method === 'POST' && namespace !== undefined) return write(req, reply, kind, namespace, undefined, bodyOf(req), 'create');
+      if (method === 'POST') {
+        const body = bodyOf(req);
+        const ns = isRecord(body) && isRecord(body.metadata) && typeof body.metadata.namespace === 'string' ? body.metadata.namespace : 'default';
+        return write(req, reply, kind, ns, undefined, body, 'create');
+      }
+      throw new KubeError('MethodNotAllowed', `${method} is not supported on a list of ${kind.plural} (deletecollection is not supported yet)`);
+    }
+    const ns = namespace ?? 'default';
+    switch (method) {
+      case 'GET': {
+        const row = await canonical(requireActor(req), kind, ns, name, 'read', 'get');
+        const object = objectOf(kind, row);
+        if (wantsTable(req)) return table(kind, [object], [row], (req.query as Record<string, unknown>).includeObject === 'Object', row.rv);
+        return object;
+      }
+      case 'PUT':
+        return write(req, reply, kind, ns, name, bodyOf(req), 'replace');
+      case 'PATCH':
+        return patch(req, reply, kind, ns, name);
+      case 'DELETE':
+        return remove(req, kind, ns, name);
+      default:
+        throw new KubeError('MethodNotAllowed', `${method} is not allowed here`);
+    }
+  };
+
+  await app.register(async (scope) => {
+    // kubectl sends JSON, YAML and patch media types: every body is read as text and parsed here, so a bad
+    // one is answered as a Kubernetes Status like every other error.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.setErrorHandler((error, req, reply) => {
+      const kubeError = asKubeError(error);
+      if (kubeError.code >= 500) req.log.error({ err: error }, 'Kubernetes API request failed');
+      void reply.status(kubeError.code).type('application/json').send(statusBody(kubeError));
+    });
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as HttpMethod[]) {
+      route(scope, {
+        method,
+        url: `${KUBE_PREFIX}/*`,
+        summary: 'The Kubernetes-style API for kubectl (docs/KUBECTL.md): discovery, namespaces, list/get/create/replace/patch/delete of stored kinds',
+        tags: ['kubernetes'],
+        access: 'self-checked',
+        handler: ({ req, reply }) => handle(req, reply),
+      });
+    }
+  });
+}

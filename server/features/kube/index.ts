@@ -1,0 +1,49 @@
+import { stringify } from 'yaml';
+import { presetScopes } from '../../../common/rbac';
+import type { Feature } from '../../platform/context';
+import { AppError } from '../../platform/http/errors';
+import { route } from '../../platform/http/route';
+import { createAccessToken } from '../identity/tokens';
+import { KUBE_PREFIX, kubeRoutes } from './api';
+
+/**
+ * The Kubernetes-style API (issue 24, docs/KUBECTL.md): GET /api/kubeconfig makes a token and a kubeconfig
+ * for the signed-in person; /api/kubernetes/... answers kubectl (discovery, namespaces, the stored kinds).
+ */
+export const kubeFeature: Feature = {
+  name: 'kube',
+  async register(app, ctx) {
+    route(app, {
+      method: 'GET',
+      url: '/api/kubeconfig',
+      summary: 'A kubeconfig for kubectl: a new API token of yours (what you may do), the server /api/kubernetes, context watchkeeper',
+      tags: ['kubernetes'],
+      access: 'authenticated',
+      handler: async ({ req, reply }) => {
+        const actor = req.actor;
+        if (!actor) throw new AppError('unauthorized', 'sign in first');
+        // A token may not mint tokens (as POST /api/auth/create_token): its scopes would no longer limit the new one.
+        if (!actor.session) throw new AppError('forbidden', 'a kubeconfig can only be made from a signed-in session, not with an API token');
+        const date = new Date().toISOString().slice(0, 10);
+        const created = await createAccessToken(ctx.pool, { personId: actor.id, name: `kubeconfig-${date}`, scopes: presetScopes('Admin'), expiresAt: null, createdBy: actor.id });
+        req.log.info({ token: created.id }, 'API token created for a kubeconfig');
+        const user = actor.email ?? actor.name;
+        const kubeconfig = {
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'watchkeeper', cluster: { server: `${ctx.config.publicUrl}${KUBE_PREFIX}` } }],
+          users: [{ name: user, user: { token: created.token } }],
+          contexts: [{ name: 'watchkeeper', context: { cluster: 'watchkeeper', user, namespace: 'default' } }],
+          'current-context': 'watchkeeper',
+          preferences: {},
+        };
+        return reply
+          .header('content-type', 'application/yaml; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="watchkeeper.kubeconfig"')
+          .header('cache-control', 'no-store')
+          .send(`${ctx.config.publicUrl.startsWith('http:') ? '# kubectl sends the token only over https: serve Watchkeeper behind TLS (docs/KUBECTL.md)\n' : ''}${stringify(kubeconfig)}`);
+      },
+    });
+    await kubeRoutes(app, ctx);
+  },
+};

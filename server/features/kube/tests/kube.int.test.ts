@@ -1,0 +1,291 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { createTestApp, type TestApp } from '../../../../test/app';
+
+/**
+ * Issue 24: GET /api/kubeconfig and the Kubernetes-style API, driven by the real kubectl binary
+ * (Debian's kubernetes-client, installed by .ci/run when missing) against the app listening on loopback.
+ */
+
+function findKubectl(): string | undefined {
+  const which = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' });
+  const found = which.stdout.trim();
+  if (which.status === 0 && found) return found;
+  return fs.existsSync('/usr/bin/kubectl') ? '/usr/bin/kubectl' : undefined;
+}
+const KUBECTL = findKubectl();
+
+let t: TestApp;
+let base = '';
+let dir = '';
+let adminConfig = '';
+let viewerConfig = '';
+let viewerToken = '';
+let adminToken = '';
+
+/**
+ * kubectl sends a token only over https (kubernetes/kubectl#744), as a deployment behind its TLS proxy
+ * serves it: the test puts an https proxy with a self-signed certificate in front of the app.
+ */
+async function httpsProxy(target: string): Promise<{ url: string; ca: string; close(): Promise<void> }> {
+  const key = path.join(dir, 'tls.key');
+  const cert = path.join(dir, 'tls.crt');
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8', timeout: 30_000 });
+  if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr}`);
+  const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
+    const upstream = http.request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `https://127.0.0.1:${port}`, ca: fs.readFileSync(cert).toString('base64'), close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+let proxy: Awaited<ReturnType<typeof httpsProxy>> | undefined;
+
+async function kubeconfigFor(headers: Record<string, string>, file: string): Promise<{ token: string; text: string }> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/kubeconfig', headers });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.headers['content-disposition']).toBe('attachment; filename="watchkeeper.kubeconfig"');
+  const config = parseYaml(res.body) as { clusters: Array<{ cluster: Record<string, unknown> }>; users: Array<{ user: { token: string } }>; 'current-context': string };
+  expect(config.clusters[0]?.cluster.server).toBe(`${t.context.config.publicUrl}/api/kubernetes`);
+  expect(config['current-context']).toBe('watchkeeper');
+  // The test server listens on a port of its own choosing, behind the test's https proxy: point the file there.
+  config.clusters[0]!.cluster = { server: `${proxy?.url ?? base}/api/kubernetes`, ...(proxy ? { 'certificate-authority-data': proxy.ca } : {}) };
+  const text = JSON.stringify(config);
+  fs.writeFileSync(file, text);
+  return { token: config.users[0]!.user.token, text };
+}
+
+/**
+ * Runs kubectl without blocking: the server answering it lives in this same process, so spawnSync would
+ * stall it (every request timing out).
+ */
+function kubectl(config: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(KUBECTL ?? 'kubectl', ['--request-timeout=10s', ...args], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, KUBECONFIG: config, KUBECACHEDIR: path.join(dir, 'cache') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+function canaryYaml(name: string, port: number, labels = 'team: ops'): string {
+  return `apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata:
+  name: ${name}
+  namespace: shop
+  labels: {${labels}}
+spec:
+  schedule: "@every 5m"
+  tcp:
+    - name: db
+      endpoint: 127.0.0.1:${port}
+`;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  base = await t.listen();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-test-'));
+  adminConfig = path.join(dir, 'admin.kubeconfig');
+  viewerConfig = path.join(dir, 'viewer.kubeconfig');
+  if (KUBECTL) proxy = await httpsProxy(base);
+  adminToken = (await kubeconfigFor(t.adminHeaders, adminConfig)).token;
+  const viewer = await t.userWith(['viewer']);
+  viewerToken = (await kubeconfigFor(viewer.headers, viewerConfig)).token;
+}, 60_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await t?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('GET /api/kubeconfig', () => {
+  it('makes a token named kubeconfig-<date> for the caller, with what the caller may do', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: t.adminHeaders });
+    const body = res.json() as { payload?: Array<{ name: string }> } | Array<{ name: string }>;
+    const list = Array.isArray(body) ? body : (body.payload ?? []);
+    expect(list.some((token) => token.name === `kubeconfig-${new Date().toISOString().slice(0, 10)}`)).toBe(true);
+    expect(adminToken).not.toBe(viewerToken);
+  });
+
+  it('refuses an anonymous caller and a caller signed in with an API token', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/kubeconfig' })).statusCode).toBe(401);
+    const res = await t.app.inject({ method: 'GET', url: '/api/kubeconfig', headers: { authorization: `Bearer ${adminToken}` } });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('the Kubernetes API over HTTP', () => {
+  const get = (url: string, token = adminToken, accept?: string) =>
+    fetch(`${base}/api/kubernetes${url}`, { headers: { authorization: `Bearer ${token}`, ...(accept ? { accept } : {}) } });
+
+  it('answers discovery: /api, /apis with the three groups, a group version with plural, kind and verbs', async () => {
+    expect(await (await get('/api')).json()).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
+    const groups = (await (await get('/apis')).json()) as { kind: string; groups: Array<{ name: string; preferredVersion: { groupVersion: string } }> };
+    expect(groups.kind).toBe('APIGroupList');
+    expect(groups.groups.map((group) => group.preferredVersion.groupVersion).sort()).toEqual(['canaries.flanksource.com/v1', 'configs.flanksource.com/v1', 'mission-control.flanksource.com/v1']);
+    const resources = (await (await get('/apis/canaries.flanksource.com/v1')).json()) as { resources: Array<Record<string, unknown>> };
+    expect(resources.resources).toContainEqual(expect.objectContaining({ name: 'canaries', singularName: 'canary', kind: 'Canary', namespaced: true, verbs: expect.arrayContaining(['get', 'list', 'create', 'update', 'patch', 'delete']) }));
+  });
+
+  it('answers an unknown resource, an anonymous caller and a bad label selector with the Status shape', async () => {
+    const unknown = await get('/apis/canaries.flanksource.com/v1/namespaces/default/widgets');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
+    const missing = await get('/apis/canaries.flanksource.com/v1/namespaces/default/canaries/nope');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'canaries.canaries.flanksource.com "nope" not found' });
+    const anonymous = await fetch(`${base}/api/kubernetes/apis`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    const bad = await get('/apis/canaries.flanksource.com/v1/canaries?labelSelector=a%20in%20(');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: expect.stringContaining('labelSelector') });
+  });
+
+  it('refuses a spec with a problem as Invalid (422) naming the field, nothing saved', async () => {
+    const res = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/shop/canaries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'canaries.flanksource.com/v1', kind: 'Canary', metadata: { name: 'broken' }, spec: { schedule: 'every minute', tcp: [{ endpoint: 'nowhere' }] } }),
+    });
+    expect(res.status).toBe(422);
+    const status = (await res.json()) as { reason: string; message: string; details: { causes: Array<{ field: string }> } };
+    expect(status.reason).toBe('Invalid');
+    expect(status.details.causes.map((cause) => cause.field).join(' ')).toContain('spec.');
+    expect((await get('/apis/canaries.flanksource.com/v1/namespaces/shop/canaries/broken')).status).toBe(404);
+  });
+
+  it('applies a JSON patch (application/json-patch+json)', async () => {
+    const create = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/shop/canaries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/yaml' },
+      body: canaryYaml('patched', 1),
+    });
+    expect(create.status, await create.clone().text()).toBe(201);
+    const res = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/shop/canaries/patched`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json-patch+json' },
+      body: JSON.stringify([{ op: 'replace', path: '/spec/tcp/0/endpoint', value: '127.0.0.1:2' }, { op: 'add', path: '/metadata/labels/tier', value: 'gold' }]),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const object = (await res.json()) as { metadata: { labels: Record<string, string> }; spec: { tcp: Array<{ endpoint: string }> } };
+    expect(object.spec.tcp[0]?.endpoint).toBe('127.0.0.1:2');
+    expect(object.metadata.labels).toEqual({ team: 'ops', tier: 'gold' });
+    const wrong = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/shop/canaries/patched`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json-patch+json' },
+      body: JSON.stringify([{ op: 'remove', path: '/spec/nothing' }]),
+    });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.json()).toMatchObject({ kind: 'Status', reason: 'Invalid', message: expect.stringContaining('/spec/nothing does not exist') });
+  });
+});
+
+describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: these tests need kubectl'})`, () => {
+  it('lists the API resources with their short names', async () => {
+    const res = await kubectl(adminConfig, ['api-resources']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/canaries\s+canaries\.flanksource\.com\/v1\s+true\s+Canary/);
+    expect(res.stdout).toMatch(/scrapeconfigs\s+scrapers\s+configs\.flanksource\.com\/v1\s+true\s+ScrapeConfig/);
+    expect(res.stdout).toMatch(/playbooks\s+pb\s+mission-control\.flanksource\.com\/v1\s+true\s+Playbook/);
+  });
+
+  it('applies a canary file (create, then changed), gets it as yaml, lists it in a table, patches and deletes it', async () => {
+    const file = path.join(dir, 'canary.yaml');
+    fs.writeFileSync(file, canaryYaml('checkout', 5432));
+    let res = await kubectl(adminConfig, ['apply', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('canary.canaries.flanksource.com/checkout created');
+
+    fs.writeFileSync(file, canaryYaml('checkout', 6543, 'team: payments'));
+    res = await kubectl(adminConfig, ['apply', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('canary.canaries.flanksource.com/checkout configured');
+
+    res = await kubectl(adminConfig, ['get', 'canary', 'checkout', '-n', 'shop', '-o', 'yaml']);
+    expect(res.status, res.stderr).toBe(0);
+    const object = parseYaml(res.stdout) as { kind: string; metadata: { name: string; namespace: string; uid: string; resourceVersion: string; labels: Record<string, string> }; spec: { tcp: Array<{ endpoint: string }> } };
+    expect(object.kind).toBe('Canary');
+    expect(object.metadata).toMatchObject({ name: 'checkout', namespace: 'shop', labels: { team: 'payments' } });
+    expect(object.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(object.metadata.resourceVersion).toMatch(/^\d+$/);
+    expect(object.spec.tcp[0]?.endpoint).toBe('127.0.0.1:6543');
+
+    res = await kubectl(adminConfig, ['get', 'canaries', '-A']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/NAMESPACE\s+NAME\s+STATUS\s+CHECKS\s+LAST RUN\s+AGE/);
+    expect(res.stdout).toMatch(/shop\s+checkout\s+Pending\s+0\/1\s+<never>\s+\d+s/);
+
+    res = await kubectl(adminConfig, ['get', 'canaries', '-n', 'shop', '-l', 'team=payments', '-o', 'wide']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/checkout\s+Pending.*team=payments/);
+    res = await kubectl(adminConfig, ['get', 'canaries', '-n', 'shop', '-l', 'team=nobody', '-o', 'name']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout.trim()).toBe('');
+
+    res = await kubectl(adminConfig, ['patch', 'canary', 'checkout', '-n', 'shop', '--type', 'merge', '-p', '{"spec":{"schedule":"@every 10m"}}']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('canary.canaries.flanksource.com/checkout patched');
+    res = await kubectl(adminConfig, ['get', 'canary', 'checkout', '-n', 'shop', '-o', 'jsonpath={.spec.schedule}']);
+    expect(res.stdout).toBe('@every 10m');
+
+    res = await kubectl(adminConfig, ['get', 'namespaces']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/shop\s+Active/);
+
+    res = await kubectl(adminConfig, ['delete', 'canary', 'checkout', '-n', 'shop']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('canary.canaries.flanksource.com "checkout" deleted');
+    res = await kubectl(adminConfig, ['get', 'canary', 'checkout', '-n', 'shop']);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('canaries.canaries.flanksource.com "checkout" not found');
+  });
+
+  it("refuses a viewer's apply as Forbidden, with the Status shape, and lets the viewer read", async () => {
+    const file = path.join(dir, 'viewer-canary.yaml');
+    fs.writeFileSync(file, canaryYaml('from-viewer', 7000));
+    const res = await kubectl(viewerConfig, ['apply', '-f', file]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/forbidden/i);
+    const direct = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/shop/canaries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${viewerToken}`, 'content-type': 'application/yaml' },
+      body: canaryYaml('from-viewer', 7000),
+    });
+    expect(direct.status).toBe(403);
+    expect(await direct.json()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403 });
+    const read = await kubectl(viewerConfig, ['get', 'canaries', '-A']);
+    expect(read.status, read.stderr).toBe(0);
+  });
+
+  it('answers an unknown resource type as kubectl expects', async () => {
+    const res = await kubectl(adminConfig, ['get', 'widgets']);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('the server doesn\'t have a resource type "widgets"');
+  });
+});
