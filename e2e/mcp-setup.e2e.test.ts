@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, useJourney } from './harness';
 
@@ -49,6 +50,20 @@ describe('Setup MCP', () => {
     expect(identity.user.email).toBe(ADMIN.email);
     expect(identity.token.scopes).toEqual(expect.arrayContaining([{ object: 'mcp', action: '*' }, { object: 'catalog', action: 'read' }]));
     expect(identity.token.scopes).not.toContainEqual({ object: 'catalog', action: 'create' });
+
+    // The curl line of the dialog, run as a person would paste it: the MCP server answers initialize.
+    const ran = spawnSync('bash', ['-c', curl], { encoding: 'utf8', timeout: 20_000 });
+    expect(ran.stderr).toBe('');
+    expect(ran.status).toBe(0);
+    // Streamable HTTP answers JSON or one server-sent event carrying it.
+    const body = ran.stdout.trimStart().startsWith('{') ? ran.stdout : ran.stdout.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5)).join('');
+    const answer = JSON.parse(body) as { jsonrpc: string; id: number; result: { protocolVersion: string; serverInfo: { name: string; version: string } } };
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2024-11-05', serverInfo: { name: expect.any(String), version: expect.any(String) } } });
+    // Basic authentication with the user 'token' works too (spec §7); no token is refused.
+    const init = (headers: Record<string, string>) =>
+      fetch(endpoint, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: curl.slice(curl.indexOf("-d '") + 4, -1) });
+    expect((await init({ authorization: `Basic ${Buffer.from(`token:${token}`).toString('base64')}` })).status).toBe(200);
+    expect((await init({})).status).toBe(401);
 
     await setup.getByRole('button', { name: 'Done' }).click();
     await setup.waitFor({ state: 'detached' });
