@@ -283,6 +283,46 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: these tests nee
     expect(read.status, read.stderr).toBe(0);
   });
 
+  it("applies the project's example playbooks, scrape configs, views and topology, and lists them by short name", async () => {
+    const repo = path.resolve(__dirname, '../../../..');
+    // (The other example playbooks also hold a Team, a Connection or a Secret: kinds not served yet.)
+    for (const folder of ['examples/playbooks/health-poke.yaml', 'examples/playbooks/restart-deployment.yaml', 'examples/catalog/scrapers', 'examples/views', 'examples/topology']) {
+      const res = await kubectl(adminConfig, ['apply', '-f', path.join(repo, folder)]);
+      expect(res.status, `${folder}: ${res.stderr}`).toBe(0);
+      expect(res.stdout).toMatch(/ created/);
+    }
+    let res = await kubectl(adminConfig, ['get', 'pb', '-o', 'name']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('playbook.mission-control.flanksource.com/health-poke');
+    res = await kubectl(adminConfig, ['get', 'scrapers', '-A', '-o', 'name']);
+    expect(res.stdout.trim().split('\n').length).toBe(fs.readdirSync(path.join(repo, 'examples/catalog/scrapers')).length);
+    res = await kubectl(adminConfig, ['get', 'views,topologies', '-A']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/view\.mission-control\.flanksource\.com\/pods/);
+    res = await kubectl(adminConfig, ['delete', 'view', 'pods']);
+    expect(res.status, res.stderr).toBe(0);
+    expect((await kubectl(adminConfig, ['get', 'view', 'pods'])).stderr).toContain('not found');
+  });
+
+  it('refuses create of an existing name (AlreadyExists) and a replace from a stale resourceVersion (Conflict)', async () => {
+    const file = path.join(dir, 'twice.yaml');
+    fs.writeFileSync(file, canaryYaml('twice', 1));
+    let res = await kubectl(adminConfig, ['create', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    res = await kubectl(adminConfig, ['create', '-f', file]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('Error from server (AlreadyExists): error when creating');
+    res = await kubectl(adminConfig, ['get', 'canary', 'twice', '-n', 'shop', '-o', 'json']);
+    const object = JSON.parse(res.stdout) as { metadata: { resourceVersion: string } };
+    fs.writeFileSync(file, canaryYaml('twice', 2).replace('namespace: shop', `namespace: shop\n  resourceVersion: "${object.metadata.resourceVersion}"`));
+    res = await kubectl(adminConfig, ['replace', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('canary.canaries.flanksource.com/twice replaced');
+    res = await kubectl(adminConfig, ['replace', '-f', file]); // the same, now stale, resourceVersion
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('the object has been modified');
+  });
+
   it('answers an unknown resource type as kubectl expects', async () => {
     const res = await kubectl(adminConfig, ['get', 'widgets']);
     expect(res.status).not.toBe(0);
