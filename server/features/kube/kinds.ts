@@ -2,10 +2,12 @@ import type pg from 'pg';
 import type { Resource } from '../../../common/rbac';
 import { inTransaction } from '../../platform/jobs/db';
 import type { ResourceKind } from '../../platform/resources';
+import { applicationKind } from '../applications/applications';
 import { scrapeConfigKind } from '../catalog/scraper-kind';
 import { deleteScraper } from '../catalog/scrapers';
 import { deleteCanary } from '../health/canaries';
 import { canaryKind } from '../health/canary-kind';
+import { incidentRuleKind } from '../incidents/rules/kind';
 import { notificationKind } from '../notifications/rules';
 import { playbookKind } from '../playbooks/playbooks';
 import { topologyKind } from '../topology/kind';
@@ -74,6 +76,16 @@ export const KUBE_KINDS: KubeKind[] = [
         await client.query('UPDATE views SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL', [id]);
         await onViewSaved(client, id); // the engine drops the view's table
       }),
+  },
+  {
+    kind: 'Application', group: MISSION_CONTROL, version: 'v1', plural: 'applications', singular: 'application', shortNames: ['app'], table: 'applications', rbac: 'views',
+    resourceKind: applicationKind as ResourceKind,
+    remove: softDelete('applications'),
+  },
+  {
+    kind: 'IncidentRule', group: MISSION_CONTROL, version: 'v1', plural: 'incidentrules', singular: 'incidentrule', shortNames: ['ir'], table: 'incident_rules', rbac: 'database',
+    resourceKind: incidentRuleKind as ResourceKind,
+    remove: softDelete('incident_rules'),
   },
 ];
 

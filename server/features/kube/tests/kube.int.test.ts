@@ -286,7 +286,7 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: these tests nee
   it("applies the project's example playbooks, scrape configs, views and topology, and lists them by short name", async () => {
     const repo = path.resolve(__dirname, '../../../..');
     // (The other example playbooks also hold a Team, a Connection or a Secret: kinds not served yet.)
-    for (const folder of ['examples/playbooks/health-poke.yaml', 'examples/playbooks/restart-deployment.yaml', 'examples/catalog/scrapers', 'examples/views', 'examples/topology']) {
+    for (const folder of ['examples/playbooks/health-poke.yaml', 'examples/playbooks/restart-deployment.yaml', 'examples/catalog/scrapers', 'examples/views', 'examples/topology', 'examples/applications', 'examples/incidents/rules.yaml']) {
       const res = await kubectl(adminConfig, ['apply', '-f', path.join(repo, folder)]);
       expect(res.status, `${folder}: ${res.stderr}`).toBe(0);
       expect(res.stdout).toMatch(/ created/);
@@ -299,6 +299,10 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: these tests nee
     res = await kubectl(adminConfig, ['get', 'views,topologies', '-A']);
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/view\.mission-control\.flanksource\.com\/pods/);
+    res = await kubectl(adminConfig, ['get', 'app,ir', '-A', '-o', 'name']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('application.mission-control.flanksource.com/payments');
+    expect(res.stdout).toMatch(/incidentrule\.mission-control\.flanksource\.com\//);
     res = await kubectl(adminConfig, ['delete', 'view', 'pods']);
     expect(res.status, res.stderr).toBe(0);
     expect((await kubectl(adminConfig, ['get', 'view', 'pods'])).stderr).toContain('not found');
