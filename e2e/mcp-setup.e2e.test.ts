@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ADMIN, useJourney } from './harness';
 
 describe('Setup MCP', () => {
@@ -69,5 +71,25 @@ describe('Setup MCP', () => {
     await setup.waitFor({ state: 'detached' });
     await page.waitForURL(/\/settings\/tokens$/);
     await page.getByRole('table', { name: 'API tokens' }).getByRole('row', { name: /e2e-mcp/ }).waitFor();
+  });
+
+  it('downloads a kubeconfig from the user menu whose token the Kubernetes-style API accepts', async () => {
+    const page = journey.page();
+    await page.goto(url('/health'));
+    await page.getByRole('button', { name: 'User menu' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Download kubeconfig' }).click()]);
+    expect(download.suggestedFilename()).toBe('watchkeeper.kubeconfig');
+    await page.getByText('Saved watchkeeper.kubeconfig. Use it: export KUBECONFIG=~/Downloads/watchkeeper.kubeconfig; kubectl get canaries -A').waitFor();
+    const file = await download.path();
+    const config = parse(await fs.readFile(file, 'utf8')) as { clusters: { cluster: { server: string } }[]; users: { user: { token: string } }[] };
+    expect(config.clusters[0]?.cluster.server).toBe(url('/api/kubernetes'));
+    const whoami = await fetch(url('/api/auth/whoami'), { headers: { authorization: `Bearer ${config.users[0]?.user.token ?? ''}` } });
+    expect(((await whoami.json()) as { user: { email: string } }).user.email).toBe(ADMIN.email);
+
+    // kubectl sends a token only over https (docs/KUBECTL.md) and this server is plain http: the list
+    // kubectl would make, with the file's token, answered by the Kubernetes-style API.
+    const list = await fetch(`${config.clusters[0]?.cluster.server ?? ''}/apis/canaries.flanksource.com/v1/canaries`, { headers: { authorization: `Bearer ${config.users[0]?.user.token ?? ''}` } });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toMatchObject({ kind: 'CanaryList', items: [] });
   });
 });

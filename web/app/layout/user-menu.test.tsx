@@ -49,6 +49,7 @@ describe('user menu', () => {
     const profile = await screen.findByRole('menuitem', { name: 'Your Profile' });
     expect(profile.getAttribute('href')).toBe(`/profile-settings?return_to=${encodeURIComponent('/health?tab=x')}`);
     expect((await screen.findByRole('menuitem', { name: 'Setup MCP' })).getAttribute('href')).toBe('/settings/tokens?dialog=mcp');
+    expect(screen.getByRole('menuitem', { name: 'Download kubeconfig' })).toBeTruthy();
     await user.click(screen.getByRole('menuitem', { name: 'Sign out' }));
     expect(signOut).toHaveBeenCalledWith('/health?tab=x');
   });

@@ -1,5 +1,6 @@
-import { Bot, CircleUser, LogOut, UserRound } from 'lucide-react';
+import { Bot, CircleUser, Download, LogOut, UserRound } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
+import { downloadKubeconfig, kubeconfigUsage } from '@web/features/mcp/kubeconfig';
 import { initials } from '@web/lib/initials';
 import { toast } from '@web/lib/toast';
 import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '@web/ui/primitives/dropdown-menu';
@@ -20,8 +21,8 @@ function Avatar({ name, avatar, large }: { name: string; avatar?: string | undef
 }
 
 /**
- * Spec §2 user menu: greeting, Your Profile, Setup MCP (the Tokens page's MCP dialog), the version line
- * and Sign out.
+ * Spec §2 user menu: greeting, Your Profile, Download kubeconfig (saved as a file, with a toast saying
+ * how to use it), Setup MCP (the Tokens page's MCP dialog), the version line and Sign out.
  */
 export function UserMenu() {
   const session = useSession();
@@ -59,6 +60,16 @@ export function UserMenu() {
               <UserRound className="size-4 text-slate-500" aria-hidden="true" />
               Your Profile
             </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem
+            onSelect={() => {
+              downloadKubeconfig()
+                .then((file) => toast.success(`Saved ${file}. Use it: ${kubeconfigUsage(file)}`))
+                .catch((error: unknown) => toast.error(error));
+            }}
+          >
+            <Download className="size-4 text-slate-500" aria-hidden="true" />
+            Download kubeconfig
           </DropdownMenuItem>
           <DropdownMenuItem asChild>
             <Link to="/settings/tokens?dialog=mcp">
