@@ -9,7 +9,6 @@ import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { route, type HttpMethod } from '../../platform/http/route';
 import { zodIssues } from '../../platform/http/validation';
-import { inTransaction } from '../../platform/jobs/db';
 import { labelsMatch, parseLabelSelector } from '../../platform/label-selector';
 import { GROUPS, KUBE_KINDS, kindOf, type KubeKind } from './kinds';
 import { jsonPatch, mergePatch, PatchError } from './patch';
@@ -80,6 +79,30 @@ export function age(since: Date, now = Date.now()): string {
   return `${Math.floor(seconds / 86400)}d`;
 }
 
+/** `?dryRun=All`: check everything, write nothing (any other value is refused, as Kubernetes does). */
+function dryRunOf(req: FastifyRequest): boolean {
+  const value = (req.query as Record<string, unknown>).dryRun;
+  if (value === undefined) return false;
+  if (value !== 'All') throw new KubeError('BadRequest', `dryRun: "${String(value)}" is not accepted; use All`);
+  return true;
+}
+
+/** kubectl delete sends its options (DeleteOptions, `dryRun: [All]`) in the body. */
+function deleteOptionsDryRun(req: FastifyRequest): boolean {
+  const text = typeof req.body === 'string' ? req.body : '';
+  if (text.trim() === '') return false;
+  let options: unknown;
+  try {
+    options = JSON.parse(text);
+  } catch {
+    throw new KubeError('BadRequest', 'the body of a delete must be DeleteOptions JSON');
+  }
+  const dryRun = isRecord(options) ? options.dryRun : undefined;
+  if (dryRun === undefined || (Array.isArray(dryRun) && dryRun.length === 0)) return false;
+  if (Array.isArray(dryRun) && dryRun.every((value) => value === 'All')) return true;
+  throw new KubeError('BadRequest', 'dryRun: only [All] is accepted');
+}
+
 const wantsTable = (req: FastifyRequest) => /as=Table/.test(String(req.headers.accept ?? ''));
 
 function requireActor(req: FastifyRequest): Actor {
@@ -101,12 +124,12 @@ function bodyOf(req: FastifyRequest): unknown {
 export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { pool, log } = ctx;
 
-  const readRows = async (kind: KubeKind, where: { namespace?: string; name?: string }): Promise<Row[]> => {
+  const readRows = async (kind: KubeKind, where: { namespace?: string; name?: string }, db: Pick<pg.Pool, 'query'> = pool): Promise<Row[]> => {
     const values: unknown[] = [];
     let sql = `SELECT ${COLUMNS} FROM ${kind.table} WHERE deleted_at IS NULL`;
     if (where.namespace !== undefined) sql += ` AND namespace = $${values.push(where.namespace)}`;
     if (where.name !== undefined) sql += ` AND name = $${values.push(where.name)}`;
-    const { rows } = await pool.query<Row>(`${sql} ORDER BY namespace, name`, values);
+    const { rows } = await db.query<Row>(`${sql} ORDER BY namespace, name`, values);
     return rows;
   };
 
@@ -254,7 +277,7 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   /** Checks a document and saves it with `apply`'s own schema and save (source KubernetesCRD). */
   const write = async (req: FastifyRequest, reply: FastifyReply, kind: KubeKind, namespace: string, urlName: string | undefined, document: unknown, mode: 'create' | 'replace' | 'patch') => {
     const actor = requireActor(req);
-    if ((req.query as Record<string, unknown>).dryRun !== undefined) throw new KubeError('BadRequest', 'dryRun is not supported yet: nothing was written (docs/KUBECTL.md)');
+    const dryRun = dryRunOf(req);
     const action: Action = mode === 'create' ? 'create' : 'update';
     const verb = mode === 'create' ? 'create' : mode === 'replace' ? 'update' : 'patch';
     if (!isRecord(document)) throw new KubeError('BadRequest', 'the body must be an object with apiVersion, kind, metadata and spec');
@@ -291,10 +314,18 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
         causes: issues.map((issue) => ({ field: issue.path, message: issue.message, reason: 'FieldValueInvalid' })),
       });
     }
+    // The save runs in one transaction; a dry run (`kubectl apply --dry-run=server`) rolls it back after
+    // reading what it would have written, so every check of the save runs and nothing stays.
     let outcome;
+    let row: Row | undefined;
+    const client = await pool.connect();
     try {
-      outcome = await inTransaction(pool, (client: pg.PoolClient) => kind.resourceKind.apply(parsed.data, { client, source: SOURCE, log }));
+      await client.query('BEGIN');
+      outcome = await kind.resourceKind.apply(parsed.data, { client, source: SOURCE, log });
+      row = (await readRows(kind, { namespace, name }, client))[0];
+      await client.query(dryRun ? 'ROLLBACK' : 'COMMIT');
     } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
       if (error instanceof AppError && error.code !== 'internal_error') {
         throw new KubeError(error.code === 'conflict' ? 'Conflict' : error.code === 'forbidden' ? 'Forbidden' : 'Invalid', `${kind.kind} "${name}": ${error.message}`, { name, group: kind.group, kind: kind.kind });
       }
@@ -302,11 +333,12 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       // with a message for the user; a database error carries a code and stays in the log.
       if (error instanceof Error && !('code' in error)) throw new KubeError('Invalid', `${kind.kind} "${name}" is invalid: ${error.message}`, { name, group: kind.group, kind: kind.kind });
       throw error;
+    } finally {
+      client.release();
     }
     const warnings = (outcome.warnings ?? []).map((warning) => `299 - ${JSON.stringify(warning.replace(/[^\x20-\x7e]/g, '?'))}`);
     if (warnings.length > 0) void reply.header('Warning', warnings);
-    req.log.info({ kind: kind.kind, namespace, name, action: outcome.action, via: 'kubectl' }, `${kind.kind} ${namespace}/${name} ${outcome.action} through the Kubernetes API`);
-    const row = await getRow(kind, namespace, name);
+    if (!dryRun) req.log.info({ kind: kind.kind, namespace, name, action: outcome.action, via: 'kubectl' }, `${kind.kind} ${namespace}/${name} ${outcome.action} through the Kubernetes API`);
     if (!row) throw notFound(kind, name);
     return reply.status(mode === 'create' ? 201 : 200).send(objectOf(kind, row));
   };
@@ -318,6 +350,7 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     if (row.source !== SOURCE && row.source !== 'UI' && !actor.roles.includes('admin')) {
       throw new KubeError('Conflict', `${kind.plural}.${kind.group} "${name}" comes from ${row.source}: delete it there (or ask an admin)`);
     }
+    if (dryRunOf(req) || deleteOptionsDryRun(req)) return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: kind.group, kind: kind.plural, uid: row.id } };
     await kind.remove(pool, row.id);
     req.log.info({ kind: kind.kind, namespace, name, via: 'kubectl' }, `${kind.kind} ${namespace}/${name} deleted through the Kubernetes API`);
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: kind.group, kind: kind.plural, uid: row.id } };

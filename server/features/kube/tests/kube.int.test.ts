@@ -327,6 +327,24 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: these tests nee
     expect(res.stderr).toContain('the object has been modified');
   });
 
+  it('runs every check of a server-side dry run and writes nothing (apply and delete)', async () => {
+    const file = path.join(dir, 'dry.yaml');
+    fs.writeFileSync(file, canaryYaml('dry', 1));
+    let res = await kubectl(adminConfig, ['apply', '--dry-run=server', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('canary.canaries.flanksource.com/dry created (server dry run)');
+    expect((await kubectl(adminConfig, ['get', 'canary', 'dry', '-n', 'shop'])).stderr).toContain('not found');
+    fs.writeFileSync(file, canaryYaml('dry', 1).replace('@every 5m', 'every minute'));
+    res = await kubectl(adminConfig, ['apply', '--dry-run=server', '-f', file]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('spec.schedule');
+    fs.writeFileSync(file, canaryYaml('dry', 1));
+    expect((await kubectl(adminConfig, ['apply', '-f', file])).status).toBe(0);
+    res = await kubectl(adminConfig, ['delete', '--dry-run=server', 'canary', 'dry', '-n', 'shop']);
+    expect(res.status, res.stderr).toBe(0);
+    expect((await kubectl(adminConfig, ['get', 'canary', 'dry', '-n', 'shop', '-o', 'name'])).stdout.trim()).toBe('canary.canaries.flanksource.com/dry');
+  });
+
   it('answers an unknown resource type as kubectl expects', async () => {
     const res = await kubectl(adminConfig, ['get', 'widgets']);
     expect(res.status).not.toBe(0);
