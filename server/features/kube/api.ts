@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { parse as parseYaml } from 'yaml';
@@ -17,6 +18,8 @@ import { KubeError, asKubeError, statusBody } from './status';
 /** What kubectl-made resources are stored as (DESIGN §4 source): changed again by kubectl, not taken over from the console. */
 const SOURCE = 'KubernetesCRD';
 export const KUBE_PREFIX = '/api/kubernetes';
+/** How often a watch lists again to find changes. */
+const WATCH_POLL_MS = 1000;
 
 /** A kind's AccessTarget kind, for permission rows that select single resources (spec §6). */
 const TARGETS: Record<string, AccessTarget['kind'] | undefined> = { Canary: 'canary', Playbook: 'playbook', View: 'view' };
@@ -123,6 +126,11 @@ function bodyOf(req: FastifyRequest): unknown {
 
 export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { pool, log } = ctx;
+  /** Open watches, ended when the server closes. */
+  const watches = new Set<() => void>();
+  app.addHook('onClose', async () => {
+    for (const stop of [...watches]) stop();
+  });
 
   const readRows = async (kind: KubeKind, where: { namespace?: string; name?: string }, db: Pick<pg.Pool, 'query'> = pool): Promise<Row[]> => {
     const values: unknown[] = [];
@@ -253,12 +261,9 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return { apiVersion: listApiVersion, kind: listKind, metadata: { resourceVersion }, items };
   };
 
-  const list = async (req: FastifyRequest, kind: KubeKind, namespace: string | undefined) => {
-    const actor = requireActor(req);
-    const target = TARGETS[kind.kind];
-    if (!decide(actor, kind.rbac, 'read').allowed && !(target && mayAllowSome(actor, kind.rbac, 'read', target))) throw forbidden(actor, kind, 'list', undefined, namespace);
+  /** The rows a list answers: readable by the caller, matching the label and field selectors. */
+  const selectRows = async (req: FastifyRequest, actor: Actor, kind: KubeKind, namespace: string | undefined): Promise<Row[]> => {
     const query = req.query as Record<string, unknown>;
-    if (query.watch === 'true' || query.watch === '1') throw new KubeError('MethodNotAllowed', 'watch is not supported yet: list again instead (docs/KUBECTL.md)');
     let rows = (await readRows(kind, namespace === undefined ? {} : { namespace })).filter((row) => allows(actor, kind.rbac, 'read', targetOf(kind, row)));
     if (typeof query.labelSelector === 'string' && query.labelSelector.trim() !== '') {
       const requirements = parseLabelSelector(query.labelSelector);
@@ -271,6 +276,79 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       const [, field, op, value] = match;
       rows = rows.filter((row) => ((field === 'name' ? row.name : row.namespace) === value) === (op !== '!='));
     }
+    return rows;
+  };
+
+  /**
+   * `?watch=1` (kubectl get -w): the list polled every WATCH_POLL_MS, each change a JSON line {type:
+   * ADDED|MODIFIED|DELETED, object} (a one-row Table when kubectl asks for tables), until timeoutSeconds
+   * (at most an hour) or the client goes away.
+   */
+  const watch = async (req: FastifyRequest, reply: FastifyReply, actor: Actor, kind: KubeKind, namespace: string | undefined) => {
+    const query = req.query as Record<string, unknown>;
+    const seconds = Math.min(Math.max(Number(query.timeoutSeconds) || 1800, 1), 3600);
+    const includeObject = query.includeObject === 'Object';
+    const first = await selectRows(req, actor, kind, namespace);
+    const stream = new PassThrough();
+    const seen = new Map<string, Row>();
+    const emit = async (type: 'ADDED' | 'MODIFIED' | 'DELETED', row: Row) => {
+      const object = objectOf(kind, row);
+      stream.write(`${JSON.stringify({ type, object: wantsTable(req) ? await table(kind, [object], [row], includeObject, row.rv) : object })}\n`);
+    };
+    const fromStart = query.resourceVersion === undefined || query.resourceVersion === '' || query.resourceVersion === '0';
+    for (const row of first) {
+      seen.set(row.id, row);
+      if (fromStart) await emit('ADDED', row);
+    }
+    let busy = false;
+    const tick = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const rows = await selectRows(req, actor, kind, namespace);
+        const present = new Set<string>();
+        for (const row of rows) {
+          present.add(row.id);
+          const before = seen.get(row.id);
+          if (!before || before.rv !== row.rv) await emit(before ? 'MODIFIED' : 'ADDED', row);
+          seen.set(row.id, row);
+        }
+        for (const [id, row] of [...seen]) {
+          if (present.has(id)) continue;
+          seen.delete(id);
+          await emit('DELETED', row);
+        }
+      } catch (error) {
+        req.log.warn({ err: error }, 'a Kubernetes API watch stopped');
+        stop();
+      } finally {
+        busy = false;
+      }
+    };
+    const timer = setInterval(() => void tick(), WATCH_POLL_MS);
+    const deadline = setTimeout(() => stop(), seconds * 1000);
+    function stop() {
+      watches.delete(stop);
+      clearInterval(timer);
+      clearTimeout(deadline);
+      stream.end();
+    }
+    req.raw.on('close', stop);
+    watches.add(stop);
+    // Written straight to the socket: each event must reach kubectl as it happens, not once compressed at the end.
+    void reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    stream.pipe(reply.raw);
+    return reply;
+  };
+
+  const list = async (req: FastifyRequest, reply: FastifyReply, kind: KubeKind, namespace: string | undefined) => {
+    const actor = requireActor(req);
+    const target = TARGETS[kind.kind];
+    if (!decide(actor, kind.rbac, 'read').allowed && !(target && mayAllowSome(actor, kind.rbac, 'read', target))) throw forbidden(actor, kind, 'list', undefined, namespace);
+    const query = req.query as Record<string, unknown>;
+    if (query.watch === 'true' || query.watch === '1') return watch(req, reply, actor, kind, namespace);
+    const rows = await selectRows(req, actor, kind, namespace);
     return answerList(req, kind, `${kind.kind}List`, `${kind.group}/${kind.version}`, rows.map((row) => objectOf(kind, row)), rows);
   };
 
@@ -453,7 +531,7 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     if (!kind || rest.length > 2) throw unknown();
     const name = rest[1];
     if (name === undefined) {
-      if (method === 'GET') return list(req, kind, namespace);
+      if (method === 'GET') return list(req, reply, kind, namespace);
       if (method === 'POST' && namespace !== undefined) return write(req, reply, kind, namespace, undefined, bodyOf(req), 'create');
       if (method === 'POST') {
         const body = bodyOf(req);

@@ -44,6 +44,7 @@ async function httpsProxy(target: string): Promise<{ url: string; ca: string; cl
       answer.pipe(res);
     });
     upstream.on('error', () => res.destroy());
+    res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -343,6 +344,19 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: these tests nee
     res = await kubectl(adminConfig, ['delete', '--dry-run=server', 'canary', 'dry', '-n', 'shop']);
     expect(res.status, res.stderr).toBe(0);
     expect((await kubectl(adminConfig, ['get', 'canary', 'dry', '-n', 'shop', '-o', 'name'])).stdout.trim()).toBe('canary.canaries.flanksource.com/dry');
+  });
+
+  it('watches (kubectl get -w): a canary created while watching shows up', async () => {
+    const watching = kubectl(adminConfig, ['get', 'canaries', '-n', 'watch', '-w', '--request-timeout=6s']);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const created = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/watch/canaries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/yaml' },
+      body: canaryYaml('watched', 1).replace('namespace: shop', 'namespace: watch'),
+    });
+    expect(created.status).toBe(201);
+    const res = await watching;
+    expect(res.stdout, `${res.status} ${res.stderr}`).toMatch(/watched\s+Pending/);
   });
 
   it('answers an unknown resource type as kubectl expects', async () => {
