@@ -1,8 +1,7 @@
-import { Copy, TriangleAlert } from 'lucide-react';
+import { Copy } from 'lucide-react';
 import { useId } from 'react';
 import { copyToClipboard } from '@web/lib/clipboard';
-import { Button } from '@web/ui/primitives/button';
-import { Dialog } from '@web/ui/primitives/dialog';
+import { OneTimeSecretDialog } from '@web/ui/primitives/one-time-secret-dialog';
 import { IconButton } from '@web/ui/primitives/icon-button';
 import type { GeneratedAgent } from './schema';
 
@@ -30,28 +29,17 @@ function CopyBlock({ label, value, copied }: { label: string; value: string; cop
  */
 export function AgentCreatedDialog({ agent, onClose }: { agent: GeneratedAgent; onClose: () => void }) {
   return (
-    <Dialog
-      open
-      onOpenChange={(next) => !next && onClose()}
+    <OneTimeSecretDialog
       title={`Agent ${agent.name} is ready to start`}
       size="medium"
-      footer={
-        <Button variant="primary" onClick={onClose}>
-          Done
-        </Button>
-      }
+      warning="Copy these now. They hold the agent's token, which cannot be seen again: once this dialog is closed, only a new token will do (Add agent with the same name)."
+      onClose={onClose}
     >
-      <div className="flex flex-col gap-4">
-        <p role="alert" className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>Copy these now. They hold the agent's token, which cannot be seen again: once this dialog is closed, only a new token will do (Add agent with the same name).</span>
-        </p>
-        <CopyBlock label="Command line" value={agent.command} copied="Command copied to clipboard" />
-        <CopyBlock label="Helm values" value={agent.helm_values} copied="Helm values copied to clipboard" />
-        <p className="text-xs text-slate-500">
-          The agent shows as online here once its first heartbeat arrives. Its token is listed in Settings → Tokens as <code className="font-mono">agent-{agent.name}</code>.
-        </p>
-      </div>
-    </Dialog>
+      <CopyBlock label="Command line" value={agent.command} copied="Command copied to clipboard" />
+      <CopyBlock label="Helm values" value={agent.helm_values} copied="Helm values copied to clipboard" />
+      <p className="text-xs text-slate-500">
+        The agent shows as online here once its first heartbeat arrives. Its token is listed in Settings → Tokens as <code className="font-mono">agent-{agent.name}</code>.
+      </p>
+    </OneTimeSecretDialog>
   );
 }

@@ -1,8 +1,7 @@
-import { Copy, Eye, EyeOff, TriangleAlert } from 'lucide-react';
+import { Copy, Eye, EyeOff } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Button } from '@web/ui/primitives/button';
 import { DateTime } from '@web/ui/primitives/date-time';
-import { Dialog } from '@web/ui/primitives/dialog';
+import { OneTimeSecretDialog } from '@web/ui/primitives/one-time-secret-dialog';
 import { IconButton } from '@web/ui/primitives/icon-button';
 import { copyToClipboard } from '@web/lib/clipboard';
 import type { CreatedToken } from './schema';
@@ -24,49 +23,38 @@ export function TokenCreatedDialog({ token, onClose }: TokenCreatedDialogProps) 
   const [revealed, setRevealed] = useState(false);
   const labelId = useId();
   return (
-    <Dialog
-      open
-      onOpenChange={(next) => !next && onClose()}
+    <OneTimeSecretDialog
       title="Token Created Successfully"
       size="small"
-      footer={
-        <Button variant="primary" onClick={onClose}>
-          Done
-        </Button>
-      }
+      warning="Copy this token now. It cannot be seen again: once this dialog is closed, only a new token will do."
+      onClose={onClose}
     >
-      <div className="flex flex-col gap-4">
-        <p role="alert" className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>Copy this token now. It cannot be seen again: once this dialog is closed, only a new token will do.</span>
-        </p>
-        <div className="flex flex-col gap-1">
-          <span id={labelId} className="text-sm font-medium text-slate-700">
-            {token.name}
-          </span>
-          <div className="flex items-center gap-1 rounded-md border border-slate-300 bg-slate-50 py-1 pl-3 pr-1">
-            <code aria-labelledby={labelId} data-testid="created-token" className="min-w-0 flex-1 break-all font-mono text-xs text-slate-900">
-              {revealed ? token.token : MASK}
-            </code>
-            <IconButton
-              label={revealed ? 'Hide token' : 'Reveal token'}
-              aria-pressed={revealed}
-              onClick={() => setRevealed((value) => !value)}
-              icon={revealed ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
-            />
-            <IconButton label="Copy token" onClick={() => void copyToClipboard(token.token, TOKEN_COPIED)} icon={<Copy className="size-4" aria-hidden="true" />} />
-          </div>
+      <div className="flex flex-col gap-1">
+        <span id={labelId} className="text-sm font-medium text-slate-700">
+          {token.name}
+        </span>
+        <div className="flex items-center gap-1 rounded-md border border-slate-300 bg-slate-50 py-1 pl-3 pr-1">
+          <code aria-labelledby={labelId} data-testid="created-token" className="min-w-0 flex-1 break-all font-mono text-xs text-slate-900">
+            {revealed ? token.token : MASK}
+          </code>
+          <IconButton
+            label={revealed ? 'Hide token' : 'Reveal token'}
+            aria-pressed={revealed}
+            onClick={() => setRevealed((value) => !value)}
+            icon={revealed ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
+          />
+          <IconButton label="Copy token" onClick={() => void copyToClipboard(token.token, TOKEN_COPIED)} icon={<Copy className="size-4" aria-hidden="true" />} />
         </div>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-          <dt className="text-slate-500">Scopes</dt>
-          <dd className="text-slate-800">{scopeSummary(token.scopes)}</dd>
-          <dt className="text-slate-500">Expires</dt>
-          <dd className="text-slate-800"><DateTime value={token.expires_at} empty="never" /></dd>
-        </dl>
-        <p className="text-xs text-slate-500">
-          Send it as <code className="font-mono">Authorization: Bearer &lt;token&gt;</code>, or as Basic authentication with the user <code className="font-mono">token</code>.
-        </p>
       </div>
-    </Dialog>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-slate-500">Scopes</dt>
+        <dd className="text-slate-800">{scopeSummary(token.scopes)}</dd>
+        <dt className="text-slate-500">Expires</dt>
+        <dd className="text-slate-800"><DateTime value={token.expires_at} empty="never" /></dd>
+      </dl>
+      <p className="text-xs text-slate-500">
+        Send it as <code className="font-mono">Authorization: Bearer &lt;token&gt;</code>, or as Basic authentication with the user <code className="font-mono">token</code>.
+      </p>
+    </OneTimeSecretDialog>
   );
 }
