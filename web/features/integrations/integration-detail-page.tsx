@@ -1,7 +1,6 @@
 import { Trash2 } from 'lucide-react';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { connectionType } from '@common/connections';
 import { Page } from '@web/app/layout/page';
 import NotFoundPage from '@web/app/pages/not-found-page';
 import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
@@ -9,11 +8,8 @@ import { useAccess } from '@web/app/session';
 import { canariesResource } from '@web/features/canaries/resource';
 import { ScraperEditor } from '@web/features/config-scrapers/editor/scraper-editor';
 import { useDeleteScraper, useSaveScraper, useScraper } from '@web/features/config-scrapers/queries';
-import { ConnectionForm } from '@web/features/connections/connection-form';
-import { formToPatch, type FormProblems } from '@web/features/connections/form';
-import { useConnection, useDeleteConnection, useUpdateConnection } from '@web/features/connections/queries';
-import { saveErrorProblems } from '@web/features/connections/save-errors';
-import { TestPanel } from '@web/features/connections/test-panel';
+import { ConnectionEditor } from '@web/features/connections/connection-editor';
+import { useConnection } from '@web/features/connections/queries';
 import { logBackendsResource } from '@web/features/log-backends/resource';
 import { useDeleteRule, useRule } from '@web/features/notifications/api/rules';
 import { RuleEditor } from '@web/features/notifications/rules/rule-editor';
@@ -24,7 +20,6 @@ import type { ResourceEditorProps, SettingsResource } from '@web/features/settin
 import { SourceBadge } from '@web/features/settings/resources/source-badge';
 import { linkedSource, valueToText } from '@web/features/settings/resources/values';
 import { topologiesResource } from '@web/features/topologies/resource';
-import { toast } from '@web/lib/toast';
 import { Button } from '@web/ui/primitives/button';
 import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
 import { Loading } from '@web/ui/primitives/loading';
@@ -205,14 +200,6 @@ function ScraperDetail({ id }: { id: string | null }) {
 function ConnectionDetail({ id }: { id: string }) {
   const query = useConnection(id);
   const row = query.data ?? null;
-  const navigate = useNavigate();
-  const { can } = useAccess();
-  const toList = () => void navigate(INTEGRATIONS_PATH);
-  const update = useUpdateConnection(id, toList);
-  const remove = useDeleteConnection(id, row?.name ?? '', toList);
-  const [confirming, setConfirming] = useState(false);
-  const [serverProblems, setServerProblems] = useState<FormProblems>({});
-  const linked = row?.source && row.source !== 'UI' ? row.source : undefined;
   if (query.isLoading) return <Shell type="connections" name="">{<Loading />}</Shell>;
   if (!row) {
     return (
@@ -221,39 +208,9 @@ function ConnectionDetail({ id }: { id: string }) {
       </Shell>
     );
   }
-  const def = connectionType(row.type);
-  const readOnly = linked !== undefined || !can('connections', 'update');
-  const onDelete = linked === undefined && can('connections', 'delete') ? () => setConfirming(true) : undefined;
   return (
-    <Shell type="connections" name={row.name} source={linked}>
-      {def ? (
-        <ConnectionForm
-          key={row.id}
-          def={def}
-          row={row}
-          readOnly={readOnly}
-          saving={update.isPending}
-          serverProblems={serverProblems}
-          onBack={toList}
-          onDelete={onDelete}
-          onSubmit={(values, initial) => {
-            setServerProblems({});
-            update.mutate(formToPatch(def, initial, values), {
-              onError: (error) => {
-                const problems = saveErrorProblems(def, error);
-                if (problems) setServerProblems(problems);
-                else toast.error(error);
-              },
-            });
-          }}
-          extra={(dirty) => <TestPanel id={row.id} dirty={dirty} />}
-        />
-      ) : (
-        <p role="alert" className="text-sm text-red-600">
-          This connection's type, "{row.type}", is not known to this console, so it cannot be shown as a form.
-        </p>
-      )}
-      <ConfirmDialog open={confirming} onOpenChange={setConfirming} title="Delete Connection" description={`Are you sure you want to delete ${row.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate()} />
+    <Shell type="connections" name={row.name} source={row.source && row.source !== 'UI' ? row.source : undefined}>
+      <ConnectionEditor key={row.id} row={row} listPath={INTEGRATIONS_PATH} linkedNote={false} />
     </Shell>
   );
 }
