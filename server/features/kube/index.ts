@@ -7,6 +7,21 @@ import { createAccessToken } from '../identity/tokens';
 import { KUBE_PREFIX, kubeRoutes } from './api';
 
 /**
+ * Spec §2: the file is named from the backend host plus '-kubeconfig.yaml' (`localhost-kubeconfig.yaml`),
+ * the host kept to [A-Za-z0-9.-]. The web's kubeconfig modal names it the same way (web/features/mcp/kubeconfig.ts).
+ */
+export function kubeconfigFileName(publicUrl: string): string {
+  let host = '';
+  try {
+    host = new URL(publicUrl).hostname;
+  } catch {
+    // A public URL is checked at start-up; the fallback name covers anything else.
+  }
+  const safe = host.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^[.-]+|[.-]+$/g, '');
+  return `${safe || 'watchkeeper'}-kubeconfig.yaml`;
+}
+
+/**
  * The Kubernetes-style API (issue 24, docs/KUBECTL.md): GET /api/kubeconfig makes a token and a kubeconfig
  * for the signed-in person; /api/kubernetes/... answers kubectl (discovery, namespaces, the stored kinds).
  */
@@ -39,7 +54,7 @@ export const kubeFeature: Feature = {
         };
         return reply
           .header('content-type', 'application/yaml; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="watchkeeper.kubeconfig"')
+          .header('content-disposition', `attachment; filename="${kubeconfigFileName(ctx.config.publicUrl)}"`)
           .header('cache-control', 'no-store')
           .send(`${ctx.config.publicUrl.startsWith('http:') ? '# kubectl sends the token only over https: serve Watchkeeper behind TLS (docs/KUBECTL.md)\n' : ''}${stringify(kubeconfig)}`);
       },

@@ -58,7 +58,7 @@ let proxy: Awaited<ReturnType<typeof httpsProxy>> | undefined;
 async function kubeconfigFor(headers: Record<string, string>, file: string): Promise<{ token: string; text: string }> {
   const res = await t.app.inject({ method: 'GET', url: '/api/kubeconfig', headers });
   expect(res.statusCode, res.body).toBe(200);
-  expect(res.headers['content-disposition']).toBe('attachment; filename="watchkeeper.kubeconfig"');
+  expect(res.headers['content-disposition']).toBe('attachment; filename="localhost-kubeconfig.yaml"');
   const config = parseYaml(res.body) as { clusters: Array<{ cluster: Record<string, unknown> }>; users: Array<{ user: { token: string } }>; 'current-context': string };
   expect(config.clusters[0]?.cluster.server).toBe(`${t.context.config.publicUrl}/api/kubernetes`);
   expect(config['current-context']).toBe('watchkeeper');
