@@ -6,8 +6,8 @@ import { route } from '../platform/http/route';
 import { ROOT } from '../platform/paths';
 import type { Feature } from '../platform/context';
 
-/** The documentation pages shipped with this version (docs/*.md), for the console's Docs menu. */
-export const DOC_PAGES = ['OPERATIONS.md', 'ARCHITECTURE.md', 'API.md', 'RESOURCES.md', 'AUTH.md'] as const;
+/** The documentation pages shipped with this version (docs/*.md) the console links to: its Docs menu and help links. */
+export const DOC_PAGES = ['OPERATIONS.md', 'ARCHITECTURE.md', 'API.md', 'RESOURCES.md', 'AUTH.md', 'APPLICATIONS.md', 'KUBECTL.md', 'MCP.md'] as const;
 
 /**
  * Serves docs/ as plain text, so the documentation a user reads always matches the running version and
