@@ -52,6 +52,15 @@ Agent (serve --upstream; docs/AGENTS.md): run here, push checks, configs and run
   --token-file F        WATCHKEEPER_UPSTREAM_TOKEN_FILE  or a file holding it, read again when upstream
                                           refuses it (token rotation without a restart)
   (env)                 WATCHKEEPER_AGENT_HEARTBEAT_SECONDS  heartbeat period (default 30)
+
+Sign-in through an OpenID Connect provider (serve --auth oidc; docs/HOSTED.md)
+  --auth MODE           WATCHKEEPER_AUTH  builtin (default: the console's own accounts) or oidc
+  --oidc-issuer URL     WATCHKEEPER_OIDC_ISSUER  the provider's issuer URL
+  --oidc-client-id ID   WATCHKEEPER_OIDC_CLIENT_ID  this console's client id at the provider
+  --oidc-client-secret-file F  WATCHKEEPER_OIDC_CLIENT_SECRET_FILE  its client secret (or
+                                          WATCHKEEPER_OIDC_CLIENT_SECRET; none for a public client)
+  --oidc-scopes S       WATCHKEEPER_OIDC_SCOPES  scopes asked for (default "openid profile email")
+  --oidc-org-claim C    WATCHKEEPER_OIDC_ORG_CLAIM  the ID-token claim listing organizations (default organizations)
   -h, --help            this help
 `;
 
@@ -95,6 +104,13 @@ async function run(argv: string[]): Promise<void> {
         token: { type: 'string' },
         'token-file': { type: 'string' },
         'agent-name': { type: 'string' },
+        auth: { type: 'string' },
+        'oidc-issuer': { type: 'string' },
+        'oidc-client-id': { type: 'string' },
+        'oidc-client-secret': { type: 'string' },
+        'oidc-client-secret-file': { type: 'string' },
+        'oidc-scopes': { type: 'string' },
+        'oidc-org-claim': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -129,6 +145,13 @@ async function run(argv: string[]): Promise<void> {
       ...(values.token !== undefined ? { upstreamToken: values.token } : {}),
       ...(values['token-file'] !== undefined ? { upstreamTokenFile: values['token-file'] } : {}),
       ...(values['agent-name'] !== undefined ? { agentName: values['agent-name'] } : {}),
+      ...(values.auth !== undefined ? { auth: values.auth } : {}),
+      ...(values['oidc-issuer'] !== undefined ? { oidcIssuer: values['oidc-issuer'] } : {}),
+      ...(values['oidc-client-id'] !== undefined ? { oidcClientId: values['oidc-client-id'] } : {}),
+      ...(values['oidc-client-secret'] !== undefined ? { oidcClientSecret: values['oidc-client-secret'] } : {}),
+      ...(values['oidc-client-secret-file'] !== undefined ? { oidcClientSecretFile: values['oidc-client-secret-file'] } : {}),
+      ...(values['oidc-scopes'] !== undefined ? { oidcScopes: values['oidc-scopes'] } : {}),
+      ...(values['oidc-org-claim'] !== undefined ? { oidcOrgClaim: values['oidc-org-claim'] } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);

@@ -19,7 +19,23 @@ export interface Config {
   resourcesDir: string | undefined;
   /** Set when this process runs as an agent of an upstream console (docs/AGENTS.md). */
   upstream?: UpstreamConfig;
+  /** Set when people sign in through an OpenID Connect provider (`--auth oidc`, docs/HOSTED.md). */
+  oidc?: OidcConfig;
 }
+
+/** `serve --auth oidc`: sign-in through an OpenID Connect provider instead of the built-in accounts. */
+export interface OidcConfig {
+  /** The issuer URL exactly as the provider's ID tokens name it (no trailing slash added or removed). */
+  issuer: string;
+  clientId: string;
+  /** Absent for a public client (PKCE only). */
+  clientSecret?: string;
+  scopes: string[];
+  /** The ID-token claim that lists the person's organizations. */
+  orgClaim: string;
+}
+
+export const AUTH_MODES = ['builtin', 'oidc'] as const;
 
 /** `serve --upstream URL --agent-name NAME --token T|--token-file F`: push results to an upstream console. */
 export interface UpstreamConfig {
@@ -56,6 +72,13 @@ export const SETTINGS = {
   agentName: { env: 'WATCHKEEPER_AGENT_NAME', flag: '--agent-name' },
   agentHeartbeatSeconds: { env: 'WATCHKEEPER_AGENT_HEARTBEAT_SECONDS', flag: '--agent-heartbeat-seconds' },
   agentPushIntervalMs: { env: 'WATCHKEEPER_AGENT_PUSH_INTERVAL_MS', flag: '--agent-push-interval-ms' },
+  auth: { env: 'WATCHKEEPER_AUTH', flag: '--auth' },
+  oidcIssuer: { env: 'WATCHKEEPER_OIDC_ISSUER', flag: '--oidc-issuer' },
+  oidcClientId: { env: 'WATCHKEEPER_OIDC_CLIENT_ID', flag: '--oidc-client-id' },
+  oidcClientSecret: { env: 'WATCHKEEPER_OIDC_CLIENT_SECRET', flag: '--oidc-client-secret' },
+  oidcClientSecretFile: { env: 'WATCHKEEPER_OIDC_CLIENT_SECRET_FILE', flag: '--oidc-client-secret-file' },
+  oidcScopes: { env: 'WATCHKEEPER_OIDC_SCOPES', flag: '--oidc-scopes' },
+  oidcOrgClaim: { env: 'WATCHKEEPER_OIDC_ORG_CLAIM', flag: '--oidc-org-claim' },
 } as const;
 type SettingKey = keyof typeof SETTINGS;
 
@@ -173,9 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
   const resourcesDir = resourcesIn.value?.trim() ? path.resolve(resourcesIn.value.trim()) : undefined;
 
   const upstream = readUpstream(raw, problems);
+  const oidc = readOidc(raw, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir, ...(upstream ? { upstream } : {}) };
+  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir, ...(upstream ? { upstream } : {}), ...(oidc ? { oidc } : {}) };
 }
 
 /** Agent names as upstream accepts them (POST /api/agent/generate). */
@@ -225,4 +249,46 @@ function readUpstream(raw: (key: SettingKey) => { value: string | undefined; fro
     else problems.push(`${intervalIn.from}=${JSON.stringify(intervalIn.value)} is not a number of milliseconds (10-600000)`);
   }
   return { url: url.replace(/\/+$/, ''), ...(token ? { token } : {}), ...(tokenFile ? { tokenFile } : {}), agentName, heartbeatSeconds, pushIntervalMs };
+}
+
+/** `--auth oidc` and its provider settings, each problem naming its flag; OIDC settings without it are refused. */
+function readOidc(raw: (key: SettingKey) => { value: string | undefined; from: string }, problems: string[]): OidcConfig | undefined {
+  const modeIn = raw('auth');
+  const mode = (modeIn.value ?? 'builtin').trim().toLowerCase();
+  const issuerIn = raw('oidcIssuer');
+  const idIn = raw('oidcClientId');
+  const secretIn = raw('oidcClientSecret');
+  const fileIn = raw('oidcClientSecretFile');
+  if (!AUTH_MODES.some((known) => known === mode)) {
+    problems.push(`${modeIn.from}=${JSON.stringify(modeIn.value)} is not one of ${AUTH_MODES.join(', ')}`);
+    return undefined;
+  }
+  if (mode !== 'oidc') {
+    for (const setting of [issuerIn, idIn, secretIn, fileIn]) {
+      if (setting.value?.trim()) problems.push(`${setting.from} is set but --auth (WATCHKEEPER_AUTH) is not oidc: the OIDC settings only apply to sign-in through a provider`);
+    }
+    return undefined;
+  }
+  const issuer = issuerIn.value?.trim() ?? '';
+  if (!issuer) problems.push(`--oidc-issuer (WATCHKEEPER_OIDC_ISSUER) is required with ${modeIn.from}=oidc: the provider's issuer URL`);
+  else if (!isHttpUrl(issuer)) problems.push(`${issuerIn.from}=${JSON.stringify(issuer)} is not an http:// or https:// URL`);
+  const clientId = idIn.value?.trim() ?? '';
+  if (!clientId) problems.push(`--oidc-client-id (WATCHKEEPER_OIDC_CLIENT_ID) is required with ${modeIn.from}=oidc: the client id registered at the provider`);
+  let clientSecret = secretIn.value?.trim() || undefined;
+  const secretFile = fileIn.value?.trim() ? path.resolve(fileIn.value.trim()) : undefined;
+  if (clientSecret && secretFile) problems.push(`${secretIn.from} and ${fileIn.from} are both set: give the client secret one way`);
+  else if (secretFile) {
+    try {
+      clientSecret = fs.readFileSync(secretFile, 'utf8').trim();
+      if (!clientSecret) problems.push(`${fileIn.from}=${JSON.stringify(secretFile)}: the file is empty`);
+    } catch (error) {
+      problems.push(`${fileIn.from}=${JSON.stringify(secretFile)} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const scopesIn = raw('oidcScopes');
+  const scopes = (scopesIn.value ?? 'openid profile email').split(/[\s,]+/).filter((scope) => scope !== '');
+  if (!scopes.includes('openid')) problems.push(`${scopesIn.from}=${JSON.stringify(scopesIn.value)} must include openid`);
+  const claimIn = raw('oidcOrgClaim');
+  const orgClaim = claimIn.value?.trim() || 'organizations';
+  return { issuer, clientId, ...(clientSecret ? { clientSecret } : {}), scopes, orgClaim };
 }
