@@ -29,6 +29,7 @@ export const postgrestFeature: Feature = {
         if (!actor) throw new PgrstError(401, 'PGRST302', 'Anonymous access is disabled', null, UNAUTHORIZED_MESSAGE);
         return actor;
       },
+      mayRead: (actor, object) => decide(actor, object, 'read').allowed,
       rowScope: (actor, kind) => (kind === 'view' ? readableViewIds(ctx.pool, actor) : Promise.resolve([])),
       authorize(actor, needs) {
         for (const need of needs) {

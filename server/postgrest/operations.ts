@@ -34,6 +34,8 @@ export interface DbRequest {
   actor: Actor | undefined;
   /** For a row-scoped relation (RelationDef.rowScope): the ids of the rows the caller may read; undefined: all. */
   rowIds?: readonly string[];
+  /** For a relation with RelationDef.rowObjects: the column values whose rows the caller may not read. */
+  hiddenValues?: readonly string[];
 }
 
 /** What the handler sends back. */
@@ -96,6 +98,9 @@ export class Operations {
     const alias = planner.nextAlias();
     const node = planner.node(source, def, alias, req.query.select, '');
     if (def?.rowScope && req.rowIds) node.where.push(`${alias}."id" = ANY(${planner.params.add(req.rowIds, 'uuid[]')})`);
+    if (def?.rowObjects && req.hiddenValues && req.hiddenValues.length > 0) {
+      node.where.push(`${alias}.${ident(def.rowObjects.column)} <> ALL(${planner.params.add(req.hiddenValues, 'text[]')})`);
+    }
     planner.checkUnusedNodes();
     const window = combineWindow(parseRangeHeader(req.range.header, req.range.unit), node.offset, node.limit);
     const row = await this.run(readStatement(planner, source, alias, node, window, req.prefs.count, shape, options.rowCount), options);

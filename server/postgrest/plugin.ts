@@ -6,7 +6,7 @@ import { checkProfile, negotiate, parsePrefer } from './headers';
 import { Operations, type AccessNeed, type DbRequest, type Outcome } from './operations';
 import { parseQuery, splitQueryString, type QueryParam } from './parse/query';
 import type { SelectItem } from './ast';
-import type { Actor } from './registry';
+import type { Actor, RbacObject } from './registry';
 import type { RelationInfo, Schema } from './schema';
 import { resolveJoin } from './sql/joins';
 import { isJsonRow } from './sql/write';
@@ -32,6 +32,8 @@ export interface PostgrestOptions {
    * or undefined when they may read all of them.
    */
   rowScope?: (actor: Actor, kind: NonNullable<RelationInfo['def']['rowScope']>) => Promise<readonly string[] | undefined>;
+  /** Whether the caller may read an RBAC object (RelationDef.rowObjects hides the rows of objects it may not). */
+  mayRead?: (actor: Actor, object: RbacObject) => boolean;
   /** Per-statement time limit; default STATEMENT_TIMEOUT_MS. */
   statementTimeoutMs?: number;
 }
@@ -133,6 +135,10 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
         if (actor && info.def.rowScope && options.rowScope) {
           const ids = await options.rowScope(actor, info.def.rowScope);
           if (ids) request.rowIds = ids;
+        }
+        const rowObjects = info.def.rowObjects;
+        if (actor && rowObjects && options.mayRead) {
+          request.hiddenValues = Object.entries(rowObjects.objects).filter(([, object]) => !options.mayRead?.(actor, object)).map(([value]) => value);
         }
         outcome = await operations.read(info, request);
       }

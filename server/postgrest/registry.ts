@@ -55,6 +55,11 @@ export interface RelationDef {
    */
   rowScope?: AccessTarget['kind'];
   /**
+   * Rows that stand for resources of several kinds (integrations): the value of `column` names the kind, and
+   * a row is read only by callers who may read its kind's RBAC object (values not listed need nothing more).
+   */
+  rowObjects?: { column: string; objects: Readonly<Record<string, RbacObject>> };
+  /**
    * The RBAC object writes need when it differs from reads (teams are read by everyone who reads the
    * console, but changing them changes who holds which permission, so writes need identities).
    */

@@ -5,6 +5,12 @@ export const integrationRelations: RelationDef[] = [
   {
     name: 'integrations_with_status',
     rbac: 'integrations',
+    // A row stands for a scraper, topology, canary, connection, notification or log backend: each is listed
+    // only to callers who may read that kind too (a connection's name is not for every integrations reader).
+    rowObjects: {
+      column: 'integration_type',
+      objects: { scrapers: 'config_scrapers', topologies: 'topologies', canaries: 'canaries', connections: 'connections', notifications: 'notifications', logging_backends: 'logging_backends' },
+    },
     readable: [
       'id', 'name', 'namespace', 'description', 'integration_type', 'type', 'source', 'agent_id', 'agent', 'labels', 'created_by',
       'created_at', 'updated_at', 'health', 'job_name', 'job_status', 'job_time_start', 'job_time_end', 'job_duration_millis',

@@ -142,7 +142,11 @@ describe('integrations_with_status', () => {
 
   it('is read with the integrations object: viewers read it, nobody writes it, anonymous callers get 401', async () => {
     const viewer = await t.userWith(['viewer']);
-    expect((await list(viewer.headers)).statusCode).toBe(200);
+    const seen = await list(viewer.headers);
+    expect(seen.statusCode).toBe(200);
+    // Connections are for admins (spec §6): a viewer reads the other integrations, not a connection's row.
+    const names = (seen.json() as Row[]).map((row) => row.name).filter((name) => name.startsWith('int-')).sort();
+    expect(names).toEqual(['int-alerts', 'int-files', 'int-files-logs', 'int-quiet', 'int-shop', 'int-web']);
     expect((await list({})).statusCode).toBe(401);
     const write = await t.app.inject({ method: 'DELETE', url: `/api/db/integrations_with_status?id=eq.${ids.scraper}`, headers: t.adminHeaders });
     expect(write.statusCode).toBeGreaterThanOrEqual(400);
