@@ -13,6 +13,7 @@ import { scraperSpecJsonSchema } from './schema';
 import { deleteScraper, saveScraper, ScraperInvalid } from './scrapers';
 import { parseScraperSpec } from './spec';
 import type { ScrapeSummary } from './store';
+import { assertDeletable } from '../../platform/deletable';
 
 const uuid = z.string().uuid('must be a UUID');
 
@@ -103,12 +104,7 @@ export async function scraperApi(app: FastifyInstance, ctx: AppContext): Promise
     access: { resource: 'config_scrapers', action: 'delete' },
     params: z.object({ id: uuid }),
     handler: async ({ params, req }) => {
-      const { rows } = await pool.query<{ source: string }>('SELECT source FROM config_scrapers WHERE id = $1 AND deleted_at IS NULL', [params.id]);
-      const source = rows[0]?.source;
-      if (!source) throw new AppError('not_found', `scraper ${params.id} not found`);
-      if (source !== 'UI' && !(req.actor && decide(req.actor, 'config_scrapers', 'delete').allowed && req.actor.roles.includes('admin'))) {
-        throw new AppError('conflict', `this scraper comes from ${source}: delete it there`);
-      }
+      await assertDeletable(pool, { table: 'config_scrapers', id: params.id, noun: 'scraper', resource: 'config_scrapers', actor: req.actor });
       await deleteScraper(pool, params.id);
       return { message: 'success' };
     },

@@ -19,6 +19,7 @@ import { canarySpecJsonSchema } from './schema';
 import { parseCanarySpec } from './spec';
 import { checksSummary, SORT_KEYS } from './summary';
 import { parseInstant } from './time';
+import { assertDeletable } from '../../platform/deletable';
 
 const uuid = z.uuid({ message: 'must be a UUID' });
 const bool = z.union([z.boolean(), z.enum(['true', 'false', 'yes', 'no'])]).transform((value) => value === true || value === 'true' || value === 'yes');
@@ -234,12 +235,7 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
     access: { resource: 'canaries', action: 'delete' },
     params: z.object({ id: uuid }),
     handler: async ({ params, req }) => {
-      const { rows } = await pool.query<{ source: string }>('SELECT source FROM canaries WHERE id = $1 AND deleted_at IS NULL', [params.id]);
-      const source = rows[0]?.source;
-      if (!source) throw new AppError('not_found', `canary ${params.id} not found`);
-      if (source !== 'UI' && !(req.actor && decide(req.actor, 'canaries', 'delete').allowed && req.actor.roles.includes('admin'))) {
-        throw new AppError('conflict', `this canary comes from ${source}: delete it there`);
-      }
+      await assertDeletable(pool, { table: 'canaries', id: params.id, noun: 'canary', resource: 'canaries', actor: req.actor });
       await deleteCanary(pool, params.id);
       return { message: 'success' };
     },

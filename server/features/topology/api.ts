@@ -12,6 +12,7 @@ import { ComponentNotFound, readTopology } from './read';
 import { runTopology, TopologyNotFound, type TopologyRunSummary } from './run';
 import { parseTopologySpec } from './spec';
 import { deleteTopology, saveTopology, TopologyInvalid } from './topologies';
+import { assertDeletable } from '../../platform/deletable';
 
 const uuid = z.string().uuid('must be a UUID');
 
@@ -164,12 +165,7 @@ export function topologyApi(app: FastifyInstance, ctx: AppContext): void {
     access: { resource: 'topologies', action: 'delete' },
     params: z.object({ id: uuid }),
     handler: async ({ params, req }) => {
-      const { rows } = await pool.query<{ source: string }>('SELECT source FROM topologies WHERE id = $1 AND deleted_at IS NULL', [params.id]);
-      const source = rows[0]?.source;
-      if (!source) throw new AppError('not_found', `topology ${params.id} not found`);
-      if (source !== 'UI' && !(req.actor && decide(req.actor, 'topologies', 'delete').allowed && req.actor.roles.includes('admin'))) {
-        throw new AppError('conflict', `this topology comes from ${source}: delete it there`);
-      }
+      await assertDeletable(pool, { table: 'topologies', id: params.id, noun: 'topology', resource: 'topologies', actor: req.actor });
       await deleteTopology(pool, params.id);
       return { message: 'success' };
     },

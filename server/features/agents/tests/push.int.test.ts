@@ -101,6 +101,14 @@ describe('POST /api/agent/push', () => {
     const scraper = rows.config_scrapers[0] as { id: string; name: string; namespace: string };
     const editScraper = await t.app.inject({ method: 'PUT', url: `/api/catalog/scrapers/${scraper.id}`, headers: t.adminHeaders, payload: { name: scraper.name, namespace: scraper.namespace, spec: { file: [{ type: 'File', paths: ['/tmp/none.json'] }] } } });
     expect(editScraper.json().message ?? editScraper.body).toMatch(/runs on the agent "edge-1"/);
+    // Nor deleted here, even by an admin: its next push would bring it back.
+    const remove = await t.app.inject({ method: 'DELETE', url: `/api/canary/canaries/${canary.id}`, headers: t.adminHeaders });
+    expect(remove.statusCode, remove.body).toBe(409);
+    expect(remove.json().message).toBe('this canary runs on the agent "edge-1", which pushes it here: delete it on that agent');
+    const removeScraper = await t.app.inject({ method: 'DELETE', url: `/api/catalog/scrapers/${scraper.id}`, headers: t.adminHeaders });
+    expect(removeScraper.statusCode, removeScraper.body).toBe(409);
+    const kept = await t.db.pool.query('SELECT count(*)::int AS n FROM canaries WHERE id = $1 AND deleted_at IS NULL', [canary.id]);
+    expect(kept.rows[0]?.n).toBe(1);
   });
 
   it('the same batch twice changes nothing: no duplicate rows, statuses counted once by the rollups, rows not rewritten', async () => {
