@@ -6,6 +6,9 @@ import { Providers } from '@web/app/providers';
 import { testQueryClient } from '@web/app/test-utils';
 import { CreateTokenDialog } from './create-token-dialog';
 
+// Each test clicks through several Radix selects: seconds on a loaded machine, over the 5 s default.
+vi.setConfig({ testTimeout: 20_000 });
+
 beforeAll(() => {
   // Radix Select uses pointer capture and scrolls its list; jsdom has neither.
   Element.prototype.hasPointerCapture ??= () => false;
@@ -119,28 +122,35 @@ describe('Create new token dialog', () => {
     });
   });
 
-  it('in MCP mode starts on Read, needs the MCP scope, and shows the client configuration', async () => {
+  it('in MCP mode starts on Custom with only MCP on, needs the MCP scope, and shows the client configuration', async () => {
     const writeText = vi.fn(async () => undefined);
     const { user, onClose } = renderDialog('mcp');
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     screen.getByRole('dialog', { name: 'Setup MCP' });
-    expect(isChecked(screen.getByRole('radio', { name: /^Read/ }))).toBe(true);
+    expect(isChecked(screen.getByRole('radio', { name: /^Custom/ }))).toBe(true);
+    expect(isChecked(screen.getByRole('radio', { name: /^Read/ }))).toBe(false);
     expect(combobox('MCP').textContent).toContain('Admin');
-    for (const object of ['Canaries', 'Catalog', 'Applications', 'Playbooks', 'Notifications']) expect(combobox(object).textContent).toContain('Read');
+    for (const object of ['Canaries', 'Catalog', 'Applications', 'Playbooks', 'Notifications']) expect(combobox(object).textContent).toContain('None');
+    expect(screen.getByText(/With only MCP on, an assistant using this token acts through MCP with your own permissions/)).toBeTruthy();
 
     // Without mcp:* the token would be refused at the MCP endpoint: said, and not submittable.
     await chooseLevel(user, 'MCP', 'None');
+    expect(await screen.findByText('Choose at least one scope')).toBeTruthy();
+    await chooseLevel(user, 'Catalog', 'Read');
     expect(await screen.findByText('An MCP token needs the MCP scope: set MCP to Admin')).toBeTruthy();
     expect(isDisabled(screen.getByRole('button', { name: 'Create Token' }))).toBe(true);
-    await user.click(screen.getByRole('radio', { name: /^Write/ }));
+    await chooseLevel(user, 'MCP', 'Admin');
     await waitFor(() => expect(isDisabled(screen.getByRole('button', { name: 'Create Token' }))).toBe(false));
+    expect(screen.queryByText('An MCP token needs the MCP scope: set MCP to Admin')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Create Token' }));
 
     const setup = await screen.findByRole('dialog', { name: 'Connect an MCP client' });
     const body = calls.find((call) => call.path === '/api/auth/create_token')?.body as { name: string; scope: unknown[] };
     expect(body.name).toBe('mcp-client');
-    expect(body.scope).toContainEqual({ subject: '', object: 'mcp', action: '*' });
-    expect(body.scope).toContainEqual({ subject: '', object: 'catalog', action: 'create' });
+    expect(body.scope).toEqual([
+      { subject: '', object: 'mcp', action: '*' },
+      { subject: '', object: 'catalog', action: 'read' },
+    ]);
     expect(within(setup).getByText(/cannot be seen again/)).toBeTruthy();
     const endpoint = `${window.location.origin}/api/mcp`;
     expect(within(setup).getByTestId('mcp-snippet-endpoint').textContent).toBe(endpoint);

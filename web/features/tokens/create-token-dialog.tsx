@@ -16,7 +16,7 @@ import { TokenCreatedDialog } from './token-created-dialog';
 import { createPayload, initialPreset, initialValues, MCP_SCOPE_REQUIRED, SCOPE_REQUIRED, tokenFormSchema, type TokenDialogMode, type TokenFormValues } from './token-form';
 
 export interface CreateTokenDialogProps {
-  /** 'mcp': Setup MCP (the token needs mcp:*; success shows the client configuration). */
+  /** 'mcp': Setup MCP (starts on Custom with only mcp:* on, needs mcp:*; success shows the client configuration). */
   mode?: TokenDialogMode;
   /** Called when the person is done: the form was cancelled, or the one-time token dialog closed. */
   onClose: () => void;
@@ -111,6 +111,11 @@ function TokenForm({ mode, onCancel, onCreated }: { mode: TokenDialogMode; onCan
             />
           ) : null}
         </div>
+        {mode === 'mcp' ? (
+          <p className="text-sm text-slate-600">
+            With only MCP on, an assistant using this token acts through MCP with your own permissions. Set the levels below to narrow it to them.
+          </p>
+        ) : null}
         <ScopeFields preset={preset} objectActions={objectActions} onPresetChange={choosePreset} onLevelChange={chooseLevel} error={scopeError} />
       </form>
     </Dialog>

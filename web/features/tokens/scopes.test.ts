@@ -58,11 +58,12 @@ describe('token scopes', () => {
     expect(levelOf(applyLevel(flags, 'playbooks', 'Approve'), 'playbooks')).toBe('Approve');
   });
 
-  it('MCP mode starts on Read, which carries mcp:* and read on every object', () => {
-    expect(initialPreset('mcp')).toBe('Read');
-    expect(keysOn(initialValues('mcp').objectActions)).toEqual(['mcp:*', 'canaries:read', 'catalog:read', 'application:read', 'playbooks:read', 'notification:read']);
+  it('MCP mode starts on Custom with only mcp:* on (spec §4); the Tokens page on Read', () => {
+    expect(initialPreset('mcp')).toBe('Custom');
+    expect(keysOn(initialValues('mcp').objectActions)).toEqual(['mcp:*']);
     expect(initialValues('mcp').name).toBe('mcp-client');
     expect(initialPreset('default')).toBe('Read');
+    expect(keysOn(initialValues('default').objectActions)).toContain('catalog:read');
     expect(initialValues('default').name).toBe('');
   });
 

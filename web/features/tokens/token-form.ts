@@ -1,7 +1,7 @@
 import type { TokenPreset } from '@common/rbac';
 import { z } from 'zod';
 import { DEFAULT_EXPIRY, EXPIRY_DATE_MESSAGE, expiryPayload, isValidExpiry } from './expiry';
-import { presetObjectActions, scopesOf, type ObjectActions } from './scopes';
+import { noObjectActions, presetObjectActions, scopesOf, type ObjectActions } from './scopes';
 
 export const NAME_REQUIRED = 'Name is required';
 export const SCOPE_REQUIRED = 'Choose at least one scope';
@@ -16,9 +16,9 @@ export const tokenFormSchema = z.object({
 export type TokenFormValues = z.input<typeof tokenFormSchema>;
 
 /**
- * 'default': the Tokens page; 'mcp': setting up an MCP client. Spec §4 starts MCP mode on Custom with
- * only mcp on, but a tool call runs with the token's scopes, so mcp alone reaches nothing: MCP mode
- * starts on Read (every object read, and mcp:*), and Write or Admin are a choice away.
+ * 'default': the Tokens page; 'mcp': setting up an MCP client. Spec §4: MCP mode starts on Custom with
+ * only the mcp scope on. A token whose only scopes are mcp scopes acts through MCP with its owner's
+ * permissions (server/features/mcp); adding object scopes narrows it to them.
  */
 export type TokenDialogMode = 'default' | 'mcp';
 
@@ -28,12 +28,12 @@ export type TokenDialogMode = 'default' | 'mcp';
  */
 export const DEFAULT_PRESET: TokenPreset = 'Read';
 
-export function initialPreset(_mode: TokenDialogMode): TokenPreset {
-  return DEFAULT_PRESET;
+export function initialPreset(mode: TokenDialogMode): TokenPreset {
+  return mode === 'mcp' ? 'Custom' : DEFAULT_PRESET;
 }
 
 export function initialValues(mode: TokenDialogMode): TokenFormValues {
-  const objectActions: ObjectActions = presetObjectActions(DEFAULT_PRESET);
+  const objectActions: ObjectActions = mode === 'mcp' ? { ...noObjectActions(), 'mcp:*': true } : presetObjectActions(DEFAULT_PRESET);
   return { name: mode === 'mcp' ? 'mcp-client' : '', expiry: DEFAULT_EXPIRY, objectActions };
 }
 
