@@ -1,0 +1,6 @@
+-- Words in a config item's name (POST /api/resources/search, the MCP search tool, the catalog's name
+-- filter): `name ILIKE '%word%'` read every row of config_items; a trigram index finds the matches.
+-- bench/mcp.ts, 100,000 items: a word search 150 ms → 17 ms, a word matching nothing 150 ms → 0.1 ms.
+-- pg_trgm is a trusted extension (PostgreSQL 13+): a database owner may create it without superuser.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE INDEX config_items_name_trgm_idx ON config_items USING gin (name gin_trgm_ops);
