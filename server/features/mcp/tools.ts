@@ -1,92 +1,29 @@
 import { z } from 'zod';
-import type { Action, Resource } from '../../../common/rbac';
 import { allows } from '../../platform/auth/decide';
-import type { Actor } from '../../platform/auth/types';
 import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/http/errors';
 import { inTransaction } from '../../platform/jobs/db';
 import { secretStore } from '../../platform/secrets';
 import { catalogChanges } from '../catalog/query/changes';
 import { changesBody } from '../catalog/query/schema';
-import { searchResources } from '../catalog/query/search';
-import { valueFilter } from '../catalog/query/sql';
 import { checksSummary } from '../health/summary';
 import { incidentWriteHooks } from '../incidents/events';
 import { createRun, loadPlaybook } from '../playbooks/runs';
 import { checkPlaybookSpec } from '../playbooks/spec';
 import { exclusionOf, loadTarget, targetOf } from '../playbooks/targets';
+import { canaryTargets, configTarget, itemScoped, mayRead, offsetOf, page, paged, tool, uuid, type ToolDef } from './tools-common';
+import { listChanges } from './tools-changes';
+import { readLogs } from './tools-logs';
+import { searchResourcesTool } from './tools-search';
+import { queryView } from './tools-views';
 
-export interface ToolDef {
-  name: string;
-  description: string;
-  input: z.ZodRawShape;
-  /** What the caller needs (token scopes ∩ owner's roles and permissions), checked before the tool runs. */
-  needs: ReadonlyArray<{ resource: Resource; action: Action }>;
-  readOnly: boolean;
-  run(ctx: AppContext, actor: Actor, args: Record<string, unknown>): Promise<unknown>;
-}
-
-function tool<S extends z.ZodRawShape>(def: Omit<ToolDef, 'input' | 'run'> & { input: S; run(ctx: AppContext, actor: Actor, args: z.output<z.ZodObject<S>>): Promise<unknown> }): ToolDef {
-  return def as unknown as ToolDef;
-}
-
-const MAX_LIMIT = 100;
-const uuid = z.string().uuid('must be a UUID');
-const limit = z.number().int().min(1).max(MAX_LIMIT).default(20).describe('page size, 1–100 (default 20)');
-const cursor = z.string().max(200).optional().describe('next_cursor of the previous page');
-const paged = { limit, cursor };
-
-/** Opaque cursors: the offset of the next page. */
-export function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
-}
-
-function offsetOf(value: string | undefined): number {
-  if (value === undefined) return 0;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    const offset = parsed && typeof parsed === 'object' ? Reflect.get(parsed, 'o') : undefined;
-    if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0 && offset <= 1_000_000) return offset;
-  } catch {
-    // fall through
-  }
-  throw new AppError('invalid_request', 'cursor: is not a cursor this server gave (pass next_cursor as it came)');
-}
-
-/** A page of rows fetched with one extra row: the items and, when more follow, the next cursor. */
-function page<T>(rows: T[], offset: number, size: number): { items: T[]; next_cursor?: string } {
-  return rows.length > size ? { items: rows.slice(0, size), next_cursor: encodeCursor(offset + size) } : { items: rows };
-}
+export type { ToolDef };
+export { encodeCursor } from './tools-common';
 
 const READ_CATALOG = [{ resource: 'config_scrapers', action: 'read' }] as const;
 const READ_CHECKS = [{ resource: 'canaries', action: 'read' }] as const;
 const READ_INCIDENTS = [{ resource: 'incident', action: 'read' }] as const;
 const READ_PLAYBOOKS = [{ resource: 'playbooks', action: 'read' }] as const;
-
-/** The search syntax of /api/resources/search caps a selector at 1,000 rows. */
-const SEARCH_MAX = 1000;
-
-const searchCatalog = tool({
-  name: 'search_catalog',
-  description: 'Find config items (catalog) by words in the name, type and tags. Answers id, name, type, health, status.',
-  input: {
-    query: z.string().max(500).optional().describe('words in the name, or key=value terms (name, type, namespace, health, status; other keys are tags)'),
-    type: z.string().max(255).optional().describe('config type, e.g. Kubernetes::Pod (comma list; !type excludes)'),
-    tags: z.string().max(2000).optional().describe('tag selector: key=value,key!=value'),
-    ...paged,
-  },
-  needs: READ_CATALOG,
-  readOnly: true,
-  async run(ctx, _actor, args) {
-    const offset = offsetOf(args.cursor);
-    if (offset + args.limit >= SEARCH_MAX) throw new AppError('invalid_request', `cursor: search pages end at ${SEARCH_MAX} items; narrow the query`);
-    const { configs } = await searchResources(ctx.pool, {
-      configs: [{ ...(args.query ? { search: args.query } : {}), ...(args.type ? { types: valueFilter(args.type) } : {}), ...(args.tags ? { tag_selector: args.tags } : {}), limit: offset + args.limit + 1 }],
-    });
-    const rows = configs.slice(offset).map((row) => ({ id: row.id, name: row.name, type: row.type, health: row.health, status: row.status }));
-    return page(rows, offset, args.limit);
-  },
-});
 
 const getConfig = tool({
   name: 'get_config',
@@ -106,7 +43,7 @@ const getConfig = tool({
     );
     const item = rows[0];
     if (!item) throw new AppError('not_found', `config item ${args.id} not found`);
-    if (!allows(actor, 'config_scrapers', 'read', { kind: 'config', id: args.id, agent: item.agent_id, name: String(item.name ?? ''), type: String(item.type), tags: item.tags as Record<string, string> })) {
+    if (!mayRead(actor, 'config_scrapers', configTarget({ id: args.id, name: String(item.name ?? ''), type: String(item.type), tags: item.tags, agent_id: item.agent_id }))) {
       throw new AppError('forbidden', `you may not read config item ${args.id}`);
     }
     const { config, agent_id: _agent, ...fields } = item;
@@ -117,8 +54,8 @@ const getConfig = tool({
          WHERE config_id = $1 AND status = 'open' ORDER BY last_observed DESC LIMIT 20`,
         [args.id],
       ),
-      ctx.pool.query(
-        `SELECT CASE WHEN r.config_id = $1 THEN 'outgoing' ELSE 'incoming' END AS direction, r.relation, c.id, c.name, c.type, c.health
+      ctx.pool.query<{ id: string; name: string | null; type: string; namespace: string | null; tags: unknown; agent_id: string }>(
+        `SELECT CASE WHEN r.config_id = $1 THEN 'outgoing' ELSE 'incoming' END AS direction, r.relation, c.id, c.name, c.type, c.health, c.namespace, c.tags, c.agent_id
          FROM config_relationships r JOIN config_items c ON c.id = CASE WHEN r.config_id = $1 THEN r.related_id ELSE r.config_id END
          WHERE (r.config_id = $1 OR r.related_id = $1) AND r.deleted_at IS NULL AND c.deleted_at IS NULL
          ORDER BY c.type, c.name LIMIT 50`,
@@ -131,10 +68,19 @@ const getConfig = tool({
       ...(json ? { config: json.length > 20_000 ? `${json.slice(0, 20_000)}…` : json } : {}),
       changes: changes?.changes.map((change) => ({ id: change.id, change_type: change.change_type, severity: change.severity, source: change.source, summary: change.summary, count: change.count, created_at: change.created_at })),
       insights: insights.rows,
-      relationships: related.rows.map((row: Record<string, unknown>) => ({ ...row, relation: row.relation === '' ? undefined : row.relation })),
+      // Related items the caller may not read are left out (spec §6: permissions on single items).
+      relationships: related.rows
+        .filter((row) => mayRead(actor, 'config_scrapers', configTarget(row)))
+        .map(({ namespace: _n, tags: _t, agent_id: _a, ...row }: Record<string, unknown>) => ({ ...row, relation: row.relation === '' ? undefined : row.relation })),
     };
   },
 });
+
+function countBy(values: readonly string[]): Array<{ status: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].map(([status, count]) => ({ status, count }));
+}
 
 const healthSummary = tool({
   name: 'health_summary',
@@ -146,13 +92,17 @@ const healthSummary = tool({
   },
   needs: READ_CHECKS,
   readOnly: true,
-  async run(ctx, _actor, args) {
+  async run(ctx, actor, args) {
     const offset = offsetOf(args.cursor);
     const to = new Date();
     const from = new Date(to.getTime() - 24 * 3_600_000);
+    // With permissions on single canaries, only the checks of canaries the caller may read are counted and listed.
+    const readable = itemScoped(actor) ? [...(await canaryTargets(ctx.pool)).entries()].filter(([, target]) => mayRead(actor, 'canaries', target)) : undefined;
     const [summary, counts] = await Promise.all([
-      checksSummary(ctx.pool, { from, to, query: args.query, health: args.health, limit: args.limit + 1, offset, sortBy: 'status', sortDesc: true }),
-      ctx.pool.query<{ status: string; count: number }>("SELECT coalesce(status, 'unknown') AS status, count(*)::int AS count FROM checks WHERE deleted_at IS NULL GROUP BY 1"),
+      checksSummary(ctx.pool, { from, to, query: args.query, health: args.health, limit: args.limit + 1, offset, sortBy: 'status', sortDesc: true, ...(readable ? { checkIds: readable.map(([id]) => id) } : {}) }),
+      readable
+        ? { rows: countBy(readable.map(([, target]) => target.status ?? 'unknown')) }
+        : ctx.pool.query<{ status: string; count: number }>("SELECT coalesce(status, 'unknown') AS status, count(*)::int AS count FROM checks WHERE deleted_at IS NULL GROUP BY 1"),
     ]);
     const rows = summary.checks_summary.map((check) => ({
       id: check.id,
@@ -174,10 +124,11 @@ const checkHistory = tool({
   input: { id: uuid.describe('check id'), ...paged },
   needs: READ_CHECKS,
   readOnly: true,
-  async run(ctx, _actor, args) {
+  async run(ctx, actor, args) {
     const offset = offsetOf(args.cursor);
     const check = await ctx.pool.query<{ name: string; status: string | null }>('SELECT name, status FROM checks WHERE id = $1', [args.id]);
     if (!check.rows[0]) throw new AppError('not_found', `check ${args.id} not found`);
+    if (!mayRead(actor, 'canaries', (await canaryTargets(ctx.pool, [args.id])).get(args.id))) throw new AppError('forbidden', `you may not read check ${args.id} (a permission on its canary denies it)`);
     const { rows } = await ctx.pool.query(
       'SELECT time, status AS pass, duration AS duration_ms, message, error FROM check_statuses WHERE check_id = $1 ORDER BY time DESC LIMIT $2 OFFSET $3',
       [args.id, args.limit + 1, offset],
@@ -384,4 +335,4 @@ const getPlaybookRun = tool({
 });
 
 /** The default tool list. */
-export const tools: ToolDef[] = [searchCatalog, getConfig, healthSummary, checkHistory, listIncidents, getIncident, createIncident, addComment, listPlaybooks, runPlaybook, getPlaybookRun];
+export const tools: ToolDef[] = [searchResourcesTool, getConfig, listChanges, healthSummary, checkHistory, listIncidents, getIncident, createIncident, addComment, listPlaybooks, runPlaybook, getPlaybookRun, queryView, readLogs];

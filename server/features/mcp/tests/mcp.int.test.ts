@@ -97,7 +97,7 @@ describe('MCP server', () => {
     expect(client.getServerVersion()?.name).toBe('watchkeeper');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_comment', 'create_incident', 'get_check_history', 'get_config', 'get_incident', 'get_playbook_run', 'health_summary', 'list_incidents', 'list_playbooks', 'run_playbook', 'search_catalog'].sort(),
+      ['add_comment', 'create_incident', 'get_check_history', 'get_config', 'get_incident', 'get_playbook_run', 'health_summary', 'list_changes', 'list_incidents', 'list_playbooks', 'query_view', 'read_logs', 'run_playbook', 'search_resources'].sort(),
     );
     await client.close();
 
@@ -115,17 +115,17 @@ describe('MCP server', () => {
   it('Basic auth with user "token" works; the old protocol version is spoken by the SDK client', async () => {
     const basic = { authorization: `Basic ${Buffer.from(`token:${adminToken}`).toString('base64')}` };
     const client = await connect(basic, '2024-11-05');
-    const { json } = await call(client, 'search_catalog', { query: 'checkout' });
+    const { json } = await call(client, 'search_resources', { query: 'checkout' });
     expect(json.items.map((item: { name: string }) => item.name)).toContain('checkout-7f9');
     await client.close();
   });
 
-  it('search_catalog pages with a cursor and filters by type', async () => {
+  it('search_resources pages with a cursor and filters by type', async () => {
     const client = await connect(bearer(adminToken));
-    const first = await call(client, 'search_catalog', { type: 'Kubernetes::Pod', limit: 4 });
+    const first = await call(client, 'search_resources', { type: 'Kubernetes::Pod', limit: 4 });
     expect(first.json.items).toHaveLength(4);
     expect(first.json.next_cursor).toBeTypeOf('string');
-    const second = await call(client, 'search_catalog', { type: 'Kubernetes::Pod', limit: 4, cursor: first.json.next_cursor });
+    const second = await call(client, 'search_resources', { type: 'Kubernetes::Pod', limit: 4, cursor: first.json.next_cursor });
     expect(second.json.items).toHaveLength(2);
     expect(second.json.next_cursor).toBeUndefined();
     const names = [...first.json.items, ...second.json.items].map((item: { name: string }) => item.name);
@@ -133,7 +133,7 @@ describe('MCP server', () => {
     expect(names).not.toContain('checkout');
     // No nulls in answers.
     expect(first.text).not.toContain('null');
-    const bad = await call(client, 'search_catalog', { cursor: 'not-a-cursor' });
+    const bad = await call(client, 'search_resources', { cursor: 'not-a-cursor' });
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain('cursor');
     await client.close();
