@@ -1,12 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Feature, AppContext } from '../../platform/context';
-import { buildMcpServer } from './server';
+import { buildMcpServer, mcpActor } from './server';
 
 /** JSON-RPC error body (the transport's own shape for errors outside a request). */
 function rpcError(code: number, message: string): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
+
+/** Bodies up to 1 MB (MiB); larger ones answer 413 with a JSON-RPC error. */
+const BODY_LIMIT = 1_048_576;
 
 const CHALLENGE = 'Bearer realm="watchkeeper", Basic realm="watchkeeper"';
 
@@ -29,6 +32,7 @@ async function handle(ctx: AppContext, req: FastifyRequest, reply: FastifyReply)
   } catch {
     return reply.status(400).send(rpcError(-32700, 'parse error: the body is not JSON'));
   }
+  if (body === undefined) return reply.status(400).send(rpcError(-32700, 'parse error: send a JSON-RPC message as the body (Content-Type: application/json)'));
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === 'string') headers.set(name, value);
@@ -38,7 +42,7 @@ async function handle(ctx: AppContext, req: FastifyRequest, reply: FastifyReply)
   headers.set('accept', 'application/json, text/event-stream');
   headers.set('content-type', 'application/json');
   const request = new Request(`http://localhost${req.url}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const server = buildMcpServer(ctx, actor, req.log);
+  const server = await buildMcpServer(ctx, mcpActor(actor), req.log);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
@@ -59,7 +63,16 @@ async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     // The body is parsed here so that malformed JSON answers a JSON-RPC parse error, not the API's 400.
     scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1_048_576 }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    // Errors before the handler (a body over the limit, another content type) answer JSON-RPC too, never Fastify's body.
+    scope.setErrorHandler((error: FastifyError, req, reply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 413) return reply.status(413).send(rpcError(-32600, 'invalid request: the body exceeds the 1 MB limit (1,048,576 bytes)'));
+      if (status === 415) return reply.status(415).send(rpcError(-32600, 'invalid request: send the body as Content-Type: application/json'));
+      if (status < 500) return reply.status(status).send(rpcError(-32600, `invalid request: ${error.message}`));
+      req.log.error({ err: error }, 'mcp request failed');
+      return reply.status(500).send(rpcError(-32603, 'internal error: the server log has the details'));
+    });
     for (const url of ['/api/mcp', '/mcp']) {
       scope.route({
         method: ['POST', 'GET', 'DELETE'],
@@ -76,8 +89,8 @@ async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
 
 /**
  * MCP (issue 24, spec §7 Other: POST {base}/mcp): a Model Context Protocol server for AI assistants on
- * the official SDK. Every tool runs with the calling token's permissions intersected with its owner's
- * (docs/MCP.md).
+ * the official SDK. Every tool runs with the calling token's permissions intersected with its owner's;
+ * a token with only the mcp scope acts as its owner (mcpActor, docs/MCP.md).
  */
 export const mcpFeature: Feature = {
   name: 'mcp',

@@ -2,11 +2,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { Action, Resource } from '../../../common/rbac';
+import { presetScopes, type Action, type Resource } from '../../../common/rbac';
 import { decide } from '../../platform/auth/decide';
 import type { Actor } from '../../platform/auth/types';
 import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/http/errors';
+import { dynamicTools } from './dynamic';
+import { registerPrompts } from './prompts';
+import { registerResources } from './resources';
 import { tools, type ToolDef } from './tools';
 
 /** Drops nulls, undefined and empty arrays/objects, so answers stay compact. */
@@ -42,27 +45,61 @@ export function refusal(actor: Actor, needs: ReadonlyArray<{ resource: Resource;
   return undefined;
 }
 
-/** A new MCP server for one request, its tools bound to the caller. */
-export function buildMcpServer(ctx: AppContext, actor: Actor, log: FastifyBaseLogger): McpServer {
-  const server = new McpServer({ name: 'watchkeeper', version: '0.1.0' }, { capabilities: { tools: {} } });
+/**
+ * Token semantics through MCP (spec §2/§4: a token made in MCP mode carries only the mcp scope): a token
+ * whose only scopes are mcp scopes acts with its owner's permissions (as the Admin preset would, still
+ * bounded by the owner's roles and permission rows); a token with object scopes too stays limited by them.
+ */
+export function mcpActor(actor: Actor): Actor {
+  const token = actor.token;
+  if (!token || token.scopes.length === 0 || !token.scopes.every((scope) => scope.object === 'mcp')) return actor;
+  return { ...actor, token: { ...token, scopes: presetScopes('Admin') } };
+}
+
+type Runner = (ctx: AppContext, actor: Actor, args: Record<string, unknown>) => Promise<unknown>;
+
+/** Runs a tool: a refusal, an AppError or a failure as a tool error (never a stack), the answer as compact JSON. */
+async function answer(ctx: AppContext, actor: Actor, log: FastifyBaseLogger, name: string, run: Runner, args: Record<string, unknown>): Promise<CallToolResult> {
+  try {
+    const result = await run(ctx, actor, args);
+    return { content: [{ type: 'text', text: JSON.stringify(compact(result)) }] };
+  } catch (error) {
+    if (error instanceof AppError) return errorResult(`${error.code}: ${error.message}`);
+    log.error({ err: error, tool: name }, 'mcp tool failed');
+    return errorResult('internal error: the tool failed; the server log has the details');
+  }
+}
+
+/**
+ * A new MCP server for one request, bound to the caller: the default tools, a tool per playbook and view
+ * marked for MCP that the caller may use (dynamic.ts), resources (resources.ts) and prompts (prompts.ts).
+ */
+export async function buildMcpServer(ctx: AppContext, actor: Actor, log: FastifyBaseLogger): Promise<McpServer> {
+  const server = new McpServer({ name: 'watchkeeper', version: '0.1.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
+  const names = new Set<string>();
   for (const tool of tools as ToolDef[]) {
+    names.add(tool.name);
     server.registerTool(
       tool.name,
       { description: tool.description, inputSchema: tool.input, annotations: { readOnlyHint: tool.readOnly } },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         const refused = refusal(actor, tool.needs);
         if (refused) return errorResult(refused);
-        try {
-          const answer = await tool.run(ctx, actor, args);
-          return { content: [{ type: 'text', text: JSON.stringify(compact(answer)) }] };
-        } catch (error) {
-          if (error instanceof AppError) return errorResult(`${error.code}: ${error.message}`);
-          log.error({ err: error, tool: tool.name }, 'mcp tool failed');
-          return errorResult('internal error: the tool failed; the server log has the details');
-        }
+        return answer(ctx, actor, log, tool.name, (c, a, input) => tool.run(c, a, input), args);
       },
     );
   }
+  for (const tool of await dynamicTools(ctx.pool, names)) {
+    if (!tool.usableBy(actor)) continue;
+    names.add(tool.name);
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      (args: Record<string, unknown>): Promise<CallToolResult> => answer(ctx, actor, log, tool.name, tool.run, args),
+    );
+  }
+  registerResources(server, ctx, actor, compact);
+  registerPrompts(server, ctx, actor, names);
   return server;
 }
 

@@ -219,6 +219,17 @@ export const playbookSpecSchema = z.object({
   runsOn: z.array(z.string()).optional(),
   templatesOn: z.string().optional(),
   actions: z.array(actionSchema, { message: 'is required: at least one action' }).min(1, 'is required: at least one action'),
+  /** Offered to LLM clients as its own MCP tool (docs/MCP.md): `true`, or the tool's title, description and hints. */
+  mcp: z.union([z.boolean(), z.object({
+    enabled: z.boolean().optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+    tags: z.array(z.string()).optional(),
+  })]).optional(),
 });
 export type PlaybookSpec = z.infer<typeof playbookSpecSchema>;
 

@@ -251,7 +251,7 @@ export const viewSpecSchema = z.object({
     /** The console's own Changes or Configs list with filters, in place of a view. */
     uiRef: z.object({ changes: z.record(z.string(), z.unknown()).optional(), configs: z.record(z.string(), z.unknown()).optional() }).optional(),
   })).optional(),
-  /** How the view is offered to LLM clients as an MCP tool. */
+  /** How the view is offered to LLM clients as its own MCP tool (docs/MCP.md). */
   mcp: z.union([z.boolean(), z.object({
     enabled: z.boolean().optional(),
     title: z.string().optional(),
@@ -472,7 +472,6 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
     if (section.uiRef) warnings.push(`${where}.uiRef is not run by this console: the section is not shown (embed a view with viewRef instead)`);
   });
 
-  if (spec.mcp !== undefined && spec.mcp !== false) warnings.push('spec.mcp is not run: this console offers no MCP tools, so the view is not listed to LLM clients');
   if (problems.length > 0) return { problems };
   // What is not run is left out of the spec the engine and the page read (each named in a warning above).
   const run: ViewSpec = {

@@ -132,7 +132,7 @@ describe('/api/views', () => {
     expect(Object.keys(schema.json().properties)).toEqual(expect.arrayContaining(['display', 'queries', 'columns', 'mapping', 'panels', 'templating', 'cache', 'sections']));
 
     const ok = await t.app.inject({ method: 'POST', url: '/api/views/validate', headers: t.adminHeaders, payload: { spec: { ...spec, mcp: { title: 'x' } } } });
-    expect(ok.json()).toEqual({ errors: [], warnings: ['spec.mcp is not run: this console offers no MCP tools, so the view is not listed to LLM clients'] });
+    expect(ok.json()).toEqual({ errors: [], warnings: [] });
     const bad = await t.app.inject({ method: 'POST', url: '/api/views/validate', headers: t.adminHeaders, payload: { spec: { ...spec, mapping: { name: 'row.name +' } } } });
     expect(bad.json().errors).toEqual([{ path: 'spec.mapping.name', message: expect.stringContaining('row.name +') }]);
     const none = await t.app.inject({ method: 'POST', url: '/api/views/validate', headers: t.adminHeaders, payload: { spec: 'x' } });

@@ -136,8 +136,8 @@ describe('checkViewSpec', () => {
       'spec.columns[5].cardPosition is the older name of card.position: read as card.position',
       'spec.panels[0].type: playbooks panels are not run by this console: the panel is not shown',
       'spec.sections[0].uiRef is not run by this console: the section is not shown (embed a view with viewRef instead)',
-      'spec.mcp is not run: this console offers no MCP tools, so the view is not listed to LLM clients',
     ]);
+    expect(checked.checked?.spec.mcp).toEqual({ description: 'for LLMs' });
     expect(checked.checked?.spec.panels).toEqual([]);
     expect(checked.checked?.spec.sections).toEqual([]);
   });
