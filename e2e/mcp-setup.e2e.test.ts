@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { ADMIN, useJourney } from './harness';
 
 describe('Setup MCP', () => {
@@ -19,7 +17,10 @@ describe('Setup MCP', () => {
 
     const form = page.getByRole('dialog', { name: 'Setup MCP' });
     expect(await form.getByLabel('Name').inputValue()).toBe('mcp-client');
-    expect(await form.getByRole('radio', { name: /^Read/ }).getAttribute('aria-checked')).toBe('true');
+    // Spec §4: MCP setup starts on Custom with only the mcp scope on.
+    expect(await form.getByRole('radio', { name: /^Custom/ }).getAttribute('aria-checked')).toBe('true');
+    expect(await form.getByRole('combobox', { name: 'MCP' }).textContent()).toContain('Admin');
+    for (const object of ['Canaries', 'Catalog', 'Applications', 'Playbooks', 'Notifications']) expect(await form.getByRole('combobox', { name: object }).textContent()).toContain('None');
     await form.getByLabel('Name').fill('e2e-mcp');
     await form.getByRole('button', { name: 'Create Token' }).click();
     await page.getByText('Token created successfully', { exact: true }).waitFor();
@@ -45,13 +46,12 @@ describe('Setup MCP', () => {
       servers: { watchkeeper: { type: 'http', url: endpoint, headers: { Authorization: authorization } } },
     });
 
-    // The token is a real one, with mcp:* and read on every object, owned by the admin.
+    // The token is a real one, with mcp:* only, owned by the admin.
     const whoami = await fetch(url('/api/auth/whoami'), { headers: { authorization } });
     expect(whoami.status).toBe(200);
     const identity = (await whoami.json()) as { user: { email: string }; token: { scopes: unknown[] } };
     expect(identity.user.email).toBe(ADMIN.email);
-    expect(identity.token.scopes).toEqual(expect.arrayContaining([{ object: 'mcp', action: '*' }, { object: 'catalog', action: 'read' }]));
-    expect(identity.token.scopes).not.toContainEqual({ object: 'catalog', action: 'create' });
+    expect(identity.token.scopes).toEqual([{ object: 'mcp', action: '*' }]);
 
     // The curl line of the dialog, run as a person would paste it: the MCP server answers initialize.
     const ran = spawnSync('bash', ['-c', curl], { encoding: 'utf8', timeout: 20_000 });
@@ -67,29 +67,22 @@ describe('Setup MCP', () => {
     expect((await init({ authorization: `Basic ${Buffer.from(`token:${token}`).toString('base64')}` })).status).toBe(200);
     expect((await init({})).status).toBe(401);
 
+    // The mcp-only token lists the tools over HTTP, as a client does after initialize.
+    const listed = await fetch(endpoint, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+    });
+    expect(listed.status).toBe(200);
+    const listText = await listed.text();
+    const listBody = listText.trimStart().startsWith('{') ? listText : listText.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5)).join('');
+    const tools = (JSON.parse(listBody) as { result: { tools: { name: string; inputSchema: { type: string } }[] } }).result.tools;
+    expect(tools.length).toBeGreaterThan(0);
+    for (const tool of tools) expect(tool).toMatchObject({ name: expect.stringMatching(/^[a-z][a-z0-9_-]*$/i), inputSchema: { type: 'object' } });
+
     await setup.getByRole('button', { name: 'Done' }).click();
     await setup.waitFor({ state: 'detached' });
     await page.waitForURL(/\/settings\/tokens$/);
     await page.getByRole('table', { name: 'API tokens' }).getByRole('row', { name: /e2e-mcp/ }).waitFor();
-  });
-
-  it('downloads a kubeconfig from the user menu whose token the Kubernetes-style API accepts', async () => {
-    const page = journey.page();
-    await page.goto(url('/health'));
-    await page.getByRole('button', { name: 'User menu' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Download kubeconfig' }).click()]);
-    expect(download.suggestedFilename()).toBe('watchkeeper.kubeconfig');
-    await page.getByText('Saved watchkeeper.kubeconfig. Use it: export KUBECONFIG=~/Downloads/watchkeeper.kubeconfig; kubectl get canaries -A').waitFor();
-    const file = await download.path();
-    const config = parse(await fs.readFile(file, 'utf8')) as { clusters: { cluster: { server: string } }[]; users: { user: { token: string } }[] };
-    expect(config.clusters[0]?.cluster.server).toBe(url('/api/kubernetes'));
-    const whoami = await fetch(url('/api/auth/whoami'), { headers: { authorization: `Bearer ${config.users[0]?.user.token ?? ''}` } });
-    expect(((await whoami.json()) as { user: { email: string } }).user.email).toBe(ADMIN.email);
-
-    // kubectl sends a token only over https (docs/KUBECTL.md) and this server is plain http: the list
-    // kubectl would make, with the file's token, answered by the Kubernetes-style API.
-    const list = await fetch(`${config.clusters[0]?.cluster.server ?? ''}/apis/canaries.flanksource.com/v1/canaries`, { headers: { authorization: `Bearer ${config.users[0]?.user.token ?? ''}` } });
-    expect(list.status).toBe(200);
-    expect(await list.json()).toMatchObject({ kind: 'CanaryList', items: [] });
   });
 });
