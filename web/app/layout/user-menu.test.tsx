@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeServer, renderInShell } from '../test-utils';
@@ -52,5 +52,24 @@ describe('user menu', () => {
     expect(screen.getByRole('menuitem', { name: 'Download kubeconfig' })).toBeTruthy();
     await user.click(screen.getByRole('menuitem', { name: 'Sign out' }));
     expect(signOut).toHaveBeenCalledWith('/health?tab=x');
+  });
+
+  it('Download kubeconfig opens /api/kubeconfig in a new tab and shows the steps, keyboard first', async () => {
+    fakeServer();
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    const user = userEvent.setup();
+    renderInShell(<UserMenu />, { sessionSource: { load: async () => ({ id: '1', name: 'Ada Lovelace', roles: ['viewer'], permissions: {} }) } });
+    await screen.findByText('AL');
+    screen.getByRole('button', { name: 'User menu' }).focus();
+    await user.keyboard('{Enter}');
+    (await screen.findByRole('menuitem', { name: 'Download kubeconfig' })).focus();
+    await user.keyboard('{Enter}');
+    expect(open).toHaveBeenCalledWith('/api/kubeconfig', '_blank', 'noopener');
+    const dialog = await screen.findByRole('dialog', { name: 'Download and install kubeconfig' });
+    expect(within(dialog).getByTestId('kubeconfig-command').textContent).toBe(`KUBECONFIG=~/Downloads/${window.location.hostname}-kubeconfig.yaml kubectl get canaries -A`);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Download and install kubeconfig' })).toBeNull();
+    expect(open).toHaveBeenCalledTimes(1);
+    open.mockRestore();
   });
 });
