@@ -349,6 +349,12 @@ describe('bad input', () => {
     // The SDK takes a batch holding initialize only alone: a JSON-RPC error.
     expect(batch.status).toBe(400);
     expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    const lists = await post(JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'prompts/list' }, { jsonrpc: '2.0', id: 3, method: 'nothing/here' }]));
+    expect(lists.status).toBe(200);
+    const answers = (await lists.json()) as Array<{ id: number; result?: { prompts: unknown[] }; error?: { code: number } }>;
+    expect(answers.map((answer) => answer.id)).toEqual([2, 3]);
+    expect(answers[0]?.result?.prompts).toHaveLength(2);
+    expect(answers[1]?.error?.code).toBe(-32601);
   });
 
   it('an unknown tool and arguments failing the schema answer tool errors naming the tool or the argument', async () => {
