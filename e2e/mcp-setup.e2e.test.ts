@@ -79,6 +79,18 @@ describe('Setup MCP', () => {
     const tools = (JSON.parse(listBody) as { result: { tools: { name: string; inputSchema: { type: string } }[] } }).result.tools;
     expect(tools.length).toBeGreaterThan(0);
     for (const tool of tools) expect(tool).toMatchObject({ name: expect.stringMatching(/^[a-z][a-z0-9_-]*$/i), inputSchema: { type: 'object' } });
+    // With only mcp:*, the token acts with its owner's (the admin's) permissions through MCP: a read tool answers.
+    const called = await fetch(endpoint, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_incidents', arguments: {} } }),
+    });
+    expect(called.status).toBe(200);
+    const callText = await called.text();
+    const callBody = callText.trimStart().startsWith('{') ? callText : callText.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5)).join('');
+    const result = (JSON.parse(callBody) as { result: { isError?: boolean; content: { type: string; text: string }[] } }).result;
+    expect(result.isError ?? false, result.content[0]?.text).toBe(false);
+    expect(result.content[0]?.type).toBe('text');
 
     await setup.getByRole('button', { name: 'Done' }).click();
     await setup.waitFor({ state: 'detached' });
