@@ -6,7 +6,7 @@ import { AppError } from '../../platform/http/errors';
 import { parseInstant } from '../health/time';
 import { resolveTarget, targetFiles } from '../logs/backends';
 import { searchLogFiles, type LogFile } from '../logs/search';
-import { canaryTargets, componentTarget, configTargets, mayRead, offsetOf, page, tool, uuid } from './tools-common';
+import { canaryTargets, componentTarget, configTargets, cursor, mayRead, offsetOf, page, tool, uuid } from './tools-common';
 
 /** The issue: a log line is cut at 2,000 characters in an answer. */
 const MAX_LINE = 2000;
@@ -60,16 +60,16 @@ async function componentsOf(pool: pg.Pool, actor: Actor, args: { config_id?: str
 
 export const readLogs = tool({
   name: 'read_logs',
-  description: "Log lines of a component, or of the components a config item or check relates to, from the log backends; newest first, lines cut at 2,000 characters.",
+  description: "Log lines of a component, or of a config item's or check's components; newest first.",
   input: {
     component_id: uuid.optional(),
     config_id: uuid.optional(),
     check_id: uuid.optional(),
-    query: z.string().max(1000).default('').describe('text a line must contain (any case)'),
-    from: instant.default('now-1h').describe('ISO time or now-1h (default now-1h)'),
-    to: instant.optional().describe('default now'),
-    limit: z.number().int().min(1).max(200).default(50).describe('lines, 1–200 (default 50)'),
-    cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
+    query: z.string().max(1000).default('').describe('text to find'),
+    from: instant.default('now-1h'),
+    to: instant.optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    cursor,
   },
   needs: [{ resource: 'logging_backends', action: 'read' }],
   readOnly: true,

@@ -7,7 +7,7 @@ import { AppError } from '../../platform/http/errors';
 import { RESOURCE_KINDS, type ResourceKind } from '../catalog/query/schema';
 import { searchResources, type FoundResource } from '../catalog/query/search';
 import { valueFilter } from '../catalog/query/sql';
-import { canaryTargets, componentTarget, configTarget, mayRead, offsetOf, page, paged, stringMap, tool } from './tools-common';
+import { canaryTargets, componentTarget, configTarget, itemScoped, mayRead, offsetOf, page, paged, stringMap, tool } from './tools-common';
 
 /** The search syntax of /api/resources/search caps a selector at 1,000 rows. */
 const SEARCH_MAX = 1000;
@@ -27,6 +27,8 @@ type Found = FoundResource & { kind: ResourceKind };
 
 /** Each found row judged as the resource it is; checks through their canary. */
 async function readable(pool: pg.Pool, actor: Actor, kind: ResourceKind, rows: FoundResource[]): Promise<FoundResource[]> {
+  // Without permission rows on single resources, the kind-level decision holds for every row.
+  if (!itemScoped(actor)) return rows;
   const { resource } = KINDS[kind];
   const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
   if (kind === 'checks') {
@@ -67,11 +69,11 @@ function present(row: Found): Record<string, unknown> {
 
 export const searchResourcesTool = tool({
   name: 'search_resources',
-  description: 'Find config items, checks, components, playbooks and connections by name words, type and tags. Answers kind, id, name, type and health/status.',
+  description: 'Find config items, checks, components, playbooks and connections by name words, type and tags.',
   input: {
     query: z.string().max(500).optional().describe('name words, or key=value terms (name, type, namespace, health, status; other keys are tags)'),
     kinds: z.array(z.enum(RESOURCE_KINDS)).min(1).max(5).optional().describe('default: all'),
-    type: z.string().max(255).optional().describe('e.g. Kubernetes::Pod (comma list; !type excludes)'),
+    type: z.string().max(255).optional().describe('e.g. Kubernetes::Pod'),
     tags: z.string().max(2000).optional().describe('key=value,key!=value'),
     ...paged,
   },

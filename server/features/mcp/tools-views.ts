@@ -29,12 +29,12 @@ function orderOf(spec: Record<string, unknown>, columns: ReturnType<typeof store
 
 export const queryView = tool({
   name: 'query_view',
-  description: "A view's rows (by id, or namespace and name) with its variables: columns, a page of rows, the total; on the first page its panels and variable choices.",
+  description: "A view's rows (by id, or namespace and name) for its variables: columns, a page of rows, panels.",
   input: {
-    id: uuid.optional().describe('view id'),
-    name: z.string().max(255).optional().describe('view name (with namespace)'),
+    id: uuid.optional(),
+    name: z.string().max(255).optional(),
     namespace: z.string().max(255).default('default'),
-    variables: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).default({}).describe('variable key → value'),
+    variables: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).default({}),
     ...paged,
   },
   // Decided below for the view itself (a permission may select single views).

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presetScopes, type TokenScope } from '../../../../common/rbac';
 import { createTestApp, type TestApp } from '../../../../test/app';
@@ -148,15 +149,17 @@ afterAll(async () => {
 });
 
 describe('MCP tools (issue 24, part 2)', () => {
-  it('the default tool list stays within 5,000 tokens (about 4 characters a token) of descriptions and schemas', async () => {
+  it('the default tool list stays within 5,000 tokens of descriptions and schemas (o200k_base, as bench/mcp.ts counts)', async () => {
     const client = await connect(adminToken);
     const listed = (await client.listTools()).tools.filter((item) => tools.some((own) => own.name === item.name));
     expect(listed.map((item) => item.name).sort()).toEqual(tools.map((item) => item.name).sort());
     expect(listed.map((item) => item.name)).toEqual(expect.arrayContaining(['search_resources', 'list_changes', 'query_view', 'read_logs']));
     expect(listed.map((item) => item.name)).not.toContain('search_catalog');
-    const characters = listed.reduce((sum, item) => sum + item.name.length + (item.description ?? '').length + JSON.stringify(item.inputSchema).length, 0);
-    console.info(`MCP default tool list: ${listed.length} tools, ${characters} characters ≈ ${Math.ceil(characters / 4)} tokens`);
-    expect(characters / 4).toBeLessThanOrEqual(5000);
+    // The tools as tools/list answers them (name, description, input schema, annotations), as JSON.
+    const text = JSON.stringify(listed);
+    const tokens = countTokens(text);
+    console.info(`MCP default tool list: ${listed.length} tools, ${text.length} characters of JSON, ${tokens} tokens (o200k_base)`);
+    expect(tokens).toBeLessThanOrEqual(5000);
     await client.close();
   });
 
