@@ -108,12 +108,12 @@ beforeAll(async () => {
   incidentNumber = incident.rows[0]!.incident_id;
   await t.db.pool.query("INSERT INTO hypotheses (incident_id, title) VALUES ($1, 'Pod crash loop')", [incident.rows[0]!.id]);
 
-  const playbook = (name: string, mcp: unknown, extra: Record<string, unknown> = {}) =>
+  const playbook = (name: string, mcp: unknown, extra: Record<string, unknown> = {}, namespace = 'default') =>
     t.app.inject({
       method: 'POST',
       url: '/api/playbooks',
       headers: t.adminHeaders,
-      payload: { name, spec: { description: `${name} playbook`, ...(mcp === undefined ? {} : { mcp }), actions: [{ name: 'say', exec: { script: 'echo hi' } }], ...extra } },
+      payload: { name, namespace, spec: { description: `${name} playbook`, ...(mcp === undefined ? {} : { mcp }), actions: [{ name: 'say', exec: { script: 'echo hi' } }], ...extra } },
     });
   const marked = await playbook('restart-pod', { title: 'Restart a pod', description: 'Restarts a crash-looping pod' }, {
     configs: [{ types: ['Kubernetes::Pod'] }],
@@ -127,6 +127,11 @@ beforeAll(async () => {
   playbookId = marked.json().id as string;
   expect((await playbook('not-for-llms', undefined)).statusCode).toBe(201);
   expect((await playbook('switched-off', { enabled: false })).statusCode).toBe(201);
+  // Same name in another namespace, and a name too long for a tool name: made unique, cut at 64.
+  const twin = await playbook('restart-pod', true, {}, 'ops');
+  expect(twin.statusCode, twin.body).toBe(201);
+  expect(twin.json().warnings ?? []).toEqual([]);
+  expect((await playbook(`long-${'x'.repeat(60)}`, true)).statusCode).toBe(201);
 
   const view = {
     apiVersion: 'mission-control.flanksource.com/v1',
@@ -156,7 +161,7 @@ describe('spec.mcp tools', () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['playbook_restart-pod', 'view_pods-by-health', 'get_config']));
-    expect(names.filter((name) => name.startsWith('playbook_'))).toEqual(['playbook_restart-pod']);
+    expect(names.filter((name) => name.startsWith('playbook_')).sort()).toEqual([`playbook_long-${'x'.repeat(50)}`, 'playbook_restart-pod', 'playbook_restart-pod_ops']);
     const playbookTool = tools.find((tool) => tool.name === 'playbook_restart-pod');
     expect(playbookTool?.title).toBe('Restart a pod');
     expect(playbookTool?.description).toContain('Restarts a crash-looping pod');
