@@ -6,6 +6,7 @@ import { identityCleanupJob } from './cleanup';
 import { ORY_PREFIX, type IdentityDeps } from './kratos/context';
 import { kratosRoutes } from './kratos/routes';
 import { createMailer } from './mailer';
+import { registerOidc } from './oidc';
 import { RateLimiter } from './rate-limit';
 import { permissionGroupKind } from './permission-group-kind';
 import { permissionKind } from './permission-kind';
@@ -29,6 +30,7 @@ export const identityFeature: Feature = {
       mailer: createMailer(ctx.config, ctx.log),
       limiter: new RateLimiter(ctx.pool),
     };
+    registerOidc(app, deps);
     await app.register(async (scope) => kratosRoutes(scope, deps), { prefix: ORY_PREFIX });
     await identityApi(app, deps);
     backgroundWork.job(identityCleanupJob());

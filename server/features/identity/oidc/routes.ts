@@ -1,0 +1,152 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { route } from '../../../platform/http/route';
+import { processKeyring } from '../../../platform/secrets';
+import { clearSessionCookie, setSessionCookie } from '../cookies';
+import { baseUrl, clientOf, type IdentityDeps } from '../kratos/context';
+import { createSession, revokeSession, sessionByToken } from '../sessions';
+import { sendFailure } from './failure';
+import { claimsOf, findOrCreatePerson, organizationsOf, syncOrganizations } from './people';
+import { OidcError, type OidcProvider } from './provider';
+import { clearStateCookie, newSignInState, OIDC_PATH, readSignInState, safeReturnTo, setStateCookie } from './state';
+
+/** spec §2: where the browser lands after the callback; it routes on to return_to. */
+export const AUTH_STATE_CHECKER = '/auth-state-checker';
+
+const loginQuery = z.object({ return_to: z.string().max(2000).optional() });
+const callbackQuery = z.object({
+  code: z.string().max(4000).optional(),
+  state: z.string().max(500).optional(),
+  error: z.string().max(200).optional(),
+  error_description: z.string().max(1000).optional(),
+});
+
+/**
+ * The OIDC sign-in (docs/HOSTED.md): authorization code + PKCE. The callback starts the same session the
+ * built-in sign-in starts (sessions.ts), so /whoami, RBAC and every route work unchanged.
+ */
+export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: OidcProvider): void {
+  const { pool } = deps;
+  const redirectUriOf = (base: string) => `${base}${OIDC_PATH}/callback`;
+
+  route(app, {
+    method: 'GET',
+    url: `${OIDC_PATH}/login`,
+    summary: 'Starts a sign-in at the OpenID Connect provider (redirect), coming back to return_to',
+    tags: ['auth'],
+    access: 'public',
+    query: loginQuery,
+    handler: async ({ req, reply, query }) => {
+      const state = newSignInState(safeReturnTo(query.return_to), redirectUriOf(baseUrl(req)));
+      let location: string;
+      try {
+        location = await provider.authorizationUrl(state);
+      } catch (error) {
+        if (error instanceof OidcError) return sendFailure(req, reply, error);
+        throw error;
+      }
+      setStateCookie(req, reply, processKeyring(), state);
+      return reply.header('cache-control', 'no-store').redirect(location, 302);
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: `${OIDC_PATH}/callback`,
+    summary: "The provider's redirect back: checks state and ID token, signs the person in, goes to /auth-state-checker",
+    tags: ['auth'],
+    access: 'public',
+    query: callbackQuery,
+    handler: async ({ req, reply, query }) => {
+      try {
+        const keyring = processKeyring();
+        const state = readSignInState(req, keyring, query.state);
+        // The state matched: this browser's sign-in is over either way.
+        clearStateCookie(req, reply);
+        if (query.error) throw new OidcError(`the sign-in provider answered ${query.error}${query.error_description ? `: ${query.error_description}` : ''}`);
+        if (!query.code) throw new OidcError('the sign-in provider sent no authorization code');
+        const tokens = await provider.exchange({ code: query.code, redirectUri: state.redirectUri, verifier: state.verifier });
+        const payload = await provider.verifyIdToken(tokens.id_token, state.nonce);
+        const claims = claimsOf(payload);
+        const person = await findOrCreatePerson(pool, provider.config.issuer, claims);
+        const organizations = organizationsOf(payload[provider.config.orgClaim]);
+        await syncOrganizations(pool, person.id, organizations);
+        const issued = await createSession(pool, person.id, { method: 'oidc', aal: 'aal1' }, clientOf(req));
+        await pool.query('INSERT INTO oidc_sessions (session_id, issuer, subject, id_token, refresh_token, organizations) VALUES ($1, $2, $3, $4, $5, $6)', [
+          issued.session.id,
+          provider.config.issuer,
+          claims.subject,
+          tokens.id_token,
+          tokens.refresh_token ? keyring.encrypt(tokens.refresh_token) : null,
+          organizations.map((organization) => organization.externalId),
+        ]);
+        deps.auth.forget(req);
+        setSessionCookie(req, reply, issued.token);
+        req.log.info({ person: person.id, created: person.created, organizations: organizations.length }, 'signed in through the OIDC provider');
+        return reply.header('cache-control', 'no-store').redirect(`${AUTH_STATE_CHECKER}?return_to=${encodeURIComponent(state.returnTo)}`, 302);
+      } catch (error) {
+        if (!(error instanceof OidcError)) throw error;
+        req.log.warn({ reason: error.message }, 'OIDC sign-in refused');
+        return sendFailure(req, reply, error);
+      }
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: `${OIDC_PATH}/logout`,
+    summary: "Ends this browser's session; answers where to go next (the provider's end_session_endpoint, or /login)",
+    tags: ['auth'],
+    access: 'public',
+    handler: async ({ req, reply }) => {
+      const auth = await deps.auth.resolve(req);
+      const base = baseUrl(req);
+      let idToken: string | undefined;
+      if (auth.credential?.kind === 'session') {
+        const session = await sessionByToken(pool, auth.credential.token);
+        if (session) {
+          const { rows } = await pool.query<{ id_token: string }>('SELECT id_token FROM oidc_sessions WHERE session_id = $1', [session.id]);
+          idToken = rows[0]?.id_token;
+          await revokeSession(pool, session.id);
+        }
+      }
+      deps.auth.forget(req);
+      clearSessionCookie(req, reply);
+      const endSession = await provider.endSessionUrl(idToken, `${base}/login`);
+      return reply.header('cache-control', 'no-store').send({ redirect_to: endSession ?? '/login' });
+    },
+  });
+}
+
+/**
+ * Built-in ways in that a console in oidc mode refuses, the provider being the only one: new login flows
+ * (except the second step, aal2, of a linked account with a second factor), registration and recovery.
+ */
+function isBuiltinSignIn(url: string): boolean {
+  const [path = '', search = ''] = url.split('?', 2);
+  if (/^\/api\/\.ory\/self-service\/(registration|recovery)(\/|$)/.test(path)) return true;
+  return /^\/api\/\.ory\/self-service\/login\/(browser|api)$/.test(path) && new URLSearchParams(search).get('aal') !== 'aal2';
+}
+
+export function refuseBuiltinSignIn(app: FastifyInstance, provider: OidcProvider): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (!isBuiltinSignIn(req.url)) return;
+    return reply
+      .status(403)
+      .type('application/json; charset=utf-8')
+      .send({ error: 'forbidden', message: `this console signs people in through ${provider.issuerHost}: use ${OIDC_PATH}/login` });
+  });
+}
+
+/** GET /api/auth/mode: which sign-in the web shows (the password form, or the provider's button). */
+export function authModeRoute(app: FastifyInstance, provider: OidcProvider | undefined): void {
+  route(app, {
+    method: 'GET',
+    url: '/api/auth/mode',
+    summary: 'How people sign in here: builtin accounts, or an OpenID Connect provider',
+    tags: ['auth'],
+    access: 'public',
+    handler: () =>
+      provider ? { mode: 'oidc', issuer: provider.config.issuer, issuer_host: provider.issuerHost, login_url: `${OIDC_PATH}/login` } : { mode: 'builtin' },
+  });
+}
