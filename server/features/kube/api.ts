@@ -11,7 +11,7 @@ import { AppError } from '../../platform/http/errors';
 import { route, type HttpMethod } from '../../platform/http/route';
 import { zodIssues } from '../../platform/http/validation';
 import { labelsMatch, parseLabelSelector } from '../../platform/label-selector';
-import { GROUPS, KUBE_KINDS, kindOf, type KubeKind } from './kinds';
+import { apiVersionOf, GROUPS, KUBE_KINDS, kindOf, qualifiedName, rbacOf, type KubeKind, type KubeRow } from './kinds';
 import { jsonPatch, mergePatch, PatchError } from './patch';
 import { KubeError, asKubeError, statusBody } from './status';
 
@@ -24,33 +24,28 @@ const WATCH_POLL_MS = 1000;
 /** A kind's AccessTarget kind, for permission rows that select single resources (spec §6). */
 const TARGETS: Record<string, AccessTarget['kind'] | undefined> = { Canary: 'canary', Playbook: 'playbook', View: 'view' };
 
-interface Row {
-  id: string;
-  name: string;
-  namespace: string;
-  labels: Record<string, string> | null;
-  spec: Record<string, unknown> | null;
-  source: string;
-  created_at: Date;
-  rv: string;
-}
+/** A row with the annotations stored for it (migration 0029). */
+type Row = KubeRow & { annotations: Record<string, string> | null };
 
-const COLUMNS = "id, name, namespace, labels, redact_secrets(spec) AS spec, source, created_at, (extract(epoch FROM updated_at) * 1000000)::bigint::text AS rv";
+/** Annotations of ours, answered on every object and never stored from a request. */
+const OWN_ANNOTATIONS = 'watchkeeper.dev/';
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 function objectOf(kind: KubeKind, row: Row): Record<string, unknown> {
+  const spec = kind.specOf ? kind.specOf(row) : (row.spec ?? {});
   return {
-    apiVersion: `${kind.group}/${kind.version}`,
+    apiVersion: apiVersionOf(kind),
     kind: kind.kind,
     metadata: {
       name: row.name,
-      namespace: row.namespace,
+      ...(kind.namespaced ? { namespace: row.namespace } : {}),
       uid: row.id,
       resourceVersion: row.rv,
       creationTimestamp: row.created_at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       labels: row.labels ?? {},
-      annotations: { 'watchkeeper.dev/source': row.source },
+      annotations: { ...(row.annotations ?? {}), ...(kind.annotations ?? {}), 'watchkeeper.dev/source': row.source },
     },
-    spec: row.spec ?? {},
+    ...(kind.topLevel ? spec : { spec }),
   };
 }
 
@@ -59,9 +54,16 @@ function targetOf(kind: KubeKind, row: Row): AccessTarget | undefined {
   return target ? { kind: target, id: row.id, name: row.name, namespace: row.namespace, labels: row.labels ?? {} } : undefined;
 }
 
+/** Whether the actor may do the action on some object of the kind (by role, or by permissions on single objects). */
+function mayAct(actor: Actor, kind: KubeKind, action: Action): boolean {
+  const resource = rbacOf(kind, action);
+  const target = TARGETS[kind.kind];
+  return decide(actor, resource, action).allowed || (target !== undefined && mayAllowSome(actor, resource, action, target));
+}
+
 function forbidden(actor: Actor, kind: KubeKind, verb: string, name?: string, namespace?: string): KubeError {
   const who = actor.email ?? actor.name;
-  const what = `${kind.plural}.${kind.group}${name ? ` "${name}"` : ''}`;
+  const what = `${qualifiedName(kind)}${name ? ` "${name}"` : ''}`;
   return new KubeError('Forbidden', `${what} is forbidden: User "${who}" cannot ${verb} resource "${kind.plural}" in API group "${kind.group}"${namespace ? ` in the namespace "${namespace}"` : ''}`, {
     ...(name ? { name } : {}),
     group: kind.group,
@@ -70,7 +72,7 @@ function forbidden(actor: Actor, kind: KubeKind, verb: string, name?: string, na
 }
 
 function notFound(kind: KubeKind, name: string): KubeError {
-  return new KubeError('NotFound', `${kind.plural}.${kind.group} "${name}" not found`, { name, group: kind.group, kind: kind.plural });
+  return new KubeError('NotFound', `${qualifiedName(kind)} "${name}" not found`, { name, group: kind.group, kind: kind.plural });
 }
 
 /** "12s", "5m", "3h", "2d": the age kubectl prints. */
@@ -106,6 +108,13 @@ function deleteOptionsDryRun(req: FastifyRequest): boolean {
   throw new KubeError('BadRequest', 'dryRun: only [All] is accepted');
 }
 
+/** A strategic merge patch without its directives (`$setElementOrder/…`, `$retainKeys`, `$patch`): applied as a merge patch. */
+function withoutDirectives(patch: unknown): unknown {
+  if (Array.isArray(patch)) return patch.map(withoutDirectives);
+  if (!isRecord(patch)) return patch;
+  return Object.fromEntries(Object.entries(patch).filter(([key]) => !key.startsWith('$')).map(([key, value]) => [key, withoutDirectives(value)]));
+}
+
 const wantsTable = (req: FastifyRequest) => /as=Table/.test(String(req.headers.accept ?? ''));
 
 function requireActor(req: FastifyRequest): Actor {
@@ -134,20 +143,54 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   const readRows = async (kind: KubeKind, where: { namespace?: string; name?: string }, db: Pick<pg.Pool, 'query'> = pool): Promise<Row[]> => {
     const values: unknown[] = [];
-    let sql = `SELECT ${COLUMNS} FROM ${kind.table} WHERE deleted_at IS NULL`;
-    if (where.namespace !== undefined) sql += ` AND namespace = $${values.push(where.namespace)}`;
-    if (where.name !== undefined) sql += ` AND name = $${values.push(where.name)}`;
-    const { rows } = await db.query<Row>(`${sql} ORDER BY namespace, name`, values);
+    let sql = `SELECT r.*, a.annotations FROM (${kind.rows}) AS r LEFT JOIN kube_annotations a ON a.resource_id = r.id WHERE true`;
+    if (where.namespace !== undefined) sql += ` AND r.namespace = $${values.push(where.namespace)}`;
+    if (where.name !== undefined) sql += ` AND r.name = $${values.push(where.name)}`;
+    const { rows } = await db.query<Row>(`${sql} ORDER BY r.namespace, r.name`, values);
     return rows;
   };
 
   const getRow = async (kind: KubeKind, namespace: string, name: string) => (await readRows(kind, { namespace, name }))[0];
 
+  /**
+   * The annotations of a written object to keep (none of ours, `watchkeeper.dev/…`): texts only, and the
+   * last-applied configuration with its secrets blanked as reads show them (a Secret's values, the spec's
+   * password-like fields), so the annotation never answers what the object itself does not.
+   */
+  const annotationsToStore = async (kind: KubeKind, given: unknown): Promise<Record<string, string>> => {
+    if (given === undefined || given === null) return {};
+    if (!isRecord(given)) throw new KubeError('BadRequest', 'metadata.annotations: must be a map of names to texts');
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(given)) {
+      if (key.startsWith(OWN_ANNOTATIONS) || value === null) continue;
+      if (typeof value !== 'string') throw new KubeError('BadRequest', `metadata.annotations.${key}: must be a text`);
+      out[key] = value;
+    }
+    const applied = out[LAST_APPLIED];
+    if (applied !== undefined) {
+      let document: unknown;
+      try {
+        document = JSON.parse(applied);
+      } catch {
+        document = undefined;
+      }
+      if (!isRecord(document)) {
+        delete out[LAST_APPLIED]; // not what kubectl writes: kept nowhere rather than kept unread
+      } else {
+        kind.redactApplied?.(document);
+        // A spec's password-like fields as the console masks them (a Secret's values are blanked above).
+        const { rows } = kind.topLevel ? { rows: [{ redacted: document }] } : await pool.query<{ redacted: unknown }>('SELECT redact_secrets($1::jsonb) AS redacted', [JSON.stringify(document)]);
+        out[LAST_APPLIED] = `${JSON.stringify(rows[0]?.redacted ?? {})}\n`;
+      }
+    }
+    return out;
+  };
+
   const canonical = async (actor: Actor, kind: KubeKind, namespace: string, name: string, action: Action, verb: string): Promise<Row> => {
-    if (!decide(actor, kind.rbac, action).allowed && !(TARGETS[kind.kind] && mayAllowSome(actor, kind.rbac, action, TARGETS[kind.kind] ?? 'canary'))) throw forbidden(actor, kind, verb, name, namespace);
+    if (!mayAct(actor, kind, action)) throw forbidden(actor, kind, verb, name, namespace);
     const row = await getRow(kind, namespace, name);
     if (!row) throw notFound(kind, name);
-    if (!allows(actor, kind.rbac, action, targetOf(kind, row))) throw forbidden(actor, kind, verb, name, namespace);
+    if (!allows(actor, rbacOf(kind, action), action, targetOf(kind, row))) throw forbidden(actor, kind, verb, name, namespace);
     return row;
   };
 
@@ -155,15 +198,18 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   const resourceList = (group: string, version: string) => ({
     kind: 'APIResourceList',
     apiVersion: 'v1',
-    groupVersion: `${group}/${version}`,
-    resources: KUBE_KINDS.filter((kind) => kind.group === group && kind.version === version).map((kind) => ({
-      name: kind.plural,
-      singularName: kind.singular,
-      namespaced: true,
-      kind: kind.kind,
-      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'],
-      ...(kind.shortNames.length > 0 ? { shortNames: kind.shortNames } : {}),
-    })),
+    groupVersion: group ? `${group}/${version}` : version,
+    resources: [
+      ...(group === '' ? [{ name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['get', 'list'], shortNames: ['ns'] }] : []),
+      ...KUBE_KINDS.filter((kind) => kind.group === group && kind.version === version).map((kind) => ({
+        name: kind.plural,
+        singularName: kind.singular,
+        namespaced: kind.namespaced,
+        kind: kind.kind,
+        verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update'],
+        ...(kind.shortNames.length > 0 ? { shortNames: kind.shortNames } : {}),
+      })),
+    ],
   });
   const groupOf = (group: string) => ({
     kind: 'APIGroup',
@@ -177,17 +223,25 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   const openApi = (rest: string[]) => {
     if (rest[0] !== 'v3') throw new KubeError('NotFound', 'only /openapi/v3 is served (kubectl 1.27 and later use it)', {});
     if (rest.length === 1) {
-      return { paths: Object.fromEntries(GROUPS.map((group) => [`apis/${group}/v1`, { serverRelativeURL: `${KUBE_PREFIX}/openapi/v3/apis/${group}/v1` }])) };
+      return {
+        paths: Object.fromEntries([
+          ['api/v1', { serverRelativeURL: `${KUBE_PREFIX}/openapi/v3/api/v1` }],
+          ...GROUPS.map((group) => [`apis/${group}/v1`, { serverRelativeURL: `${KUBE_PREFIX}/openapi/v3/apis/${group}/v1` }]),
+        ]),
+      };
     }
-    const group = rest[2] ?? '';
-    if (rest[1] !== 'apis' || rest[3] !== 'v1' || rest.length !== 4 || !GROUPS.includes(group)) throw new KubeError('NotFound', 'the server could not find the requested resource', {});
+    const core = rest[1] === 'api' && rest[2] === 'v1' && rest.length === 3;
+    const group = core ? '' : (rest[2] ?? '');
+    if (!core && (rest[1] !== 'apis' || rest[3] !== 'v1' || rest.length !== 4 || !GROUPS.includes(group))) throw new KubeError('NotFound', 'the server could not find the requested resource', {});
     const parameters = [{ name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true } }];
     const paths: Record<string, unknown> = {};
     for (const kind of KUBE_KINDS.filter((item) => item.group === group)) {
       const gvk = { 'x-kubernetes-group-version-kind': { group, version: 'v1', kind: kind.kind } };
       const responses = { '200': { description: 'OK' } };
-      paths[`/apis/${group}/v1/namespaces/{namespace}/${kind.plural}`] = { post: { ...gvk, 'x-kubernetes-action': 'post', parameters, responses } };
-      paths[`/apis/${group}/v1/namespaces/{namespace}/${kind.plural}/{name}`] = {
+      const prefix = core ? '/api/v1' : `/apis/${group}/v1`;
+      const collection = kind.namespaced ? `${prefix}/namespaces/{namespace}/${kind.plural}` : `${prefix}/${kind.plural}`;
+      paths[collection] = { post: { ...gvk, 'x-kubernetes-action': 'post', parameters, responses } };
+      paths[`${collection}/{name}`] = {
         put: { ...gvk, 'x-kubernetes-action': 'put', parameters, responses },
         patch: { ...gvk, 'x-kubernetes-action': 'patch', parameters, responses },
       };
@@ -197,7 +251,9 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   // ---- namespaces ----
   const namespaces = async () => {
-    const union = KUBE_KINDS.map((kind) => `SELECT namespace, min(created_at) AS created_at FROM ${kind.table} WHERE deleted_at IS NULL GROUP BY namespace`).join(' UNION ALL ');
+    const union = KUBE_KINDS.filter((kind) => kind.namespaced)
+      .map((kind) => `SELECT namespace, min(created_at) AS created_at FROM (${kind.rows}) AS r GROUP BY namespace`)
+      .join(' UNION ALL ');
     const { rows } = await pool.query<{ namespace: string; created_at: Date }>(`SELECT namespace, min(created_at) AS created_at FROM (${union}) AS all_namespaces GROUP BY namespace ORDER BY namespace`);
     return rows.map((row) => ({
       apiVersion: 'v1',
@@ -229,6 +285,7 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
             { name: 'Last Run', type: 'string', format: '', description: 'since the last check ran', priority: 0 },
           ]
         : []),
+      ...(kind?.columns ?? []).map((column) => ({ name: column.name, type: 'string', format: '', description: column.description, priority: column.priority ?? 0 })),
       { name: 'Age', type: 'string', format: '', description: 'since it was created', priority: 0 },
       { name: 'Labels', type: 'string', format: '', description: 'metadata.labels', priority: 1 },
     ];
@@ -243,6 +300,7 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
         const status = !found || found.total === 0 || !found.last ? 'Pending' : found.healthy === found.total ? 'Healthy' : 'Unhealthy';
         cells.push(status, `${found?.healthy ?? 0}/${found?.total ?? 0}`, found?.last ? age(found.last) : '<never>');
       }
+      for (const column of kind?.columns ?? []) cells.push(row ? column.cell(row) : '');
       cells.push(age(created), labels);
       return {
         cells,
@@ -264,7 +322,7 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   /** The rows a list answers: readable by the caller, matching the label and field selectors. */
   const selectRows = async (req: FastifyRequest, actor: Actor, kind: KubeKind, namespace: string | undefined): Promise<Row[]> => {
     const query = req.query as Record<string, unknown>;
-    let rows = (await readRows(kind, namespace === undefined ? {} : { namespace })).filter((row) => allows(actor, kind.rbac, 'read', targetOf(kind, row)));
+    let rows = (await readRows(kind, namespace === undefined ? {} : { namespace })).filter((row) => allows(actor, rbacOf(kind, 'read'), 'read', targetOf(kind, row)));
     if (typeof query.labelSelector === 'string' && query.labelSelector.trim() !== '') {
       const requirements = parseLabelSelector(query.labelSelector);
       if (!requirements) throw new KubeError('BadRequest', `labelSelector: "${query.labelSelector}" is not a label selector (key=value, key!=value, key in (a,b), key, !key)`);
@@ -344,12 +402,11 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   const list = async (req: FastifyRequest, reply: FastifyReply, kind: KubeKind, namespace: string | undefined) => {
     const actor = requireActor(req);
-    const target = TARGETS[kind.kind];
-    if (!decide(actor, kind.rbac, 'read').allowed && !(target && mayAllowSome(actor, kind.rbac, 'read', target))) throw forbidden(actor, kind, 'list', undefined, namespace);
+    if (!mayAct(actor, kind, 'read')) throw forbidden(actor, kind, 'list', undefined, namespace);
     const query = req.query as Record<string, unknown>;
     if (query.watch === 'true' || query.watch === '1') return watch(req, reply, actor, kind, namespace);
     const rows = await selectRows(req, actor, kind, namespace);
-    return answerList(req, kind, `${kind.kind}List`, `${kind.group}/${kind.version}`, rows.map((row) => objectOf(kind, row)), rows);
+    return answerList(req, kind, `${kind.kind}List`, apiVersionOf(kind), rows.map((row) => objectOf(kind, row)), rows);
   };
 
   /** Checks a document and saves it with `apply`'s own schema and save (source KubernetesCRD). */
@@ -365,23 +422,27 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       new KubeError('Invalid', `${kind.kind} "${name ?? urlName ?? ''}" is invalid: ${field}: ${message}`, { ...(name ? { name } : {}), group: kind.group, kind: kind.kind, causes: [{ field, message, reason: 'FieldValueInvalid' }] });
     if (!name) throw invalid('metadata.name', 'Required value: name is required');
     if (urlName !== undefined && name !== urlName) throw new KubeError('BadRequest', `the name of the object (${name}) does not match the name on the URL (${urlName})`);
-    if (metadata.namespace !== undefined && metadata.namespace !== namespace) throw new KubeError('BadRequest', `the namespace of the provided object (${String(metadata.namespace)}) does not match the namespace sent on the request (${namespace})`);
-    const apiVersion = `${kind.group}/${kind.version}`;
+    if (kind.namespaced && metadata.namespace !== undefined && metadata.namespace !== namespace) throw new KubeError('BadRequest', `the namespace of the provided object (${String(metadata.namespace)}) does not match the namespace sent on the request (${namespace})`);
+    const apiVersion = apiVersionOf(kind);
     if (document.apiVersion !== undefined && document.apiVersion !== apiVersion) throw invalid('apiVersion', `must be ${apiVersion}`);
     if (document.kind !== undefined && document.kind !== kind.kind) throw invalid('kind', `must be ${kind.kind}`);
 
-    if (!decide(actor, kind.rbac, action).allowed && !(TARGETS[kind.kind] && mayAllowSome(actor, kind.rbac, action, TARGETS[kind.kind] ?? 'canary'))) throw forbidden(actor, kind, verb, name, namespace);
+    if (!mayAct(actor, kind, action)) throw forbidden(actor, kind, verb, name, namespace);
     const existing = await getRow(kind, namespace, name);
-    if (mode === 'create' && existing) throw new KubeError('AlreadyExists', `${kind.plural}.${kind.group} "${name}" already exists`, { name, group: kind.group, kind: kind.plural });
+    if (mode === 'create' && existing) throw new KubeError('AlreadyExists', `${qualifiedName(kind)} "${name}" already exists`, { name, group: kind.group, kind: kind.plural });
     if (mode !== 'create' && !existing) throw notFound(kind, name);
-    if (existing && !allows(actor, kind.rbac, action, targetOf(kind, existing))) throw forbidden(actor, kind, verb, name, namespace);
-    if (existing?.source === 'Upstream') throw new KubeError('Conflict', `${kind.plural}.${kind.group} "${name}" comes from the upstream server (read-only on an agent): change it there`);
+    if (existing && !allows(actor, rbacOf(kind, action), action, targetOf(kind, existing))) throw forbidden(actor, kind, verb, name, namespace);
+    if (existing?.source === 'Upstream') throw new KubeError('Conflict', `${qualifiedName(kind)} "${name}" comes from the upstream server (read-only on an agent): change it there`);
     if (mode === 'replace' && isRecord(document.metadata) && typeof document.metadata.resourceVersion === 'string' && existing && document.metadata.resourceVersion !== existing.rv) {
-      throw new KubeError('Conflict', `Operation cannot be fulfilled on ${kind.plural}.${kind.group} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, group: kind.group, kind: kind.plural });
+      throw new KubeError('Conflict', `Operation cannot be fulfilled on ${qualifiedName(kind)} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, group: kind.group, kind: kind.plural });
     }
 
     const labels = isRecord(metadata.labels) ? metadata.labels : {};
-    const clean = { apiVersion, kind: kind.kind, metadata: { name, namespace, labels }, spec: document.spec };
+    // Secret and ConfigMap carry their fields beside metadata (type, data, stringData, …); the others a spec.
+    const fields = kind.topLevel ? Object.fromEntries(Object.entries(document).filter(([key]) => !['apiVersion', 'kind', 'metadata', 'status'].includes(key))) : { spec: document.spec };
+    const clean: Record<string, unknown> = { apiVersion, kind: kind.kind, metadata: { name, ...(kind.namespaced ? { namespace } : {}), labels }, ...fields };
+    if (existing && kind.prepare) await kind.prepare(pool, existing.id, clean);
+    const annotations = await annotationsToStore(kind, metadata.annotations);
     const parsed = kind.resourceKind.schema.safeParse(clean);
     if (!parsed.success) {
       const issues = zodIssues(parsed.error);
@@ -400,6 +461,13 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     try {
       await client.query('BEGIN');
       outcome = await kind.resourceKind.apply(parsed.data, { client, source: SOURCE, log });
+      if (Object.keys(annotations).length > 0) {
+        await client.query(
+          `INSERT INTO kube_annotations (resource_id, kind, annotations) VALUES ($1, $2, $3)
+           ON CONFLICT (resource_id) DO UPDATE SET kind = EXCLUDED.kind, annotations = EXCLUDED.annotations, updated_at = now()`,
+          [outcome.id, kind.kind, JSON.stringify(annotations)],
+        );
+      } else await client.query('DELETE FROM kube_annotations WHERE resource_id = $1', [outcome.id]);
       row = (await readRows(kind, { namespace, name }, client))[0];
       await client.query(dryRun ? 'ROLLBACK' : 'COMMIT');
     } catch (error) {
@@ -424,12 +492,13 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   const remove = async (req: FastifyRequest, kind: KubeKind, namespace: string, name: string) => {
     const actor = requireActor(req);
     const row = await canonical(actor, kind, namespace, name, 'delete', 'delete');
-    if (row.source === 'Upstream') throw new KubeError('Conflict', `${kind.plural}.${kind.group} "${name}" comes from the upstream server (read-only on an agent): delete it there`);
+    if (row.source === 'Upstream') throw new KubeError('Conflict', `${qualifiedName(kind)} "${name}" comes from the upstream server (read-only on an agent): delete it there`);
     if (row.source !== SOURCE && row.source !== 'UI' && !actor.roles.includes('admin')) {
-      throw new KubeError('Conflict', `${kind.plural}.${kind.group} "${name}" comes from ${row.source}: delete it there (or ask an admin)`);
+      throw new KubeError('Conflict', `${qualifiedName(kind)} "${name}" comes from ${row.source}: delete it there (or ask an admin)`);
     }
     if (dryRunOf(req) || deleteOptionsDryRun(req)) return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: kind.group, kind: kind.plural, uid: row.id } };
     await kind.remove(pool, row.id);
+    await pool.query('DELETE FROM kube_annotations WHERE resource_id = $1', [row.id]);
     req.log.info({ kind: kind.kind, namespace, name, via: 'kubectl' }, `${kind.kind} ${namespace}/${name} deleted through the Kubernetes API`);
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: kind.group, kind: kind.plural, uid: row.id } };
   };
@@ -437,19 +506,78 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   const patch = async (req: FastifyRequest, reply: FastifyReply, kind: KubeKind, namespace: string, name: string) => {
     const actor = requireActor(req);
     const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type === 'application/apply-patch+yaml') {
+      // Server-side apply (`kubectl apply --server-side`): the object is created when missing, else the fields
+      // it gives replace the stored ones (a merge patch). Field managers are not tracked: a field left out
+      // of the file stays (docs/KUBECTL.md).
+      const body = bodyOf(req);
+      if (!(await getRow(kind, namespace, name))) return write(req, reply, kind, namespace, name, body, 'create');
+      const row = await canonical(actor, kind, namespace, name, 'update', 'patch');
+      return write(req, reply, kind, namespace, name, mergePatch(objectOf(kind, row), withoutDirectives(body)), 'patch');
+    }
     const row = await canonical(actor, kind, namespace, name, 'update', 'patch');
     const current = objectOf(kind, row);
     const body = bodyOf(req);
     let next: unknown;
     try {
       if (type === 'application/json-patch+json') next = jsonPatch(current, body);
-      else if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') next = mergePatch(structuredClone(current), body);
-      else throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`);
+      else if (type === 'application/merge-patch+json') next = mergePatch(structuredClone(current), body);
+      else if (type === 'application/strategic-merge-patch+json') next = mergePatch(structuredClone(current), withoutDirectives(body));
+      else throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml`);
     } catch (error) {
       if (error instanceof PatchError) throw new KubeError('Invalid', `the patch cannot be applied: ${error.message}`, { name, group: kind.group, kind: kind.kind });
       throw error;
     }
     return write(req, reply, kind, namespace, name, next, 'patch');
+  };
+
+  /** `kubectl get namespaces` (a list or a Table) and `kubectl get namespace NAME`. */
+  const namespaceAnswer = async (req: FastifyRequest, name: string | undefined) => {
+    const all = await namespaces();
+    if (name !== undefined) {
+      const found = all.find((item) => item.metadata.name === name);
+      if (!found) throw new KubeError('NotFound', `namespaces "${name}" not found`, { name, kind: 'namespaces' });
+      return found;
+    }
+    if (wantsTable(req)) {
+      return {
+        kind: 'Table',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: { resourceVersion: '0' },
+        columnDefinitions: [
+          { name: 'Name', type: 'string', format: 'name', description: 'metadata.name', priority: 0 },
+          { name: 'Status', type: 'string', format: '', description: 'status.phase', priority: 0 },
+          { name: 'Age', type: 'string', format: '', description: 'since the first resource in it was created', priority: 0 },
+        ],
+        rows: all.map((item) => ({ cells: [item.metadata.name, 'Active', age(new Date(item.metadata.creationTimestamp))], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata } })),
+      };
+    }
+    return { apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '0' }, items: all };
+  };
+
+  /**
+   * deletecollection (DELETE on a list, with its label and field selectors): every selected object is
+   * checked first (permission, source) and nothing is deleted when one is refused; answers the deleted list.
+   */
+  const removeCollection = async (req: FastifyRequest, kind: KubeKind, namespace: string | undefined) => {
+    const actor = requireActor(req);
+    if (!mayAct(actor, kind, 'delete')) throw forbidden(actor, kind, 'deletecollection', undefined, namespace);
+    const dryRun = dryRunOf(req) || deleteOptionsDryRun(req);
+    const rows = await selectRows(req, actor, kind, namespace);
+    for (const row of rows) {
+      if (!allows(actor, rbacOf(kind, 'delete'), 'delete', targetOf(kind, row))) throw forbidden(actor, kind, 'delete', row.name, row.namespace);
+      if (row.source === 'Upstream' || (row.source !== SOURCE && row.source !== 'UI' && !actor.roles.includes('admin'))) {
+        throw new KubeError('Conflict', `${qualifiedName(kind)} "${row.name}" comes from ${row.source}: delete it there${row.source === 'Upstream' ? '' : ' (or ask an admin)'}; nothing was deleted`);
+      }
+    }
+    if (!dryRun) {
+      for (const row of rows) {
+        await kind.remove(pool, row.id);
+        await pool.query('DELETE FROM kube_annotations WHERE resource_id = $1', [row.id]);
+      }
+      req.log.info({ kind: kind.kind, namespace, count: rows.length, via: 'kubectl' }, `${rows.length} ${kind.plural} deleted through the Kubernetes API`);
+    }
+    return { apiVersion: apiVersionOf(kind), kind: `${kind.kind}List`, metadata: {}, items: rows.map((row) => objectOf(kind, row)) };
   };
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -471,74 +599,64 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       onlyGet();
       return openApi(parts.slice(1));
     }
+    let group: string;
+    let rest: string[];
     if (parts[0] === 'api') {
-      onlyGet();
-      if (parts.length === 1) return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] };
+      if (parts.length === 1) {
+        onlyGet();
+        return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] };
+      }
       if (parts[1] !== 'v1') throw unknown();
       if (parts.length === 2) {
-        return {
-          kind: 'APIResourceList',
-          groupVersion: 'v1',
-          resources: [{ name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['get', 'list'], shortNames: ['ns'] }],
-        };
+        onlyGet();
+        return resourceList('', 'v1');
       }
-      if (parts[2] !== 'namespaces' || parts.length > 4) throw unknown();
-      const all = await namespaces();
-      if (parts.length === 4) {
-        const found = all.find((item) => item.metadata.name === parts[3]);
-        if (!found) throw new KubeError('NotFound', `namespaces "${parts[3]}" not found`, { name: parts[3] ?? '', kind: 'namespaces' });
-        return found;
+      if (parts[2] === 'namespaces' && parts.length <= 4) {
+        onlyGet();
+        return namespaceAnswer(req, parts[3]);
       }
-      if (wantsTable(req)) {
-        return {
-          kind: 'Table',
-          apiVersion: 'meta.k8s.io/v1',
-          metadata: { resourceVersion: '0' },
-          columnDefinitions: [
-            { name: 'Name', type: 'string', format: 'name', description: 'metadata.name', priority: 0 },
-            { name: 'Status', type: 'string', format: '', description: 'status.phase', priority: 0 },
-            { name: 'Age', type: 'string', format: '', description: 'since the first resource in it was created', priority: 0 },
-          ],
-          rows: all.map((item) => ({ cells: [item.metadata.name, 'Active', age(new Date(item.metadata.creationTimestamp))], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata } })),
-        };
+      group = '';
+      rest = parts.slice(2);
+    } else if (parts[0] === 'apis') {
+      if (parts.length === 1) {
+        onlyGet();
+        return { kind: 'APIGroupList', apiVersion: 'v1', groups: GROUPS.map(groupOf) };
       }
-      return { apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '0' }, items: all };
-    }
-    if (parts[0] !== 'apis') throw unknown();
-    if (parts.length === 1) {
-      onlyGet();
-      return { kind: 'APIGroupList', apiVersion: 'v1', groups: GROUPS.map(groupOf) };
-    }
-    const group = parts[1] ?? '';
-    if (!GROUPS.includes(group)) throw unknown();
-    if (parts.length === 2) {
-      onlyGet();
-      return groupOf(group);
-    }
-    if (parts[2] !== 'v1') throw unknown();
-    if (parts.length === 3) {
-      onlyGet();
-      return resourceList(group, 'v1');
-    }
-    // /apis/G/v1/R (every namespace) or /apis/G/v1/namespaces/NS/R[/NAME]
+      group = parts[1] ?? '';
+      if (!GROUPS.includes(group)) throw unknown();
+      if (parts.length === 2) {
+        onlyGet();
+        return groupOf(group);
+      }
+      if (parts[2] !== 'v1') throw unknown();
+      if (parts.length === 3) {
+        onlyGet();
+        return resourceList(group, 'v1');
+      }
+      rest = parts.slice(3);
+    } else throw unknown();
+
+    // …/R (every namespace) or …/namespaces/NS/R[/NAME]
     let namespace: string | undefined;
-    let rest = parts.slice(3);
     if (rest[0] === 'namespaces' && rest.length >= 3) {
       namespace = rest[1];
       rest = rest.slice(2);
     }
     const kind = kindOf(group, rest[0] ?? '');
     if (!kind || rest.length > 2) throw unknown();
+    // A cluster-scoped kind (Team) has no namespace: its rows read as `default`.
+    if (!kind.namespaced) namespace = undefined;
     const name = rest[1];
     if (name === undefined) {
       if (method === 'GET') return list(req, reply, kind, namespace);
       if (method === 'POST' && namespace !== undefined) return write(req, reply, kind, namespace, undefined, bodyOf(req), 'create');
       if (method === 'POST') {
         const body = bodyOf(req);
-        const ns = isRecord(body) && isRecord(body.metadata) && typeof body.metadata.namespace === 'string' ? body.metadata.namespace : 'default';
+        const ns = kind.namespaced && isRecord(body) && isRecord(body.metadata) && typeof body.metadata.namespace === 'string' ? body.metadata.namespace : 'default';
         return write(req, reply, kind, ns, undefined, body, 'create');
       }
-      throw new KubeError('MethodNotAllowed', `${method} is not supported on a list of ${kind.plural} (deletecollection is not supported yet)`);
+      if (method === 'DELETE') return removeCollection(req, kind, namespace);
+      throw new KubeError('MethodNotAllowed', `${method} is not supported on a list of ${kind.plural}`);
     }
     const ns = namespace ?? 'default';
     switch (method) {

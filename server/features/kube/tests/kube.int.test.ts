@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createTestApp, type TestApp } from '../../../../test/app';
+import { processKeyring } from '../../../platform/secrets';
 
 /**
  * Issue 24: GET /api/kubeconfig and the Kubernetes-style API, driven by the real kubectl binary
@@ -73,16 +74,17 @@ async function kubeconfigFor(headers: Record<string, string>, file: string): Pro
  * Runs kubectl without blocking: the server answering it lives in this same process, so spawnSync would
  * stall it (every request timing out).
  */
-function kubectl(config: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function kubectl(config: string, args: string[], input?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(KUBECTL ?? 'kubectl', ['--request-timeout=10s', ...args], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, KUBECONFIG: config, KUBECACHEDIR: path.join(dir, 'cache') },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     child.on('close', (status) => {
       clearTimeout(timer);
@@ -363,5 +365,231 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: these tests nee
     const res = await kubectl(adminConfig, ['get', 'widgets']);
     expect(res.status).not.toBe(0);
     expect(res.stderr).toContain('the server doesn\'t have a resource type "widgets"');
+  });
+});
+
+describe.skipIf(!KUBECTL)('kubectl: every stored kind, the last-applied annotation, server-side apply (issue 24)', () => {
+  /** The clear values of a stored Secret (encrypted at rest): what kubectl must never be answered. */
+  const storedSecret = async (namespace: string, name: string) => {
+    const { rows } = await t.context.pool.query<{ data: Record<string, string> }>("SELECT data FROM secrets WHERE kind = 'Secret' AND namespace = $1 AND name = $2 AND deleted_at IS NULL", [namespace, name]);
+    const keyring = processKeyring();
+    return Object.fromEntries(Object.entries(rows[0]?.data ?? {}).map(([key, value]) => [key, keyring.decrypt(value)]));
+  };
+
+  it('lists the new kinds in api-resources: core secrets and configmaps, mission-control teams (cluster-scoped), permissions, connections, silences', async () => {
+    const res = await kubectl(adminConfig, ['api-resources']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^secrets\s+v1\s+true\s+Secret$/m);
+    expect(res.stdout).toMatch(/^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
+    expect(res.stdout).toMatch(/^teams\s+mission-control\.flanksource\.com\/v1\s+false\s+Team$/m);
+    for (const kind of ['Permission', 'PermissionGroup', 'Connection', 'NotificationSilence']) expect(res.stdout).toMatch(new RegExp(`mission-control\\.flanksource\\.com/v1\\s+true\\s+${kind}$`, 'm'));
+  });
+
+  it('applies a Secret made by kubectl create secret, never answers its values, keeps them across a label patch and a second apply', async () => {
+    let made = await kubectl(adminConfig, ['create', 'secret', 'generic', 'db', '-n', 'shop', '--from-literal=password=s3cret-value', '--dry-run=client', '-o', 'yaml']);
+    expect(made.status, made.stderr).toBe(0);
+    let res = await kubectl(adminConfig, ['apply', '-f', '-'], made.stdout);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('secret/db created');
+    expect(await storedSecret('shop', 'db')).toEqual({ password: 's3cret-value' });
+
+    res = await kubectl(adminConfig, ['get', 'secret', 'db', '-n', 'shop', '-o', 'yaml']);
+    expect(res.status, res.stderr).toBe(0);
+    const base64 = Buffer.from('s3cret-value').toString('base64');
+    expect(res.stdout).not.toContain('s3cret-value');
+    expect(res.stdout).not.toContain(base64);
+    const object = parseYaml(res.stdout) as { apiVersion: string; kind: string; data: Record<string, string>; metadata: { annotations: Record<string, string> } };
+    expect(object).toMatchObject({ apiVersion: 'v1', kind: 'Secret', data: { password: '' } });
+    expect(object.metadata.annotations['watchkeeper.dev/values']).toMatch(/write-only/);
+    expect(object.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toContain('"password":""');
+
+    res = await kubectl(adminConfig, ['label', 'secret', 'db', '-n', 'shop', 'tier=gold']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(await storedSecret('shop', 'db')).toEqual({ password: 's3cret-value' });
+
+    made = await kubectl(adminConfig, ['create', 'secret', 'generic', 'db', '-n', 'shop', '--from-literal=password=s3cret-value', '--from-literal=user=app', '--dry-run=client', '-o', 'yaml']);
+    res = await kubectl(adminConfig, ['apply', '-f', '-'], made.stdout);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toContain('secret/db configured');
+    expect(await storedSecret('shop', 'db')).toEqual({ password: 's3cret-value', user: 'app' });
+
+    res = await kubectl(adminConfig, ['get', 'secrets', '-n', 'shop']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/NAME\s+TYPE\s+DATA\s+AGE/);
+    expect(res.stdout).toMatch(/db\s+Opaque\s+2\s+\d+s/);
+    res = await kubectl(adminConfig, ['get', 'secrets', '-n', 'shop', '-o', 'json']);
+    expect(res.stdout).not.toContain(base64);
+
+    res = await kubectl(adminConfig, ['delete', 'secret', 'db', '-n', 'shop']);
+    expect(res.status, res.stderr).toBe(0);
+    // (kubectl names the namespace instead when nothing else is left in it.)
+    expect((await kubectl(adminConfig, ['get', 'secret', 'db', '-n', 'shop'])).stderr).toMatch(/secrets "db" not found|namespaces "shop" not found/);
+    const gone = await fetch(`${base}/api/kubernetes/api/v1/namespaces/shop/secrets/db`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'secrets "db" not found' });
+    const { rows } = await t.context.pool.query('SELECT 1 FROM kube_annotations a JOIN secrets s ON s.id = a.resource_id WHERE s.name = $1', ['db']);
+    expect(rows).toEqual([]);
+  });
+
+  it('applies, reads, lists and deletes a ConfigMap', async () => {
+    const made = await kubectl(adminConfig, ['create', 'configmap', 'app', '-n', 'shop', '--from-literal=mode=fast', '--dry-run=client', '-o', 'yaml']);
+    let res = await kubectl(adminConfig, ['apply', '-f', '-'], made.stdout);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('configmap/app created');
+    res = await kubectl(adminConfig, ['get', 'cm', 'app', '-n', 'shop', '-o', 'jsonpath={.data.mode}']);
+    expect(res.stdout).toBe('fast');
+    res = await kubectl(adminConfig, ['get', 'configmaps', '-n', 'shop']);
+    expect(res.stdout).toMatch(/app\s+1\s+\d+s/);
+    res = await kubectl(adminConfig, ['delete', 'cm', 'app', '-n', 'shop']);
+    expect(res.status, res.stderr).toBe(0);
+  });
+
+  it('applies a Team, a PermissionGroup, a Permission, a Connection and a NotificationSilence; lists them with their columns; deletes them', async () => {
+    const file = path.join(dir, 'mission-control.yaml');
+    fs.writeFileSync(
+      file,
+      `apiVersion: mission-control.flanksource.com/v1
+kind: Team
+metadata: {name: platform}
+spec:
+  members: [test-admin@example.com]
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: PermissionGroup
+metadata: {name: oncall, namespace: shop}
+spec:
+  teams: [platform]
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: Permission
+metadata: {name: platform-runs, namespace: shop}
+spec:
+  subject: {team: platform}
+  actions: [playbook:run]
+  object: {playbooks: [{name: '*'}]}
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: Connection
+metadata: {name: orders-db, namespace: shop}
+spec:
+  postgres:
+    url: postgres://db.shop:5432/orders
+    username: app
+    password: hunter2-secret
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: NotificationSilence
+metadata: {name: maintenance, namespace: shop}
+spec:
+  description: planned maintenance
+  from: "2026-01-01T00:00:00Z"
+  until: "2099-01-01T00:00:00Z"
+  filter: check.name == "orders"
+`,
+    );
+    let res = await kubectl(adminConfig, ['apply', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    for (const made of ['team.mission-control.flanksource.com/platform', 'permissiongroup.mission-control.flanksource.com/oncall', 'permission.mission-control.flanksource.com/platform-runs', 'connection.mission-control.flanksource.com/orders-db', 'notificationsilence.mission-control.flanksource.com/maintenance']) {
+      expect(res.stdout).toContain(`${made} created`);
+    }
+
+    res = await kubectl(adminConfig, ['get', 'teams']);
+    expect(res.stdout).toMatch(/NAME\s+MEMBERS\s+AGE/);
+    expect(res.stdout).toMatch(/platform\s+1\s+\d+s/);
+    res = await kubectl(adminConfig, ['get', 'permissions', '-n', 'shop']);
+    expect(res.stdout).toMatch(/NAME\s+SUBJECT\s+OBJECT\s+ACTION\s+DENY\s+AGE/);
+    expect(res.stdout).toMatch(/platform-runs\s+team:platform\s+playbooks\s+playbook:run\s+false/);
+    res = await kubectl(adminConfig, ['get', 'connections', '-n', 'shop']);
+    expect(res.stdout).toMatch(/orders-db\s+postgres\s+\d+s/);
+    res = await kubectl(adminConfig, ['get', 'notificationsilences', '-n', 'shop']);
+    expect(res.stdout).toMatch(/NAME\s+FROM\s+UNTIL\s+ACTIVE\s+AGE/);
+    expect(res.stdout).toMatch(/maintenance\s+2026-01-01T00:00:00Z\s+2099-01-01T00:00:00Z\s+true/);
+
+    res = await kubectl(adminConfig, ['get', 'connection', 'orders-db', '-n', 'shop', '-o', 'yaml']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).not.toContain('hunter2-secret');
+    const connection = parseYaml(res.stdout) as { spec: { postgres: Record<string, string> } };
+    expect(connection.spec.postgres).toMatchObject({ url: 'postgres://db.shop:5432/orders', username: 'app', password: '******' });
+    res = await kubectl(adminConfig, ['get', 'permission', 'platform-runs', '-n', 'shop', '-o', 'json']);
+    expect((JSON.parse(res.stdout) as { spec: unknown }).spec).toEqual({ subject: { team: 'platform' }, actions: ['playbook:run'], object: { playbooks: [{ name: '*' }] }, deny: false });
+    res = await kubectl(adminConfig, ['get', 'team', 'platform', '-o', 'jsonpath={.spec.members}']);
+    expect(res.stdout).toBe('["test-admin@example.com"]');
+
+    // A second apply of the same file changes nothing and warns of nothing; the stored password is kept.
+    res = await kubectl(adminConfig, ['apply', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stderr).toBe('');
+    const { rows } = await t.context.pool.query<{ password: string }>("SELECT password FROM connections WHERE name = 'orders-db' AND deleted_at IS NULL");
+    expect(processKeyring().decrypt(rows[0]?.password ?? '')).toBe('hunter2-secret');
+
+    res = await kubectl(adminConfig, ['delete', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    res = await kubectl(adminConfig, ['get', 'teams,permissions,permissiongroups,connections,notificationsilences', '-A', '-o', 'name']);
+    expect(res.stdout).not.toMatch(/platform|oncall|orders-db|maintenance/);
+  });
+
+  it('applies a changed canary file twice with no missing-annotation warning, and a label removed from the file is removed', async () => {
+    const file = path.join(dir, 'three-way.yaml');
+    fs.writeFileSync(file, canaryYaml('three-way', 1, 'team: ops, tier: gold'));
+    let res = await kubectl(adminConfig, ['apply', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    fs.writeFileSync(file, canaryYaml('three-way', 2, 'team: ops'));
+    res = await kubectl(adminConfig, ['apply', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toContain('canary.canaries.flanksource.com/three-way configured');
+    res = await kubectl(adminConfig, ['get', 'canary', 'three-way', '-n', 'shop', '-o', 'json']);
+    const object = JSON.parse(res.stdout) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { tcp: Array<{ endpoint: string }> } };
+    expect(object.metadata.labels).toEqual({ team: 'ops' });
+    expect(object.spec.tcp[0]?.endpoint).toBe('127.0.0.1:2');
+    expect(JSON.parse(object.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'] ?? '{}')).toMatchObject({ kind: 'Canary', metadata: { labels: { team: 'ops' } } });
+  });
+
+  it('server-side applies (kubectl apply --server-side): creates when missing, then replaces the fields given', async () => {
+    const file = path.join(dir, 'ssa.yaml');
+    fs.writeFileSync(file, canaryYaml('server-side', 1));
+    let res = await kubectl(adminConfig, ['apply', '--server-side', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('canary.canaries.flanksource.com/server-side serverside-applied');
+    fs.writeFileSync(file, canaryYaml('server-side', 3).replace('@every 5m', '@every 7m'));
+    res = await kubectl(adminConfig, ['apply', '--server-side', '-f', file]);
+    expect(res.status, res.stderr).toBe(0);
+    res = await kubectl(adminConfig, ['get', 'canary', 'server-side', '-n', 'shop', '-o', 'jsonpath={.spec.schedule} {.spec.tcp[0].endpoint}']);
+    expect(res.stdout).toBe('@every 7m 127.0.0.1:3');
+  });
+
+  it('deletes a collection (kubectl delete canaries --all -n NS)', async () => {
+    for (const name of ['bulk-a', 'bulk-b']) {
+      const res = await kubectl(adminConfig, ['apply', '-f', '-'], canaryYaml(name, 1).replace('namespace: shop', 'namespace: bulk'));
+      expect(res.status, res.stderr).toBe(0);
+    }
+    let res = await kubectl(adminConfig, ['delete', 'canaries', '--all', '-n', 'bulk']);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('"bulk-a" deleted');
+    res = await kubectl(adminConfig, ['get', 'canaries', '-n', 'bulk', '-o', 'name']);
+    expect(res.stdout.trim()).toBe('');
+    const direct = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/bulk/canaries?labelSelector=team%3Dops`, { method: 'DELETE', headers: { authorization: `Bearer ${viewerToken}` } });
+    expect(direct.status).toBe(403);
+  });
+
+  it('refuses a viewer on the new kinds with the Status shape (writes, and reading secrets)', async () => {
+    const file = path.join(dir, 'viewer-team.yaml');
+    fs.writeFileSync(file, 'apiVersion: mission-control.flanksource.com/v1\nkind: Team\nmetadata: {name: viewers-team}\nspec: {}\n');
+    let res = await kubectl(viewerConfig, ['apply', '-f', file]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/forbidden/i);
+    const direct = await fetch(`${base}/api/kubernetes/api/v1/namespaces/shop/secrets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${viewerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'nope' }, stringData: { a: 'b' } }),
+    });
+    expect(direct.status).toBe(403);
+    expect(await direct.json()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, message: expect.stringContaining('cannot create resource "secrets" in API group ""') });
+    res = await kubectl(viewerConfig, ['get', 'secrets', '-A']);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/Forbidden/);
+    res = await kubectl(viewerConfig, ['get', 'teams']);
+    expect(res.status, res.stderr).toBe(0);
   });
 });
