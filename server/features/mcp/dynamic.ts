@@ -20,7 +20,7 @@ import { checkViewSpec } from '../views/spec';
 /**
  * Tools made from playbooks and views marked for MCP (`spec.mcp`, docs/MCP.md): `playbook_<name>` runs a
  * playbook as run_playbook does, `view_<name>` answers a view's columns and a page of rows. They are
- * read with one query, kept 5 s, and listed to a caller only when the caller may use them.
+ * read with one query and built once for 5 s; each is listed to a caller only when the caller may use it.
  */
 
 /** What `spec.mcp` says: false/absent is not marked; true or an object (unless enabled: false) is. */
@@ -63,24 +63,17 @@ export interface DynamicTool {
 }
 
 const CACHE_MS = 5_000;
-const cache = new WeakMap<pg.Pool, { at: number; rows: Promise<MarkedRow[]> }>();
+const cache = new WeakMap<pg.Pool, { at: number; tools: Promise<DynamicTool[]> }>();
 
-/** The marked playbooks and views, in one query; kept 5 s per pool (edits show within 5 s). */
-function markedRows(pool: pg.Pool): Promise<MarkedRow[]> {
-  const hit = cache.get(pool);
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.rows;
-  const rows = pool
-    .query<MarkedRow>(
-      `SELECT 'playbook' AS kind, id, name, namespace, nullif(title, '') AS title, nullif(description, '') AS description, spec
-         FROM playbooks WHERE deleted_at IS NULL AND spec ? 'mcp' AND spec->'mcp' NOT IN ('false'::jsonb, 'null'::jsonb)
-       UNION ALL
-       SELECT 'view', id, name, namespace, nullif(title, ''), NULL, spec FROM views WHERE deleted_at IS NULL AND mcp
-       ORDER BY 1, 4, 3, 2`,
-    )
-    .then((result) => result.rows);
-  cache.set(pool, { at: Date.now(), rows });
-  // A failed read is not kept.
-  rows.catch(() => cache.delete(pool));
+/** The marked playbooks and views, in one query. */
+async function markedRows(pool: pg.Pool): Promise<MarkedRow[]> {
+  const { rows } = await pool.query<MarkedRow>(
+    `SELECT 'playbook' AS kind, id, name, namespace, nullif(title, '') AS title, nullif(description, '') AS description, spec
+       FROM playbooks WHERE deleted_at IS NULL AND spec ? 'mcp' AND spec->'mcp' NOT IN ('false'::jsonb, 'null'::jsonb)
+     UNION ALL
+     SELECT 'view', id, name, namespace, nullif(title, ''), NULL, spec FROM views WHERE deleted_at IS NULL AND mcp
+     ORDER BY 1, 4, 3, 2`,
+  );
   return rows;
 }
 
@@ -276,8 +269,22 @@ function viewTool(name: string, row: MarkedRow, mark: McpMark): DynamicTool {
 
 // -------------------------------------------------------------------------------------------------
 
-/** The tools of every marked playbook and view (named over all of them, so a name does not depend on the caller). */
-export async function dynamicTools(pool: pg.Pool, reserved: ReadonlySet<string>): Promise<DynamicTool[]> {
+/**
+ * The tools of every marked playbook and view (named over all of them, so a name does not depend on the
+ * caller), built once and kept 5 s per pool: a new or changed spec.mcp shows within 5 s. `reserved`: the
+ * default tools' names (the same on every call).
+ */
+export function dynamicTools(pool: pg.Pool, reserved: ReadonlySet<string>): Promise<DynamicTool[]> {
+  const hit = cache.get(pool);
+  if (hit && Date.now() - hit.at < CACHE_MS) return hit.tools;
+  const tools = buildTools(pool, reserved);
+  cache.set(pool, { at: Date.now(), tools });
+  // A failed read is not kept.
+  tools.catch(() => cache.delete(pool));
+  return tools;
+}
+
+async function buildTools(pool: pg.Pool, reserved: ReadonlySet<string>): Promise<DynamicTool[]> {
   const rows = await markedRows(pool);
   const taken = new Set(reserved);
   const out: DynamicTool[] = [];
