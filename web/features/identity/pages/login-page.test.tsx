@@ -89,4 +89,16 @@ describe('login page', () => {
     screen.getByRole('button', { name: 'Sign in' }).click();
     expect(await screen.findByText('Your interaction expired, please fill out the form again.')).toBeTruthy();
   });
+
+  it('shows the provider button instead of the password form when the console signs in through OIDC', async () => {
+    const calls = server((call) =>
+      call.path === '/api/auth/mode' ? { body: { mode: 'oidc', issuer: 'https://id.example.com', issuer_host: 'id.example.com', login_url: '/api/auth/oidc/login' } } : undefined,
+    );
+    renderPage(<LoginPage />, { path: '/login?return_to=%2Fincidents', route: '/login' });
+    const button = await screen.findByRole('link', { name: 'Sign in with id.example.com' });
+    expect(button.getAttribute('href')).toBe('/api/auth/oidc/login?return_to=%2Fincidents');
+    expect(screen.getByRole('heading', { name: 'Sign In to your account' })).toBeTruthy();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    expect(calls.some((call) => call.path === '/api/.ory/self-service/login/browser')).toBe(false);
+  });
 });

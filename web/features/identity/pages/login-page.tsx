@@ -4,6 +4,8 @@ import { useSession } from '@web/app/session';
 import { toast } from '@web/lib/toast';
 import { Button, buttonBase } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
+import { Loading } from '@web/ui/primitives/loading';
+import { oidcLoginHref, useAuthMode, type AuthMode } from '../auth-mode';
 import { AuthCard } from '../components/auth-card';
 import { FlowView } from '../components/flow-view';
 import { initialValues, isInputNode, submitBody } from '../kratos/nodes';
@@ -33,10 +35,42 @@ function hasPasswordForm(flow: Flow): boolean {
 const linkClass = 'font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
 
 /**
- * /login (spec §2). Query: flow, return_to, refresh, aal, username, password. With both username and
- * password in the URL the form fills in and submits itself once.
+ * /login (spec §2). Through an OpenID Connect provider (`--auth oidc`) the first step is the provider's
+ * button; a second factor of a linked account still uses the built-in form. If the mode cannot be read,
+ * the built-in form shows (its own errors then say what is wrong).
  */
 export default function LoginPage() {
+  const [params] = useSearchParams();
+  const mode = useAuthMode();
+  // A second factor or a re-authentication is always the built-in form.
+  if (loginTitle(undefined, params) !== LOGIN_TITLES.signIn) return <BuiltinLoginPage />;
+  if (mode.isPending) {
+    return (
+      <AuthCard title={LOGIN_TITLES.signIn}>
+        <Loading className="py-8" />
+      </AuthCard>
+    );
+  }
+  if (mode.data?.mode === 'oidc') return <ProviderSignIn mode={mode.data} returnTo={params.get('return_to')} />;
+  return <BuiltinLoginPage />;
+}
+
+/** "Sign in with <issuer host>": a full navigation to the server's login route, which redirects to the provider. */
+function ProviderSignIn({ mode, returnTo }: { mode: Extract<AuthMode, { mode: 'oidc' }>; returnTo: string | null }) {
+  return (
+    <AuthCard title={LOGIN_TITLES.signIn}>
+      <a href={oidcLoginHref(mode, returnTo)} className={cn(buttonBase, 'h-10 w-full bg-blue-600 text-sm text-white hover:bg-blue-700')}>
+        Sign in with {mode.issuer_host}
+      </a>
+    </AuthCard>
+  );
+}
+
+/**
+ * The built-in sign-in. Query: flow, return_to, refresh, aal, username, password. With both username and
+ * password in the URL the form fills in and submits itself once.
+ */
+function BuiltinLoginPage() {
   const [params] = useSearchParams();
   // Read once: the URL is replaced by ?flow=… as soon as the flow exists.
   const [fromUrl] = useState(() => ({ username: params.get('username') ?? undefined, password: params.get('password') ?? undefined }));
