@@ -286,15 +286,18 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: these tests nee
     expect(read.status, read.stderr).toBe(0);
   });
 
-  it("applies the project's example playbooks, scrape configs, views and topology, and lists them by short name", async () => {
+  it("applies the project's examples (teams, connections, secrets, silences, playbooks, scrape configs, views, topology), and lists them by short name", async () => {
     const repo = path.resolve(__dirname, '../../../..');
-    // (The other example playbooks also hold a Team, a Connection or a Secret: kinds not served yet.)
-    for (const folder of ['examples/playbooks/health-poke.yaml', 'examples/playbooks/restart-deployment.yaml', 'examples/catalog/scrapers', 'examples/views', 'examples/topology', 'examples/applications', 'examples/incidents/rules.yaml']) {
+    // The playbook examples also hold Teams, Connections and Secrets; the notification examples a silence.
+    for (const folder of ['examples/team.yaml', 'examples/connections', 'examples/playbooks', 'examples/notifications', 'examples/catalog/scrapers', 'examples/views', 'examples/topology', 'examples/applications', 'examples/incidents/rules.yaml']) {
       const res = await kubectl(adminConfig, ['apply', '-f', path.join(repo, folder)]);
       expect(res.status, `${folder}: ${res.stderr}`).toBe(0);
       expect(res.stdout).toMatch(/ created/);
     }
-    let res = await kubectl(adminConfig, ['get', 'pb', '-o', 'name']);
+    let res = await kubectl(adminConfig, ['get', 'teams,conn,secrets,silence', '-A', '-o', 'name']);
+    expect(res.status, res.stderr).toBe(0);
+    for (const name of ['team.mission-control.flanksource.com/sre', 'connection.mission-control.flanksource.com/local-postgres', 'secret/local-postgres', 'notificationsilence.mission-control.flanksource.com/nightly-jobs']) expect(res.stdout).toContain(name);
+    res = await kubectl(adminConfig, ['get', 'pb', '-o', 'name']);
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout).toContain('playbook.mission-control.flanksource.com/health-poke');
     res = await kubectl(adminConfig, ['get', 'scrapers', '-A', '-o', 'name']);
@@ -526,7 +529,8 @@ spec:
     res = await kubectl(adminConfig, ['delete', '-f', file]);
     expect(res.status, res.stderr).toBe(0);
     res = await kubectl(adminConfig, ['get', 'teams,permissions,permissiongroups,connections,notificationsilences', '-A', '-o', 'name']);
-    expect(res.stdout).not.toMatch(/platform|oncall|orders-db|maintenance/);
+    expect(res.stdout).not.toMatch(/\/(platform|oncall|platform-runs|orders-db|maintenance)$/m);
+    expect(res.stdout).toMatch(/\/sre$/m); // the examples' team is still there
   });
 
   it('applies a changed canary file twice with no missing-annotation warning, and a label removed from the file is removed', async () => {
