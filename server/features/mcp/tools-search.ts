@@ -85,24 +85,20 @@ export const searchResourcesTool = tool({
     const wanted = ORDER.filter((kind) => !args.kinds || args.kinds.includes(kind));
     const skipped = wanted.filter((kind) => !mayAllowSome(actor, KINDS[kind].resource, 'read', KINDS[kind].target));
     const selector = { ...(args.query ? { search: args.query } : {}), ...(args.type ? { types: valueFilter(args.type) } : {}), ...(args.tags ? { tag_selector: args.tags } : {}) };
-    const found: Found[] = [];
-    // Kinds are listed one after another: a page reads a kind only while the page is not full.
-    for (const kind of wanted) {
-      if (skipped.includes(kind)) continue;
-      const need = offset + args.limit + 1 - found.length;
-      if (need <= 0) break;
-      if (need > SEARCH_MAX) throw new AppError('invalid_request', `cursor: search pages end at ${SEARCH_MAX} items of a kind; narrow the query`);
+    const need = offset + args.limit + 1;
+    if (need > SEARCH_MAX) throw new AppError('invalid_request', `cursor: search pages end at ${SEARCH_MAX} items of a kind; narrow the query`);
+    /** A kind's first `need` rows the caller may read: read more while rows were dropped and more exist. */
+    const kindRows = async (kind: ResourceKind): Promise<Found[]> => {
       let size = need;
-      let kept: FoundResource[] = [];
-      // Rows the caller may not read are dropped; read more until the page fills or the kind ends.
       for (;;) {
         const rows = (await searchResources(ctx.pool, { [kind]: [{ ...selector, limit: size }] }))[kind];
-        kept = await readable(ctx.pool, actor, kind, rows);
-        if (kept.length >= need || rows.length < size || size === SEARCH_MAX) break;
+        const kept = await readable(ctx.pool, actor, kind, rows);
+        if (kept.length >= need || rows.length < size || size === SEARCH_MAX) return kept.slice(0, need).map((row) => ({ ...row, kind }));
         size = Math.min(SEARCH_MAX, size * 4);
       }
-      found.push(...kept.slice(0, need).map((row) => ({ ...row, kind })));
-    }
+    };
+    // The kinds are read side by side (a call costs its slowest kind, not their sum) and listed one after another.
+    const found = (await Promise.all(wanted.filter((kind) => !skipped.includes(kind)).map(kindRows))).flat();
     const items = found.slice(offset).map(present);
     return { ...page(items, offset, args.limit), ...(skipped.length > 0 ? { skipped } : {}) };
   },
