@@ -141,9 +141,11 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     for (const stop of [...watches]) stop();
   });
 
-  const readRows = async (kind: KubeKind, where: { namespace?: string; name?: string }, db: Pick<pg.Pool, 'query'> = pool): Promise<Row[]> => {
+  /** `metadataOnly` leaves the spec out (NULL): its redaction costs ~0.2 ms a row, and a Table of metadata never shows it. */
+  const readRows = async (kind: KubeKind, where: { namespace?: string; name?: string; metadataOnly?: boolean }, db: Pick<pg.Pool, 'query'> = pool): Promise<Row[]> => {
     const values: unknown[] = [];
-    let sql = `SELECT r.*, a.annotations FROM (${kind.rows}) AS r LEFT JOIN kube_annotations a ON a.resource_id = r.id WHERE true`;
+    const fields = where.metadataOnly ? 'r.id, r.name, r.namespace, r.labels, NULL::jsonb AS spec, r.source, r.created_at, r.rv, r.extra' : 'r.*';
+    let sql = `SELECT ${fields}, a.annotations FROM (${kind.rows}) AS r LEFT JOIN kube_annotations a ON a.resource_id = r.id WHERE true`;
     if (where.namespace !== undefined) sql += ` AND r.namespace = $${values.push(where.namespace)}`;
     if (where.name !== undefined) sql += ` AND r.name = $${values.push(where.name)}`;
     const { rows } = await db.query<Row>(`${sql} ORDER BY r.namespace, r.name`, values);
@@ -320,9 +322,9 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   };
 
   /** The rows a list answers: readable by the caller, matching the label and field selectors. */
-  const selectRows = async (req: FastifyRequest, actor: Actor, kind: KubeKind, namespace: string | undefined): Promise<Row[]> => {
+  const selectRows = async (req: FastifyRequest, actor: Actor, kind: KubeKind, namespace: string | undefined, metadataOnly = false): Promise<Row[]> => {
     const query = req.query as Record<string, unknown>;
-    let rows = (await readRows(kind, namespace === undefined ? {} : { namespace })).filter((row) => allows(actor, rbacOf(kind, 'read'), 'read', targetOf(kind, row)));
+    let rows = (await readRows(kind, { ...(namespace === undefined ? {} : { namespace }), metadataOnly })).filter((row) => allows(actor, rbacOf(kind, 'read'), 'read', targetOf(kind, row)));
     if (typeof query.labelSelector === 'string' && query.labelSelector.trim() !== '') {
       const requirements = parseLabelSelector(query.labelSelector);
       if (!requirements) throw new KubeError('BadRequest', `labelSelector: "${query.labelSelector}" is not a label selector (key=value, key!=value, key in (a,b), key, !key)`);
@@ -405,7 +407,9 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     if (!mayAct(actor, kind, 'read')) throw forbidden(actor, kind, 'list', undefined, namespace);
     const query = req.query as Record<string, unknown>;
     if (query.watch === 'true' || query.watch === '1') return watch(req, reply, actor, kind, namespace);
-    const rows = await selectRows(req, actor, kind, namespace);
+    // `kubectl get` asks for a Table of metadata: no spec needed unless a column or the object builder reads it.
+    const metadataOnly = wantsTable(req) && query.includeObject !== 'Object' && !kind.columns?.length && !kind.specOf;
+    const rows = await selectRows(req, actor, kind, namespace, metadataOnly);
     return answerList(req, kind, `${kind.kind}List`, apiVersionOf(kind), rows.map((row) => objectOf(kind, row)), rows);
   };
 
