@@ -102,7 +102,7 @@ function uniqueName(taken: Set<string>, prefix: string, row: MarkedRow): string 
 
 const uuid = z.string().uuid('must be a UUID');
 const TARGETS = [
-  { key: 'config_id', spec: 'configs', what: 'config item (from search_catalog)' },
+  { key: 'config_id', spec: 'configs', what: 'config item (from search_resources)' },
   { key: 'component_id', spec: 'components', what: 'component' },
   { key: 'check_id', spec: 'checks', what: 'health check (from health_summary)' },
 ] as const;

@@ -47,7 +47,7 @@ export function registerPrompts(server: McpServer, ctx: AppContext, actor: Actor
       argsSchema: { resource: z.string().trim().min(1).max(500).describe('the id (UUID) or name of a config item, check or component') },
     },
     async ({ resource }) => {
-      const search = toolNames.has('search_resources') ? 'search_resources' : 'search_catalog';
+      const search = 'search_resources';
       const known = UUID.test(resource) ? await kindOf(ctx, actor, resource) : undefined;
       const subject = known ? `the ${known.kind === 'config' ? 'config item' : known.kind} "${known.name}" (${known.type ? `${known.type}, ` : ''}id ${resource})` : `"${resource}"`;
       const plan =
