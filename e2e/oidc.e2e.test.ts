@@ -50,11 +50,13 @@ describe('sign-in through an OpenID Connect provider', () => {
     expect(roles.rows.map((row) => row.role)).toEqual(['admin']);
   });
 
-  it('signs out to the sign-in page, which offers the provider again', async () => {
+  it("signs out of the console and the provider, back to the sign-in page, which offers the provider again", async () => {
     const page = journey.page();
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
-    await page.waitForURL((url) => url.pathname === '/login');
+    await page.waitForURL((url) => url.origin === issuer.url && url.pathname.startsWith('/session/end'));
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.waitForURL((url) => url.origin === journey.server().url && url.pathname === '/login');
     await page.getByRole('link', { name: /^Sign in with / }).waitFor();
     const whoami = await page.request.get(`${journey.server().url}/api/auth/whoami`);
     expect(whoami.status()).toBe(401);

@@ -63,4 +63,13 @@ describe('session source', () => {
     await createSessionSource(go).signOut('/');
     expect(go).toHaveBeenCalledWith('/login?return_to=%2F');
   });
+
+  it('goes on to the sign-in provider when the logout names its end-session page', async () => {
+    const logout = 'http://localhost/api/auth/oidc/logout?token=t2';
+    const end = 'https://id.example.com/session/end?client_id=watchkeeper';
+    answers({ '/api/.ory/self-service/logout/browser': { status: 200, body: { logout_url: logout, logout_token: 't2' } }, [logout]: { status: 200, body: { redirect_browser_to: end } } });
+    const go = vi.fn();
+    await createSessionSource(go).signOut('/');
+    expect(go).toHaveBeenCalledWith(end);
+  });
 });

@@ -34,6 +34,11 @@ function logoutUrl(data: unknown): string | undefined {
   return typeof data.logout_url === 'string' ? data.logout_url : undefined;
 }
 
+function redirectOf(data: unknown): string | undefined {
+  if (!data || typeof data !== 'object' || !('redirect_browser_to' in data)) return undefined;
+  return typeof data.redirect_browser_to === 'string' ? data.redirect_browser_to : undefined;
+}
+
 export function createSessionSource(go: (url: string) => void = (url) => window.location.assign(url)): Required<SessionSource> {
   return {
     async load() {
@@ -57,6 +62,9 @@ export function createSessionSource(go: (url: string) => void = (url) => window.
       if (url) {
         const done = await request(url);
         if (!done.ok && done.status !== 401) throw new ApiError(`Could not sign out (HTTP ${done.status}).`, 'http', done.status, await json(done));
+        // Sign-in through a provider (docs/HOSTED.md): its end-session page comes next, and back to /login.
+        const provider = done.ok ? redirectOf(await json(done)) : undefined;
+        if (provider) return go(provider);
       }
       go(`/login?return_to=${encodeURIComponent(returnTo)}`);
     },

@@ -140,9 +140,19 @@ describe('sign-in through an OpenID Connect provider', () => {
 
   it('ends the session at logout and sends the browser to the provider with id_token_hint', async () => {
     const { session } = await signIn('dave');
-    const out = await fetch(`${base}/api/auth/oidc/logout`, { method: 'POST', headers: { cookie: `watchkeeper_session=${session ?? ''}` } });
+    const cookie = `watchkeeper_session=${session ?? ''}`;
+    // The console's Sign out asks the Kratos logout for its URL, as in the built-in mode.
+    const flow = await fetch(`${base}/api/.ory/self-service/logout/browser`, { headers: { cookie, accept: 'application/json' } });
+    const { logout_url: logoutUrl } = (await flow.json()) as { logout_url: string };
+    expect(logoutUrl).toMatch(new RegExp(`^${base}/api/auth/oidc/logout\\?token=[0-9a-f]{64}$`));
+    // Another site's link (no token, or another session's) signs nobody out.
+    const forged = await fetch(`${base}/api/auth/oidc/logout?token=${'0'.repeat(64)}`, { headers: { cookie, accept: 'application/json' } });
+    expect(forged.status).toBe(401);
+    expect((await whoami(session)).status).toBe(200);
+
+    const out = await fetch(logoutUrl, { headers: { cookie, accept: 'application/json' } });
     expect(out.status).toBe(200);
-    const target = new URL(((await out.json()) as { redirect_to: string }).redirect_to);
+    const target = new URL(((await out.json()) as { redirect_browser_to: string }).redirect_browser_to);
     expect(`${target.origin}${target.pathname}`).toBe(`${issuer.url}/session/end`);
     expect(target.searchParams.get('post_logout_redirect_uri')).toBe(`${base}/login`);
     expect(target.searchParams.get('id_token_hint')).toMatch(/^ey/);

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { route } from '../../../platform/http/route';
 import { processKeyring } from '../../../platform/secrets';
 import { clearSessionCookie, setSessionCookie } from '../cookies';
-import { baseUrl, clientOf, type IdentityDeps } from '../kratos/context';
+import { safeEqual, sha256 } from '../crypto';
+import { baseUrl, clientOf, wantsJson, type IdentityDeps } from '../kratos/context';
 import { createSession, revokeSession, sessionByToken } from '../sessions';
 import { sendFailure } from './failure';
 import { claimsOf, findOrCreatePerson, organizationsOf, syncOrganizations } from './people';
@@ -93,29 +94,49 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: O
   });
 
   route(app, {
-    method: 'POST',
+    method: 'GET',
     url: `${OIDC_PATH}/logout`,
-    summary: "Ends this browser's session; answers where to go next (the provider's end_session_endpoint, or /login)",
+    summary: "Ends this browser's session (token from /api/.ory/self-service/logout/browser); then the provider's end_session_endpoint, or /login",
     tags: ['auth'],
     access: 'public',
-    handler: async ({ req, reply }) => {
+    query: z.object({ token: z.string().max(200).optional() }),
+    handler: async ({ req, reply, query }) => {
       const auth = await deps.auth.resolve(req);
-      const base = baseUrl(req);
+      const credential = auth.credential;
+      // As the built-in logout: only this browser's own cookie session, with the token derived from it, so
+      // another site cannot sign the person out with a link.
+      if (!query.token || credential?.kind !== 'session' || credential.source !== 'cookie' || !safeEqual(oidcLogoutToken(credential.token), query.token)) {
+        return reply.status(401).send({ error: 'unauthorized', message: 'the logout token does not belong to the session of this browser' });
+      }
       let idToken: string | undefined;
-      if (auth.credential?.kind === 'session') {
-        const session = await sessionByToken(pool, auth.credential.token);
-        if (session) {
-          const { rows } = await pool.query<{ id_token: string }>('SELECT id_token FROM oidc_sessions WHERE session_id = $1', [session.id]);
-          idToken = rows[0]?.id_token;
-          await revokeSession(pool, session.id);
-        }
+      const session = await sessionByToken(pool, credential.token);
+      if (session) {
+        const { rows } = await pool.query<{ id_token: string }>('SELECT id_token FROM oidc_sessions WHERE session_id = $1', [session.id]);
+        idToken = rows[0]?.id_token;
+        await revokeSession(pool, session.id);
       }
       deps.auth.forget(req);
       clearSessionCookie(req, reply);
-      const endSession = await provider.endSessionUrl(idToken, `${base}/login`);
-      return reply.header('cache-control', 'no-store').send({ redirect_to: endSession ?? '/login' });
+      const next = (await provider.endSessionUrl(idToken, `${baseUrl(req)}/login`)) ?? '/login';
+      reply.header('cache-control', 'no-store');
+      // fetch (the console's sign-out) reads where to go; a plain navigation is sent there.
+      return wantsJson(req) ? reply.send({ redirect_browser_to: next }) : reply.redirect(next, 302);
     },
   });
+
+  // The console's Sign out asks the Kratos logout for its URL: in oidc mode that is the route above.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'GET' || req.url.split('?', 1)[0] !== '/api/.ory/self-service/logout/browser') return;
+    const auth = await deps.auth.resolve(req);
+    if (auth.credential?.kind !== 'session' || auth.credential.source !== 'cookie' || (!auth.actor && !auth.pending)) return;
+    const token = oidcLogoutToken(auth.credential.token);
+    return reply.type('application/json; charset=utf-8').send({ logout_url: `${baseUrl(req)}${OIDC_PATH}/logout?token=${token}`, logout_token: token });
+  });
+}
+
+/** Derived from the session token, so it needs no table and dies with the session. */
+function oidcLogoutToken(sessionToken: string): string {
+  return sha256(`oidc-logout:${sha256(sessionToken)}`);
 }
 
 /**
