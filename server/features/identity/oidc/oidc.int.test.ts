@@ -121,6 +121,12 @@ describe('sign-in through an OpenID Connect provider', () => {
     );
     expect(members.rows.map((row) => row.name)).toEqual(['Local', 'org_two']);
     expect(two.rows).toHaveLength(1);
+    // A browser that signs in again leaves no session of its own behind.
+    const jar = new CookieJar();
+    const callback = await throughProvider(jar, `${base}/api/auth/oidc/login`, 'bob', base);
+    await fetch(callback, { headers: { cookie: `${jar.header(callback)}; watchkeeper_session=${second.session ?? ''}` }, redirect: 'manual' });
+    expect((await whoami(second.session)).status).toBe(401);
+    expect((await whoami(first.session)).status).toBe(200);
   });
 
   it('links an existing account by a verified email, and refuses an unverified one', async () => {

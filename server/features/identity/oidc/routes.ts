@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { route } from '../../../platform/http/route';
 import { processKeyring } from '../../../platform/secrets';
-import { clearSessionCookie, setSessionCookie } from '../cookies';
+import { clearSessionCookie, cookieOf, SESSION_COOKIE, setSessionCookie } from '../cookies';
 import { safeEqual, sha256 } from '../crypto';
 import { baseUrl, clientOf, wantsJson, type IdentityDeps } from '../kratos/context';
-import { createSession, revokeSession, sessionByToken } from '../sessions';
+import { createSession, revokeByToken, revokeSession, sessionByToken } from '../sessions';
 import { sendFailure } from './failure';
 import { claimsOf, findOrCreatePerson, organizationsOf, syncOrganizations } from './people';
 import { OidcError, type OidcProvider } from './provider';
@@ -72,6 +72,9 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: O
         const person = await findOrCreatePerson(pool, provider.config.issuer, claims);
         const organizations = organizationsOf(payload[provider.config.orgClaim]);
         await syncOrganizations(pool, person.id, organizations);
+        // A session this browser still had (another person, or an older sign-in) ends with the new one.
+        const previous = cookieOf(req, SESSION_COOKIE);
+        if (previous) await revokeByToken(pool, previous);
         const issued = await createSession(pool, person.id, { method: 'oidc', aal: 'aal1' }, clientOf(req));
         await pool.query('INSERT INTO oidc_sessions (session_id, issuer, subject, id_token, refresh_token, organizations) VALUES ($1, $2, $3, $4, $5, $6)', [
           issued.session.id,
