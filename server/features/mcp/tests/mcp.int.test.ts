@@ -1,10 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presetScopes, type TokenScope } from '../../../../common/rbac';
+import { presetScopes } from '../../../../common/rbac';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { insertChange, insertInsight, insertItem, relate } from '../../catalog/query/testing';
-import { createAccessToken } from '../../identity/tokens';
+import { bearer, callTool, connect, tokenFor } from './client';
 
 let t: TestApp;
 let base: string;
@@ -14,21 +13,6 @@ let noMcpToken: string;
 let podId: string;
 let checkId: string;
 let incidentId: string;
-
-async function tokenFor(roles: Parameters<TestApp['userWith']>[0], scopes: TokenScope[]): Promise<string> {
-  const user = await t.userWith(roles);
-  return (await createAccessToken(t.db.pool, { personId: user.id, name: 'mcp test', scopes, expiresAt: null, createdBy: user.id })).token;
-}
-
-async function connect(headers: Record<string, string>, protocolVersion?: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers } });
-  if (protocolVersion) transport.setProtocolVersion(protocolVersion);
-  await client.connect(transport);
-  return client;
-}
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** The fields of the tools' JSON answers these tests read (a tool that failed answers text, not JSON). */
 interface ToolJson {
@@ -46,25 +30,14 @@ interface ToolJson {
   run_id: string;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string; json: ToolJson }> {
-  const result = await client.callTool({ name, arguments: args });
-  const content = result.content as Array<{ type: string; text: string }>;
-  const text = content[0]?.text ?? '';
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { isError: result.isError === true, text, json: json as ToolJson };
-}
+const call = (client: Client, name: string, args?: Record<string, unknown>) => callTool<ToolJson>(client, name, args);
 
 beforeAll(async () => {
   t = await createTestApp();
   base = await t.listen();
-  adminToken = await tokenFor(['admin'], presetScopes('Admin'));
-  viewerToken = await tokenFor(['viewer'], presetScopes('Admin'));
-  noMcpToken = await tokenFor(['admin'], presetScopes('Admin').filter((scope) => scope.object !== 'mcp'));
+  adminToken = (await tokenFor(t, ['admin'], presetScopes('Admin'))).token;
+  viewerToken = (await tokenFor(t, ['viewer'], presetScopes('Admin'))).token;
+  noMcpToken = (await tokenFor(t, ['admin'], presetScopes('Admin').filter((scope) => scope.object !== 'mcp'))).token;
   podId = await insertItem(t.db.pool, { type: 'Kubernetes::Pod', name: 'checkout-7f9', namespace: 'shop', health: 'unhealthy', status: 'CrashLoopBackOff', tags: { cluster: 'prod' } });
   const deployment = await insertItem(t.db.pool, { type: 'Kubernetes::Deployment', name: 'checkout', namespace: 'shop', health: 'healthy' });
   for (let i = 0; i < 5; i += 1) await insertItem(t.db.pool, { type: 'Kubernetes::Pod', name: `cart-${i}`, namespace: 'shop', health: 'healthy' });
@@ -93,7 +66,7 @@ afterAll(async () => {
 
 describe('MCP server', () => {
   it('initializes (latest and 2024-11-05), lists its tools and answers with Bearer auth', async () => {
-    const client = await connect(bearer(adminToken));
+    const client = await connect(base, adminToken);
     expect(client.getServerVersion()?.name).toBe('watchkeeper');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
@@ -114,14 +87,14 @@ describe('MCP server', () => {
 
   it('Basic auth with user "token" works; the old protocol version is spoken by the SDK client', async () => {
     const basic = { authorization: `Basic ${Buffer.from(`token:${adminToken}`).toString('base64')}` };
-    const client = await connect(basic, '2024-11-05');
+    const client = await connect(base, basic, '2024-11-05');
     const { json } = await call(client, 'search_resources', { query: 'checkout' });
     expect(json.items.map((item: { name: string }) => item.name)).toContain('checkout-7f9');
     await client.close();
   });
 
   it('search_resources pages with a cursor and filters by type', async () => {
-    const client = await connect(bearer(adminToken));
+    const client = await connect(base, adminToken);
     const first = await call(client, 'search_resources', { type: 'Kubernetes::Pod', limit: 4 });
     expect(first.json.items).toHaveLength(4);
     expect(first.json.next_cursor).toBeTypeOf('string');
@@ -140,7 +113,7 @@ describe('MCP server', () => {
   });
 
   it('get_config answers changes, insights and relationships', async () => {
-    const client = await connect(bearer(adminToken));
+    const client = await connect(base, adminToken);
     const { json, isError } = await call(client, 'get_config', { id: podId });
     expect(isError).toBe(false);
     expect(json).toMatchObject({ name: 'checkout-7f9', type: 'Kubernetes::Pod', health: 'unhealthy' });
@@ -154,7 +127,7 @@ describe('MCP server', () => {
   });
 
   it('health_summary and get_check_history', async () => {
-    const client = await connect(bearer(adminToken));
+    const client = await connect(base, adminToken);
     const summary = await call(client, 'health_summary', { health: 'unhealthy' });
     expect(summary.json.counts.unhealthy).toBe(1);
     expect(summary.json.items[0]).toMatchObject({ id: checkId, name: 'checkout-api', status: 'unhealthy', canary: 'shop/web' });
@@ -167,7 +140,7 @@ describe('MCP server', () => {
   });
 
   it('incidents: list, get with hypotheses and evidence, create and comment', async () => {
-    const client = await connect(bearer(adminToken));
+    const client = await connect(base, adminToken);
     const list = await call(client, 'list_incidents', { status: ['open'] });
     expect(list.json.items[0]).toMatchObject({ title: 'Checkout failing', severity: 'high' });
     const number = list.json.items[0]?.number ?? '';
@@ -207,7 +180,7 @@ describe('MCP server', () => {
     });
     expect(saved.statusCode, saved.body).toBe(201);
     const playbookId = saved.json().id as string;
-    const client = await connect(bearer(adminToken));
+    const client = await connect(base, adminToken);
     const list = await call(client, 'list_playbooks', { config_id: podId });
     expect(list.json.items).toEqual([expect.objectContaining({ id: playbookId, name: 'default/restart-pod', parameters: [expect.objectContaining({ name: 'reason', required: true })] })]);
     const missingParam = await call(client, 'run_playbook', { id: playbookId, config_id: podId });
@@ -220,7 +193,7 @@ describe('MCP server', () => {
     expect(status.json).toMatchObject({ id: run.json.run_id, playbook: 'default/restart-pod', status: 'pending_approval', config_id: podId });
     await client.close();
 
-    const viewer = await connect(bearer(viewerToken));
+    const viewer = await connect(base, viewerToken);
     const refused = await call(viewer, 'run_playbook', { id: playbookId, config_id: podId, params: { reason: 'x' } });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain('playbook:run');
@@ -228,7 +201,7 @@ describe('MCP server', () => {
   });
 
   it("a viewer's token may read but create_incident answers a tool error naming the permission", async () => {
-    const client = await connect(bearer(viewerToken));
+    const client = await connect(base, viewerToken);
     expect((await call(client, 'list_incidents')).isError).toBe(false);
     const refused = await call(client, 'create_incident', { title: 'nope' });
     expect(refused.isError).toBe(true);
@@ -239,7 +212,7 @@ describe('MCP server', () => {
   });
 
   it('unknown tools and bad arguments are errors, not crashes', async () => {
-    const client = await connect(bearer(adminToken));
+    const client = await connect(base, adminToken);
     const unknown = await client.callTool({ name: 'drop_tables', arguments: {} }).then((result) => ({ isError: result.isError === true, text: JSON.stringify(result.content) }));
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('Tool drop_tables not found');

@@ -1,13 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presetScopes, type TokenScope } from '../../../../common/rbac';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
 import { insertItem } from '../../catalog/query/testing';
-import { createAccessToken } from '../../identity/tokens';
 import { features } from '../../index';
+import { callTool, connect, tokenFor } from './client';
 
 /**
  * Issue 24 (docs/MCP.md): playbooks and views marked `spec.mcp` as their own tools, resources, prompts,
@@ -26,17 +25,6 @@ let checkId: string;
 let incidentNumber: string;
 let playbookId: string;
 
-async function tokenFor(roles: Parameters<TestApp['userWith']>[0], scopes: TokenScope[]): Promise<string> {
-  const user = await t.userWith(roles);
-  return (await createAccessToken(t.db.pool, { personId: user.id, name: 'mcp test', scopes, expiresAt: null, createdBy: user.id })).token;
-}
-
-async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-}
-
 interface Answer {
   items: Array<Record<string, unknown>>;
   columns: Array<{ name: string; type: string }>;
@@ -47,17 +35,7 @@ interface Answer {
   status: string;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string; json: Answer }> {
-  const result = await client.callTool({ name, arguments: args });
-  const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { isError: result.isError === true, text, json: json as Answer };
-}
+const call = (client: Client, name: string, args?: Record<string, unknown>) => callTool<Answer>(client, name, args);
 
 const MCP: TokenScope = { subject: '', object: 'mcp', action: '*' };
 
@@ -88,11 +66,11 @@ async function rpcError(response: Response): Promise<{ code: number; message: st
 beforeAll(async () => {
   t = await createTestApp();
   base = await t.listen();
-  adminToken = await tokenFor(['admin'], presetScopes('Admin'));
-  viewerToken = await tokenFor(['viewer'], presetScopes('Admin'));
-  mcpOnlyToken = await tokenFor(['admin'], [MCP]);
-  mcpOnlyViewerToken = await tokenFor(['viewer'], [MCP]);
-  mcpCanariesToken = await tokenFor(['admin'], [MCP, { subject: '', object: 'canaries', action: 'read' }]);
+  adminToken = (await tokenFor(t, ['admin'], presetScopes('Admin'))).token;
+  viewerToken = (await tokenFor(t, ['viewer'], presetScopes('Admin'))).token;
+  mcpOnlyToken = (await tokenFor(t, ['admin'], [MCP])).token;
+  mcpOnlyViewerToken = (await tokenFor(t, ['viewer'], [MCP])).token;
+  mcpCanariesToken = (await tokenFor(t, ['admin'], [MCP, { subject: '', object: 'canaries', action: 'read' }])).token;
 
   podId = await insertItem(t.db.pool, { type: 'Kubernetes::Pod', name: 'checkout-7f9', namespace: 'shop', health: 'unhealthy', status: 'CrashLoopBackOff' });
   for (let i = 0; i < 5; i += 1) await insertItem(t.db.pool, { type: 'Kubernetes::Pod', name: `cart-${i}`, namespace: 'shop', health: 'healthy' });
@@ -156,7 +134,7 @@ afterAll(async () => {
 
 describe('spec.mcp tools', () => {
   it('lists a marked playbook and view as tools, with schemas from parameters, targets and variables', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['playbook_restart-pod', 'view_pods-by-health', 'get_config']));
@@ -173,7 +151,7 @@ describe('spec.mcp tools', () => {
   });
 
   it('runs the playbook tool as run_playbook does (parameters checked, approval applies, as the token owner)', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const missing = await call(client, 'playbook_restart-pod', { config_id: podId });
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain('params');
@@ -195,7 +173,7 @@ describe('spec.mcp tools', () => {
   });
 
   it('answers the view tool: columns, a page of rows for the variables, a cursor', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const healthy = await call(client, 'view_pods-by-health', { health: 'healthy', limit: 3 });
     expect(healthy.isError, healthy.text).toBe(false);
     expect(healthy.json.columns).toEqual([{ name: 'name', type: 'string' }, { name: 'health', type: 'health' }]);
@@ -214,7 +192,7 @@ describe('spec.mcp tools', () => {
   });
 
   it("lists only what the caller may use: a viewer sees the view but not the playbook it may not run", async () => {
-    const client = await connect(viewerToken);
+    const client = await connect(base, viewerToken);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('view_pods-by-health');
     expect(names).not.toContain('playbook_restart-pod');
@@ -229,7 +207,7 @@ describe('spec.mcp tools', () => {
 
 describe('resources and prompts', () => {
   it('lists the health resource and the templates, and reads each (compact JSON)', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['watchkeeper://health']);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(
       ['watchkeeper://check/{id}', 'watchkeeper://config/{id}', 'watchkeeper://incident/{number}'],
@@ -253,7 +231,7 @@ describe('resources and prompts', () => {
   });
 
   it('checks resources as the tools: a token with only canaries reads the check, not the config item', async () => {
-    const client = await connect(mcpCanariesToken);
+    const client = await connect(base, mcpCanariesToken);
     await expect(client.readResource({ uri: `watchkeeper://check/${checkId}` })).resolves.toBeDefined();
     await expect(client.readResource({ uri: `watchkeeper://config/${podId}` })).rejects.toThrow(/forbidden.*config_scrapers/);
     const health = JSON.parse((((await client.readResource({ uri: 'watchkeeper://health' })).contents[0]) as { text: string }).text) as Record<string, unknown>;
@@ -264,7 +242,7 @@ describe('resources and prompts', () => {
   });
 
   it('offers troubleshoot and incident_summary prompts that name the tools to call', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name).sort()).toEqual(['incident_summary', 'troubleshoot']);
     expect(prompts.find((prompt) => prompt.name === 'troubleshoot')?.arguments).toEqual([expect.objectContaining({ name: 'resource', required: true })]);
@@ -285,7 +263,7 @@ describe('resources and prompts', () => {
 
 describe('token semantics', () => {
   it('a token with only the mcp scope acts as its owner', async () => {
-    const admin = await connect(mcpOnlyToken);
+    const admin = await connect(base, mcpOnlyToken);
     const search = await searchTool(admin);
     const found = await call(admin, search, { query: 'checkout' });
     expect(found.isError, found.text).toBe(false);
@@ -294,7 +272,7 @@ describe('token semantics', () => {
     await admin.close();
 
     // Bounded by the owner: a viewer's mcp-only token reads but does not write.
-    const viewer = await connect(mcpOnlyViewerToken);
+    const viewer = await connect(base, mcpOnlyViewerToken);
     expect((await call(viewer, search, { query: 'checkout' })).isError).toBe(false);
     const refused = await call(viewer, 'create_incident', { title: 'not allowed' });
     expect(refused.isError).toBe(true);
@@ -303,7 +281,7 @@ describe('token semantics', () => {
   });
 
   it('a token with object scopes besides mcp stays limited by them', async () => {
-    const client = await connect(mcpCanariesToken);
+    const client = await connect(base, mcpCanariesToken);
     const refused = await call(client, 'get_config', { id: podId });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain('the token’s scopes do not allow it');
@@ -362,7 +340,7 @@ describe('bad input', () => {
   });
 
   it('an unknown tool and arguments failing the schema answer tool errors naming the tool or the argument', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const unknown = await call(client, 'drop_tables');
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('drop_tables');

@@ -1,15 +1,14 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presetScopes, type TokenScope } from '../../../../common/rbac';
+import { presetScopes } from '../../../../common/rbac';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { insertChange, insertItem } from '../../catalog/query/testing';
-import { createAccessToken } from '../../identity/tokens';
 import { tools } from '../tools';
+import { callTool, connect, tokenFor } from './client';
 
 let t: TestApp;
 let base: string;
@@ -23,17 +22,6 @@ let checkId: string;
 let hiddenCheckId: string;
 let componentId: string;
 let viewId: string;
-
-async function tokenFor(roles: Parameters<TestApp['userWith']>[0], scopes: TokenScope[]): Promise<{ token: string; id: string }> {
-  const user = await t.userWith(roles);
-  return { id: user.id, token: (await createAccessToken(t.db.pool, { personId: user.id, name: 'mcp tools test', scopes, expiresAt: null, createdBy: user.id })).token };
-}
-
-async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-tools-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-}
 
 interface Item {
   id: string;
@@ -56,18 +44,7 @@ interface Answer {
   relationships: Item[];
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string; json: Answer }> {
-  const result = await client.callTool({ name, arguments: args });
-  const content = result.content as Array<{ type: string; text: string }>;
-  const text = content[0]?.text ?? '';
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { isError: result.isError === true, text, json: json as Answer };
-}
+const call = (client: Client, name: string, args?: Record<string, unknown>) => callTool<Answer>(client, name, args);
 
 /** Every page of a list tool, following next_cursor. */
 async function allPages(client: Client, name: string, args: Record<string, unknown>): Promise<{ items: Item[]; pages: number }> {
@@ -88,8 +65,8 @@ beforeAll(async () => {
   t = await createTestApp();
   base = await t.listen();
   const pool = t.db.pool;
-  adminToken = (await tokenFor(['admin'], presetScopes('Admin'))).token;
-  const viewer = await tokenFor(['viewer'], presetScopes('Admin'));
+  adminToken = (await tokenFor(t, ['admin'], presetScopes('Admin'))).token;
+  const viewer = await tokenFor(t, ['viewer'], presetScopes('Admin'));
   viewerToken = viewer.token;
   viewerId = viewer.id;
 
@@ -150,7 +127,7 @@ afterAll(async () => {
 
 describe('MCP tools (issue 24, part 2)', () => {
   it('the default tool list stays within 5,000 tokens of descriptions and schemas (o200k_base, as bench/mcp.ts counts)', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const listed = (await client.listTools()).tools.filter((item) => tools.some((own) => own.name === item.name));
     expect(listed.map((item) => item.name).sort()).toEqual(tools.map((item) => item.name).sort());
     expect(listed.map((item) => item.name)).toEqual(expect.arrayContaining(['search_resources', 'list_changes', 'query_view', 'read_logs']));
@@ -164,7 +141,7 @@ describe('MCP tools (issue 24, part 2)', () => {
   });
 
   it('search_resources finds every kind, pages, and answers a connection by name and type only', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const { items, pages } = await allPages(client, 'search_resources', { query: 'orders', limit: 3 });
     expect(pages).toBeGreaterThan(2);
     expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
@@ -183,7 +160,7 @@ describe('MCP tools (issue 24, part 2)', () => {
   });
 
   it('a viewer with deny permissions does not see the denied items, and kinds it cannot read are skipped', async () => {
-    const client = await connect(viewerToken);
+    const client = await connect(base, viewerToken);
     const { items } = await allPages(client, 'search_resources', { query: 'orders', limit: 2 });
     const names = items.map((item) => item.name);
     expect(names).toContain('orders-1');
@@ -214,14 +191,14 @@ describe('MCP tools (issue 24, part 2)', () => {
     await client.close();
 
     // The admin sees what the viewer does not.
-    const admin = await connect(adminToken);
+    const admin = await connect(base, adminToken);
     expect((await call(admin, 'health_summary', {})).json.counts).toEqual({ unhealthy: 1, healthy: 1 });
     expect((await call(admin, 'get_config', { id: podId })).text).toContain('orders-secret');
     await admin.close();
   });
 
   it('list_changes: one item over a range, filtered by change type and severity, paged, items listed once', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const first = await call(client, 'list_changes', { config_id: podId, limit: 3 });
     expect(first.isError, first.text).toBe(false);
     expect(first.json.items).toHaveLength(3);
@@ -246,7 +223,7 @@ describe('MCP tools (issue 24, part 2)', () => {
   });
 
   it('query_view: by namespace/name with variables, columns and paged rows; a deny on the view refuses it', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const first = await call(client, 'query_view', { namespace: 'shop', name: 'pods', variables: { health: 'healthy' }, limit: 4 });
     expect(first.isError, first.text).toBe(false);
     expect(first.json.columns).toEqual([{ name: 'name', type: 'string' }, { name: 'health', type: 'health' }]);
@@ -267,7 +244,7 @@ describe('MCP tools (issue 24, part 2)', () => {
     await client.close();
 
     await t.db.pool.query("INSERT INTO permissions (subject, subject_type, person_id, action, deny, object_selector) VALUES ($1::text, 'person', $1::uuid, 'read', true, $2)", [viewerId, JSON.stringify({ views: [{ name: 'pods', namespace: 'shop' }] })]);
-    const viewer = await connect(viewerToken);
+    const viewer = await connect(base, viewerToken);
     const refused = await call(viewer, 'query_view', { id: viewId });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain('forbidden');
@@ -275,7 +252,7 @@ describe('MCP tools (issue 24, part 2)', () => {
   });
 
   it('read_logs: a component, or the components of a config item or check; newest first, paged, long lines cut', async () => {
-    const client = await connect(adminToken);
+    const client = await connect(base, adminToken);
     const first = await call(client, 'read_logs', { component_id: componentId, limit: 5 });
     expect(first.isError, first.text).toBe(false);
     expect(first.json.components).toEqual(['orders']);
@@ -297,7 +274,7 @@ describe('MCP tools (issue 24, part 2)', () => {
     expect(bad.text).toContain('UUID');
     await client.close();
 
-    const viewer = await connect(viewerToken);
+    const viewer = await connect(base, viewerToken);
     expect((await call(viewer, 'read_logs', { config_id: hiddenPodId })).text).toContain('forbidden');
     await viewer.close();
   });
