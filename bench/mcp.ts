@@ -29,7 +29,7 @@ import { createAccessToken } from '../server/features/identity/tokens';
 import { ROOT } from '../test/cli';
 import { quantile, withEmbedded } from './_db';
 import { startServer, stats } from './_http';
-import { startTlsProxy } from './_tls-proxy';
+import { startTlsProxy } from '../test/tls-proxy';
 
 const count = (raw: string | undefined, fallback: number, what: string): number => {
   if (raw === undefined || raw.trim() === '') return fallback;
@@ -247,7 +247,7 @@ function kubectl(env: NodeJS.ProcessEnv, args: string[]): Promise<{ ms: number; 
 
 async function kubectlFigure(base: string, token: string, canaries: number): Promise<Figure> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-bench-kubectl-'));
-  const proxy = await startTlsProxy(base, dir);
+  const proxy = await startTlsProxy(base);
   try {
     const config = path.join(dir, 'kubeconfig');
     await fs.writeFile(

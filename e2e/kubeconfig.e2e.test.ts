@@ -1,13 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import http from 'node:http';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { Download, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { kubeconfigFileName } from '../server/features/kube';
+import { startTlsProxy, type TlsProxy } from '../test/tls-proxy';
 import { ADMIN, useJourney } from './harness';
 
 interface Kubeconfig {
@@ -16,37 +15,6 @@ interface Kubeconfig {
 }
 
 let dir = '';
-
-/**
- * kubectl sends a token only over https (docs/KUBECTL.md): as a deployment behind its TLS proxy, an https
- * proxy with a self-signed certificate in front of the e2e server (which serves plain http).
- */
-async function httpsProxy(target: string): Promise<{ url: string; ca: string; close(): Promise<void> }> {
-  const key = path.join(dir, 'tls.key');
-  const cert = path.join(dir, 'tls.crt');
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], {
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr}`);
-  const server = https.createServer({ key: await fs.readFile(key), cert: await fs.readFile(cert) }, (req, res) => {
-    const upstream = http.request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `https://127.0.0.1:${port}`,
-    ca: (await fs.readFile(cert)).toString('base64'),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A shell line as a person runs it, with HOME at the test's folder; not blocking (the https proxy lives in this process). */
 function shell(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -94,7 +62,7 @@ async function downloadInNewTab(page: Page, act: () => Promise<void>): Promise<{
 describe('Download kubeconfig', () => {
   const journey = useJourney({ signIn: true });
   const url = (route: string) => `${journey.server().url}${route}`;
-  let proxy: Awaited<ReturnType<typeof httpsProxy>> | undefined;
+  let proxy: TlsProxy | undefined;
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-e2e-kubeconfig-'));
@@ -139,7 +107,7 @@ describe('Download kubeconfig', () => {
 
     // Step 2 as a person runs it: the file in ~/Downloads, the command pasted. The server here is plain
     // http, so the file points kubectl at an https proxy in front of it (the one change to the file).
-    proxy = await httpsProxy(journey.server().url);
+    proxy = await startTlsProxy(journey.server().url);
     const cluster = config.clusters[0];
     if (!cluster) throw new Error('the kubeconfig has no cluster');
     cluster.cluster = { server: `${proxy.url}/api/kubernetes`, 'certificate-authority-data': proxy.ca };

@@ -1,12 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createTestApp, type TestApp } from '../../../../test/app';
+import { startTlsProxy, type TlsProxy } from '../../../../test/tls-proxy';
 import { processKeyring } from '../../../platform/secrets';
 
 /**
@@ -30,31 +29,8 @@ let viewerConfig = '';
 let viewerToken = '';
 let adminToken = '';
 
-/**
- * kubectl sends a token only over https (kubernetes/kubectl#744), as a deployment behind its TLS proxy
- * serves it: the test puts an https proxy with a self-signed certificate in front of the app.
- */
-async function httpsProxy(target: string): Promise<{ url: string; ca: string; close(): Promise<void> }> {
-  const key = path.join(dir, 'tls.key');
-  const cert = path.join(dir, 'tls.crt');
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8', timeout: 30_000 });
-  if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr}`);
-  const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
-    const upstream = http.request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `https://127.0.0.1:${port}`, ca: fs.readFileSync(cert).toString('base64'), close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-let proxy: Awaited<ReturnType<typeof httpsProxy>> | undefined;
+/** kubectl sends a token only over https: the app behind an https proxy, as a deployment behind its TLS proxy (test/tls-proxy.ts). */
+let proxy: TlsProxy | undefined;
 
 async function kubeconfigFor(headers: Record<string, string>, file: string): Promise<{ token: string; text: string }> {
   const res = await t.app.inject({ method: 'GET', url: '/api/kubeconfig', headers });
@@ -114,7 +90,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-test-'));
   adminConfig = path.join(dir, 'admin.kubeconfig');
   viewerConfig = path.join(dir, 'viewer.kubeconfig');
-  if (KUBECTL) proxy = await httpsProxy(base);
+  if (KUBECTL) proxy = await startTlsProxy(base);
   adminToken = (await kubeconfigFor(t.adminHeaders, adminConfig)).token;
   const viewer = await t.userWith(['viewer']);
   viewerToken = (await kubeconfigFor(viewer.headers, viewerConfig)).token;
