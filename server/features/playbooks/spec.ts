@@ -5,6 +5,7 @@ import { parseDuration } from '../../platform/units';
 import { parseSchedule } from '../../platform/jobs/schedule';
 import { isRecord } from '../../platform/errors';
 import { aiActionSchema, azureDevopsPipelineActionSchema, githubActionSchema, gitopsActionSchema, logsActionSchema, prometheusActionSchema } from './actions/schemas';
+import { mcpMarkSchema } from '../mcp/spec';
 
 /**
  * The `Playbook` spec (mission-control.flanksource.com/v1, docs/PLAYBOOKS.md): one schema names every field
@@ -220,16 +221,7 @@ export const playbookSpecSchema = z.object({
   templatesOn: z.string().optional(),
   actions: z.array(actionSchema, { message: 'is required: at least one action' }).min(1, 'is required: at least one action'),
   /** Offered to LLM clients as its own MCP tool (docs/MCP.md): `true`, or the tool's title, description and hints. */
-  mcp: z.union([z.boolean(), z.object({
-    enabled: z.boolean().optional(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    readOnlyHint: z.boolean().optional(),
-    destructiveHint: z.boolean().optional(),
-    idempotentHint: z.boolean().optional(),
-    openWorldHint: z.boolean().optional(),
-    tags: z.array(z.string()).optional(),
-  })]).optional(),
+  mcp: mcpMarkSchema.optional(),
 });
 export type PlaybookSpec = z.infer<typeof playbookSpecSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { celProblems } from '../../platform/expressions';
 import { isRecord } from '../../platform/errors';
 import { parseDuration } from '../../platform/units';
+import { mcpMarkSchema } from '../mcp/spec';
 
 /**
  * The `View` spec (mission-control.flanksource.com/v1, docs/RESOURCES.md#view): one schema names every field
@@ -252,16 +253,7 @@ export const viewSpecSchema = z.object({
     uiRef: z.object({ changes: z.record(z.string(), z.unknown()).optional(), configs: z.record(z.string(), z.unknown()).optional() }).optional(),
   })).optional(),
   /** How the view is offered to LLM clients as its own MCP tool (docs/MCP.md). */
-  mcp: z.union([z.boolean(), z.object({
-    enabled: z.boolean().optional(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    readOnlyHint: z.boolean().optional(),
-    destructiveHint: z.boolean().optional(),
-    idempotentHint: z.boolean().optional(),
-    openWorldHint: z.boolean().optional(),
-    tags: z.array(z.string()).optional(),
-  })]).optional(),
+  mcp: mcpMarkSchema.optional(),
 });
 export type ViewSpec = z.infer<typeof viewSpecSchema>;
 
