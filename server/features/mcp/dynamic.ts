@@ -12,10 +12,10 @@ import { createRun, loadPlaybook } from '../playbooks/runs';
 import { checkPlaybookSpec, type ParameterSpec, type PlaybookSpec } from '../playbooks/spec';
 import { mayReadView } from '../views/engine/access';
 import { columnsOf, loadView } from '../views/engine/refresh';
-import { answerView, tableSort, variableSpecs } from '../views/engine/service';
-import { quoteIdent, storedColumns } from '../views/engine/table';
+import { answerView, tableRows, variableSpecs } from '../views/engine/service';
 import { VariableProblem } from '../views/engine/variables';
 import { checkViewSpec } from '../views/spec';
+import { offsetOf, page } from './tools-common';
 
 /**
  * Tools made from playbooks and views marked for MCP (`spec.mcp`, docs/MCP.md): `playbook_<name>` runs a
@@ -176,31 +176,6 @@ const VIEW_PAGE_MAX = 100;
 /** Argument names of a view tool itself; a variable of the same key is offered as var_<key>. */
 const VIEW_ARGS = new Set(['limit', 'cursor']);
 
-function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
-}
-
-function offsetOf(value: unknown): number {
-  if (value === undefined) return 0;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(String(value), 'base64url').toString('utf8'));
-    const offset = isRecord(parsed) ? parsed.o : undefined;
-    if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0 && offset <= 1_000_000) return offset;
-  } catch {
-    // fall through
-  }
-  throw new AppError('invalid_request', 'cursor: is not a cursor this server gave (pass next_cursor as it came)');
-}
-
-/** ORDER BY of a view's table: display.table.sort, then the primary key columns. */
-function orderOf(spec: Record<string, unknown>): string {
-  const parts: string[] = [];
-  const sort = tableSort(spec);
-  if (sort) parts.push(`${quoteIdent(sort.column)}${sort.desc ? ' DESC NULLS LAST' : ''}`);
-  for (const column of storedColumns(columnsOf(spec))) if (column.primaryKey && column.name !== sort?.column) parts.push(quoteIdent(column.name));
-  return parts.join(', ') || 'request_fingerprint';
-}
-
 function viewTool(name: string, row: MarkedRow, mark: McpMark): DynamicTool {
   const spec = checkViewSpec(row.spec).checked?.spec;
   const variables = variableSpecs(row.spec);
@@ -243,22 +218,13 @@ function viewTool(name: string, row: MarkedRow, mark: McpMark): DynamicTool {
         if (error instanceof VariableProblem) throw new AppError('invalid_request', error.message);
         throw error;
       }
-      let rows: unknown[] = [];
-      if (answer.table && answer.refreshedAt) {
-        const result = await ctx.pool.query<{ row: unknown }>(
-          `SELECT to_jsonb(t) - 'request_fingerprint' - 'agent_id' AS row FROM ${quoteIdent(answer.table)} t WHERE request_fingerprint = $1 ORDER BY ${orderOf(view.spec)} LIMIT $2 OFFSET $3`,
-          [answer.requestFingerprint, limit + 1, offset],
-        );
-        rows = result.rows.map((item) => item.row);
-      }
-      const more = rows.length > limit;
+      const rows = answer.table && answer.refreshedAt ? await tableRows(ctx.pool, answer.table, answer.requestFingerprint, view.spec, limit + 1, offset) : [];
       return {
         view: `${view.namespace}/${view.name}`,
         columns: answer.columns.map((column) => ({ name: column.name, type: column.type, ...(typeof column.description === 'string' ? { description: column.description } : {}) })),
         variables: answer.variables.length > 0 ? Object.fromEntries(answer.variables.map((variable) => [variable.key, variable.selected])) : undefined,
         total: answer.totalRows,
-        items: more ? rows.slice(0, limit) : rows,
-        next_cursor: more ? encodeCursor(offset + limit) : undefined,
+        ...page(rows, offset, limit),
         panels: answer.panels.length > 0 ? answer.panels.map((panel) => ({ name: panel.name, type: panel.type, rows: panel.rows, error: panel.error })) : undefined,
         stale: answer.stale || undefined,
         error: answer.error,

@@ -34,10 +34,11 @@ export function encodeCursor(offset: number): string {
   return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
 }
 
-export function offsetOf(value: string | undefined): number {
+/** The offset a cursor argument names (0 when there is none); a cursor this server did not give is refused. */
+export function offsetOf(value: unknown): number {
   if (value === undefined) return 0;
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    const parsed: unknown = JSON.parse(Buffer.from(String(value), 'base64url').toString('utf8'));
     const offset = parsed && typeof parsed === 'object' ? Reflect.get(parsed, 'o') : undefined;
     if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0 && offset <= 1_000_000) return offset;
   } catch {

@@ -3,10 +3,9 @@ import { z } from 'zod';
 import { mayAllowSome } from '../../platform/auth/decide';
 import { AppError } from '../../platform/http/errors';
 import { mayReadView } from '../views/engine/access';
-import type { Row } from '../views/engine/queries';
 import { loadView, type ViewRow } from '../views/engine/refresh';
-import { answerView, tableSort } from '../views/engine/service';
-import { quoteIdent, storedColumns } from '../views/engine/table';
+import { answerView, tableRows } from '../views/engine/service';
+import { storedColumns } from '../views/engine/table';
 import { VariableProblem } from '../views/engine/variables';
 import { offsetOf, page, paged, tool, uuid } from './tools-common';
 
@@ -14,17 +13,6 @@ import { offsetOf, page, paged, tool, uuid } from './tools-common';
 async function viewIdOf(pool: pg.Pool, namespace: string, name: string): Promise<string | undefined> {
   const { rows } = await pool.query<{ id: string }>('SELECT id FROM views WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, name]);
   return rows[0]?.id;
-}
-
-/**
- * The order of the view's table as POST /api/view/:id reads its first page (display.table.sort, then the
- * primary key), so later pages continue that order.
- */
-function orderOf(spec: Record<string, unknown>, columns: ReturnType<typeof storedColumns>): string {
-  const sort = tableSort(spec);
-  const parts = sort ? [`${quoteIdent(sort.column)}${sort.desc ? ' DESC NULLS LAST' : ''}`] : [];
-  for (const column of columns) if (column.primaryKey && column.name !== sort?.column) parts.push(quoteIdent(column.name));
-  return parts.join(', ') || 'request_fingerprint';
 }
 
 export const queryView = tool({
@@ -58,14 +46,7 @@ export const queryView = tool({
       throw error;
     }
     const columns = storedColumns(answer.columns.map((column) => ({ ...column, name: String(column.name), type: String(column.type ?? 'string') })));
-    let rows: Row[] = [];
-    if (answer.table && answer.refreshedAt) {
-      const result = await ctx.pool.query<{ row: Row }>(
-        `SELECT to_jsonb(t) - 'request_fingerprint' - 'agent_id' AS row FROM ${quoteIdent(answer.table)} t WHERE request_fingerprint = $1 ORDER BY ${orderOf(view.spec, columns)} LIMIT $2 OFFSET $3`,
-        [answer.requestFingerprint, args.limit + 1, offset],
-      );
-      rows = result.rows.map((item) => item.row);
-    }
+    const rows = answer.table && answer.refreshedAt ? await tableRows(ctx.pool, answer.table, answer.requestFingerprint, view.spec, args.limit + 1, offset) : [];
     const first = offset === 0;
     return {
       id: view.id,

@@ -44,13 +44,25 @@ export function tableSort(spec: Record<string, unknown>): { column: string; desc
   return storedColumns(columnsOf(spec)).some((item) => item.name === column) ? { column, desc: sort.startsWith('-') } : null;
 }
 
-/** ORDER BY of the first page: the table's default sort, then the primary key. */
+/** ORDER BY of a view's table: the table's default sort (display.table.sort), then the primary key. */
 function orderOf(spec: Record<string, unknown>): string {
   const parts: string[] = [];
   const sort = tableSort(spec);
   if (sort) parts.push(`${quoteIdent(sort.column)}${sort.desc ? ' DESC NULLS LAST' : ''}`);
   for (const column of storedColumns(columnsOf(spec))) if (column.primaryKey && column.name !== sort?.column) parts.push(quoteIdent(column.name));
   return parts.join(', ') || 'request_fingerprint';
+}
+
+/**
+ * `limit` rows from `offset` of a view's table for one choice of variables (its request fingerprint), in the
+ * view's order: the first page of POST /api/view/:id, and the pages of the MCP tools (query_view, view_<name>).
+ */
+export async function tableRows(pool: pg.Pool, table: string, fingerprint: string, spec: Record<string, unknown>, limit: number, offset = 0): Promise<Row[]> {
+  const result = await pool.query<{ row: Row }>(
+    `SELECT to_jsonb(t) - 'request_fingerprint' - 'agent_id' AS row FROM ${quoteIdent(table)} t WHERE request_fingerprint = $1 ORDER BY ${orderOf(spec)} LIMIT $2 OFFSET $3`,
+    [fingerprint, limit, offset],
+  );
+  return result.rows.map((item) => item.row);
 }
 
 async function sectionsOf(pool: pg.Pool, view: ViewRow): Promise<ViewAnswer['sections']> {
@@ -90,11 +102,7 @@ export async function answerView(pool: pg.Pool, view: ViewRow, requested: Record
   let rows: Row[] = [];
   if (table && row?.refreshed_at) {
     try {
-      const result = await pool.query<{ row: Row }>(
-        `SELECT to_jsonb(t) - 'request_fingerprint' - 'agent_id' AS row FROM ${quoteIdent(table)} t WHERE request_fingerprint = $1 ORDER BY ${orderOf(spec)} LIMIT ${FIRST_PAGE}`,
-        [fingerprint],
-      );
-      rows = result.rows.map((item) => item.row);
+      rows = await tableRows(pool, table, fingerprint, spec, FIRST_PAGE);
     } catch (error) {
       // The table is being re-created (the view's columns changed): no rows yet.
       if (!(isRecord(error) && error.code === '42P01')) throw error;
