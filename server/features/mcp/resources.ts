@@ -33,6 +33,14 @@ function variable(value: string | string[] | undefined, name: string): string {
   return decodeURIComponent(text);
 }
 
+/** The `{id}` of a config or check URI, once the caller may read `what` at all: a UUID, else InvalidParams. */
+function uuidVariable(actor: Actor, value: string | string[] | undefined, resource: Resource, what: string): string {
+  const id = variable(value, 'id');
+  assertMay(actor, resource, 'read', what);
+  if (!UUID.test(id)) throw new McpError(ErrorCode.InvalidParams, 'id: must be a UUID');
+  return id;
+}
+
 export function registerResources(server: McpServer, ctx: AppContext, actor: Actor, compact: (value: unknown) => unknown): void {
   const { pool } = ctx;
 
@@ -41,9 +49,7 @@ export function registerResources(server: McpServer, ctx: AppContext, actor: Act
     new ResourceTemplate('watchkeeper://config/{id}', { list: undefined }),
     { title: 'Config item', description: 'A config item (catalog): its fields and its JSON (cut at 20,000 characters). id: the item’s UUID.', mimeType: 'application/json' },
     async (uri, vars) => {
-      const id = variable(vars.id, 'id');
-      assertMay(actor, 'config_scrapers', 'read', 'config items');
-      if (!UUID.test(id)) throw new McpError(ErrorCode.InvalidParams, 'id: must be a UUID');
+      const id = uuidVariable(actor, vars.id, 'config_scrapers', 'config items');
       const { rows } = await pool.query<Record<string, unknown> & { agent_id: string; config: unknown; name: string | null; type: string; tags: Record<string, string> | null }>(
         `SELECT id, name, type, config_class, namespace, description, status, health, ready, labels, tags, agent_id, config, created_at, updated_at
          FROM config_items WHERE id = $1 AND deleted_at IS NULL`,
@@ -63,9 +69,7 @@ export function registerResources(server: McpServer, ctx: AppContext, actor: Act
     new ResourceTemplate('watchkeeper://check/{id}', { list: undefined }),
     { title: 'Health check', description: 'A health check: status, canary and its last 10 results. id: the check’s UUID.', mimeType: 'application/json' },
     async (uri, vars) => {
-      const id = variable(vars.id, 'id');
-      assertMay(actor, 'canaries', 'read', 'health checks');
-      if (!UUID.test(id)) throw new McpError(ErrorCode.InvalidParams, 'id: must be a UUID');
+      const id = uuidVariable(actor, vars.id, 'canaries', 'health checks');
       const { rows } = await pool.query<Record<string, unknown> & { canary_id: string; canary_name: string; canary_namespace: string }>(
         `SELECT c.id, c.name, c.type, c.status, c.description, c.severity, c.labels, c.last_runtime, c.canary_id, k.name AS canary_name, k.namespace AS canary_namespace
          FROM checks c JOIN canaries k ON k.id = c.canary_id WHERE c.id = $1 AND c.deleted_at IS NULL`,
