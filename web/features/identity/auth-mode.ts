@@ -19,7 +19,14 @@ export function useAuthMode() {
   });
 }
 
-/** The provider's sign-in, coming back to `returnTo` (a path of this console) through /auth-state-checker. */
-export function oidcLoginHref(mode: Extract<AuthMode, { mode: 'oidc' }>, returnTo: string | null): string {
-  return returnTo ? `${mode.login_url}?return_to=${encodeURIComponent(returnTo)}` : mode.login_url;
+/**
+ * The provider's sign-in, coming back to `returnTo` (a path of this console) through /auth-state-checker;
+ * `refresh`: a confirmation for a privileged change, where the provider asks the person to sign in again.
+ */
+export function oidcLoginHref(mode: Extract<AuthMode, { mode: 'oidc' }>, returnTo: string | null, refresh = false): string {
+  const query = new URLSearchParams();
+  if (returnTo) query.set('return_to', returnTo);
+  if (refresh) query.set('refresh', 'true');
+  const search = query.toString();
+  return search ? `${mode.login_url}?${search}` : mode.login_url;
 }

@@ -166,6 +166,45 @@ describe('sign-in through an OpenID Connect provider', () => {
     expect((await whoami(session)).status).toBe(401);
   });
 
+  it('confirms a privileged change by a new sign-in at the provider, on the same session', async () => {
+    const jar = new CookieJar();
+    const login = await throughProvider(jar, `${base}/api/auth/oidc/login`, 'frank', base);
+    const first = await fetch(login, { headers: { cookie: jar.header(login) }, redirect: 'manual' });
+    jar.take(login, first);
+    const before = jar.get(base, 'watchkeeper_session') ?? '';
+    await t.db.pool.query("UPDATE sessions SET authenticated_at = now() - interval '1 hour' WHERE token_hash = encode(sha256(convert_to($1, 'utf8')), 'hex')", [before]);
+    const start = await step(jar, `${base}/api/auth/oidc/login?refresh=true&return_to=%2Fprofile-settings`);
+    const authorize = new URL(start.location ?? '');
+    expect(authorize.searchParams.get('prompt')).toBe('login');
+    expect(authorize.searchParams.get('max_age')).toBe('0');
+    // The provider has a session for frank, yet asks him to sign in again (its login form).
+    const callback = await throughProvider(jar, authorize.toString(), 'frank', base);
+    const confirmed = await fetch(callback, { headers: { cookie: jar.header(callback), accept: 'text/html' }, redirect: 'manual' });
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get('location')).toBe('/auth-state-checker?return_to=%2Fprofile-settings');
+    jar.take(callback, confirmed);
+    const after = jar.get(base, 'watchkeeper_session') ?? '';
+    expect(after).not.toBe(before);
+    expect((await whoami(before)).status).toBe(401);
+    const me = (await (await whoami(after)).json()) as { session: { id: string; authenticated_at: string } };
+    const sessions = await t.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions s JOIN people p ON p.id = s.identity_id WHERE p.email = 'frank@example.com'");
+    expect(sessions.rows[0]?.n).toBe(1);
+    expect(Date.now() - new Date(me.session.authenticated_at).getTime()).toBeLessThan(60_000);
+  });
+
+  it('refuses a confirmation whose ID token says the person did not sign in again', async () => {
+    const { jar } = await signIn('grace');
+    issuer.forge({ claims: { auth_time: Math.floor(Date.now() / 1000) - 3600 } });
+    try {
+      const callback = await throughProvider(jar, `${base}/api/auth/oidc/login?refresh=true`, 'grace', base);
+      const answer = await fetch(callback, { headers: { cookie: jar.header(callback), accept: 'application/json' }, redirect: 'manual' });
+      expect(answer.status).toBe(401);
+      expect(((await answer.json()) as { message: string }).message).toBe('the sign-in provider did not ask you to sign in again (auth_time is older than this confirmation)');
+    } finally {
+      issuer.forge(undefined);
+    }
+  });
+
   it('refuses the built-in sign-in, registration and recovery', async () => {
     for (const path of ['/api/.ory/self-service/login/browser', '/api/.ory/self-service/login/api', '/api/.ory/self-service/registration/browser', '/api/.ory/self-service/recovery/api']) {
       const answer = await fetch(`${base}${path}`, { headers: { accept: 'application/json' } });

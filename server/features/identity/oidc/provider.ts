@@ -107,7 +107,8 @@ export class OidcProvider {
     return this.jwks.keys;
   }
 
-  async authorizationUrl(input: { redirectUri: string; state: string; nonce: string; verifier: string }): Promise<string> {
+  /** `refresh`: the person must sign in at the provider again, whatever session it has (prompt=login, max_age=0). */
+  async authorizationUrl(input: { redirectUri: string; state: string; nonce: string; verifier: string; refresh?: boolean }): Promise<string> {
     const discovery = await this.discover();
     const url = new URL(discovery.authorization_endpoint);
     url.searchParams.set('response_type', 'code');
@@ -118,6 +119,10 @@ export class OidcProvider {
     url.searchParams.set('nonce', input.nonce);
     url.searchParams.set('code_challenge', codeChallenge(input.verifier));
     url.searchParams.set('code_challenge_method', 'S256');
+    if (input.refresh) {
+      url.searchParams.set('prompt', 'login');
+      url.searchParams.set('max_age', '0');
+    }
     return url.toString();
   }
 
@@ -149,8 +154,11 @@ export class OidcProvider {
     return parsed.data;
   }
 
-  /** Checks the ID token and answers its claims; every failure says which check failed. */
-  async verifyIdToken(idToken: string, nonce: string): Promise<JWTPayload> {
+  /**
+   * Checks the ID token and answers its claims; every failure says which check failed. With
+   * `reauthenticatedSince` (ms), the person must have signed in at the provider since then.
+   */
+  async verifyIdToken(idToken: string, nonce: string, reauthenticatedSince?: number): Promise<JWTPayload> {
     const discovery = await this.discover();
     let payload: JWTPayload;
     try {
@@ -168,6 +176,10 @@ export class OidcProvider {
       throw new OidcError(`the ID token was issued to ${String(payload.azp)}, not to this console (client ${this.config.clientId})`);
     }
     if (payload.nonce !== nonce) throw new OidcError('the ID token does not carry the nonce of this sign-in (a replayed or foreign token)');
+    // OpenID Connect Core §3.1.2.1: with max_age the token says when the person last signed in.
+    if (reauthenticatedSince !== undefined && !(typeof payload.auth_time === 'number' && payload.auth_time >= Math.floor(reauthenticatedSince / 1000) - CLOCK_TOLERANCE_S)) {
+      throw new OidcError('the sign-in provider did not ask you to sign in again (auth_time is older than this confirmation)');
+    }
     return payload;
   }
 

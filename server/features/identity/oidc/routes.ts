@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type pg from 'pg';
 import { z } from 'zod';
 import { route } from '../../../platform/http/route';
 import { processKeyring } from '../../../platform/secrets';
 import { clearSessionCookie, cookieOf, SESSION_COOKIE, setSessionCookie } from '../cookies';
 import { safeEqual, sha256 } from '../crypto';
 import { baseUrl, clientOf, wantsJson, type IdentityDeps } from '../kratos/context';
-import { createSession, revokeByToken, revokeSession, sessionByToken } from '../sessions';
+import { createSession, revokeByToken, revokeSession, sessionByToken, stepUp, type IssuedSession } from '../sessions';
 import { sendFailure } from './failure';
 import { claimsOf, findOrCreatePerson, organizationsOf, syncOrganizations } from './people';
 import { OidcError, type OidcProvider } from './provider';
@@ -14,7 +15,7 @@ import { clearStateCookie, newSignInState, OIDC_PATH, readSignInState, safeRetur
 /** spec §2: where the browser lands after the callback; it routes on to return_to. */
 export const AUTH_STATE_CHECKER = '/auth-state-checker';
 
-const loginQuery = z.object({ return_to: z.string().max(2000).optional() });
+const loginQuery = z.object({ return_to: z.string().max(2000).optional(), refresh: z.enum(['true', 'false']).optional() });
 const callbackQuery = z.object({
   code: z.string().max(4000).optional(),
   state: z.string().max(500).optional(),
@@ -38,7 +39,7 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: O
     access: 'public',
     query: loginQuery,
     handler: async ({ req, reply, query }) => {
-      const state = newSignInState(safeReturnTo(query.return_to), redirectUriOf(baseUrl(req)));
+      const state = newSignInState(safeReturnTo(query.return_to), redirectUriOf(baseUrl(req)), query.refresh === 'true');
       let location: string;
       try {
         location = await provider.authorizationUrl(state);
@@ -67,23 +68,24 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: O
         if (query.error) throw new OidcError(`the sign-in provider answered ${query.error}${query.error_description ? `: ${query.error_description}` : ''}`);
         if (!query.code) throw new OidcError('the sign-in provider sent no authorization code');
         const tokens = await provider.exchange({ code: query.code, redirectUri: state.redirectUri, verifier: state.verifier });
-        const payload = await provider.verifyIdToken(tokens.id_token, state.nonce);
+        const payload = await provider.verifyIdToken(tokens.id_token, state.nonce, state.refresh ? state.startedAt : undefined);
         const claims = claimsOf(payload);
         const person = await findOrCreatePerson(pool, provider.config.issuer, claims);
         const organizations = organizationsOf(payload[provider.config.orgClaim]);
         await syncOrganizations(pool, person.id, organizations);
-        // A session this browser still had (another person, or an older sign-in) ends with the new one.
-        const previous = cookieOf(req, SESSION_COOKIE);
-        if (previous) await revokeByToken(pool, previous);
-        const issued = await createSession(pool, person.id, { method: 'oidc', aal: 'aal1' }, clientOf(req));
-        await pool.query('INSERT INTO oidc_sessions (session_id, issuer, subject, id_token, refresh_token, organizations) VALUES ($1, $2, $3, $4, $5, $6)', [
-          issued.session.id,
-          provider.config.issuer,
-          claims.subject,
-          tokens.id_token,
-          tokens.refresh_token ? keyring.encrypt(tokens.refresh_token) : null,
-          organizations.map((organization) => organization.externalId),
-        ]);
+        const issued = await startSession(pool, req, { personId: person.id, refresh: state.refresh });
+        await pool.query(
+          `INSERT INTO oidc_sessions (session_id, issuer, subject, id_token, refresh_token, organizations) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (session_id) DO UPDATE SET id_token = EXCLUDED.id_token, refresh_token = coalesce(EXCLUDED.refresh_token, oidc_sessions.refresh_token), organizations = EXCLUDED.organizations`,
+          [
+            issued.session.id,
+            provider.config.issuer,
+            claims.subject,
+            tokens.id_token,
+            tokens.refresh_token ? keyring.encrypt(tokens.refresh_token) : null,
+            organizations.map((organization) => organization.externalId),
+          ],
+        );
         deps.auth.forget(req);
         setSessionCookie(req, reply, issued.token);
         req.log.info({ person: person.id, created: person.created, organizations: organizations.length }, 'signed in through the OIDC provider');
@@ -135,6 +137,19 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: O
     const token = oidcLogoutToken(auth.credential.token);
     return reply.type('application/json; charset=utf-8').send({ logout_url: `${baseUrl(req)}${OIDC_PATH}/logout?token=${token}`, logout_token: token });
   });
+}
+
+/**
+ * The built-in session for the person (sessions.ts). A confirmation (`refresh`, spec §8) of the person this
+ * browser is signed in as steps that session up (authenticated now, new token); otherwise a new session
+ * starts and the one the browser still had (another person, or an older sign-in) ends.
+ */
+async function startSession(pool: pg.Pool, req: FastifyRequest, input: { personId: string; refresh: boolean }): Promise<IssuedSession> {
+  const previous = cookieOf(req, SESSION_COOKIE);
+  const current = previous ? await sessionByToken(pool, previous) : undefined;
+  if (input.refresh && current?.identity_id === input.personId) return stepUp(pool, current.id, { method: 'oidc', aal: 'aal1' });
+  if (previous) await revokeByToken(pool, previous);
+  return createSession(pool, input.personId, { method: 'oidc', aal: 'aal1' }, clientOf(req));
 }
 
 /** Derived from the session token, so it needs no table and dies with the session. */

@@ -24,14 +24,17 @@ const stateSchema = z.object({
   verifier: z.string(),
   returnTo: z.string(),
   redirectUri: z.string(),
+  /** A re-authentication of the signed-in person (a privileged change): the provider must sign them in again. */
+  refresh: z.boolean().default(false),
+  startedAt: z.number().default(0),
   expiresAt: z.number(),
 });
 export type SignInState = z.infer<typeof stateSchema>;
 
 const random = () => randomBytes(32).toString('base64url');
 
-export function newSignInState(returnTo: string, redirectUri: string, now = Date.now()): SignInState {
-  return { state: random(), nonce: random(), verifier: random(), returnTo, redirectUri, expiresAt: now + STATE_LIFESPAN_S * 1000 };
+export function newSignInState(returnTo: string, redirectUri: string, refresh = false, now = Date.now()): SignInState {
+  return { state: random(), nonce: random(), verifier: random(), returnTo, redirectUri, refresh, startedAt: now, expiresAt: now + STATE_LIFESPAN_S * 1000 };
 }
 
 function secure(req: FastifyRequest): boolean {

@@ -101,4 +101,14 @@ describe('login page', () => {
     expect(screen.queryByLabelText('Password')).toBeNull();
     expect(calls.some((call) => call.path === '/api/.ory/self-service/login/browser')).toBe(false);
   });
+
+  it('confirms a privileged change at the provider in OIDC mode', async () => {
+    server((call) =>
+      call.path === '/api/auth/mode' ? { body: { mode: 'oidc', issuer: 'https://id.example.com', issuer_host: 'id.example.com', login_url: '/api/auth/oidc/login' } } : undefined,
+    );
+    renderPage(<LoginPage />, { path: '/login?refresh=true&return_to=%2Fprofile-settings', route: '/login' });
+    const button = await screen.findByRole('link', { name: 'Confirm with id.example.com' });
+    expect(button.getAttribute('href')).toBe('/api/auth/oidc/login?return_to=%2Fprofile-settings&refresh=true');
+    expect(screen.getByRole('heading', { name: 'Confirm Action' })).toBeTruthy();
+  });
 });

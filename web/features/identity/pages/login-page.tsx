@@ -35,32 +35,36 @@ function hasPasswordForm(flow: Flow): boolean {
 const linkClass = 'font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
 
 /**
- * /login (spec §2). Through an OpenID Connect provider (`--auth oidc`) the first step is the provider's
- * button; a second factor of a linked account still uses the built-in form. If the mode cannot be read,
- * the built-in form shows (its own errors then say what is wrong).
+ * /login (spec §2). Through an OpenID Connect provider (`--auth oidc`) signing in and confirming a
+ * privileged change are the provider's button; a second factor of a linked account still uses the
+ * built-in form. If the mode cannot be read, the built-in form shows (its own errors then say why).
  */
 export default function LoginPage() {
   const [params] = useSearchParams();
   const mode = useAuthMode();
-  // A second factor or a re-authentication is always the built-in form.
-  if (loginTitle(undefined, params) !== LOGIN_TITLES.signIn) return <BuiltinLoginPage />;
+  const title = loginTitle(undefined, params);
+  // A second factor is always the built-in form.
+  if (title === LOGIN_TITLES.secondFactor) return <BuiltinLoginPage />;
   if (mode.isPending) {
     return (
-      <AuthCard title={LOGIN_TITLES.signIn}>
+      <AuthCard title={title}>
         <Loading className="py-8" />
       </AuthCard>
     );
   }
-  if (mode.data?.mode === 'oidc') return <ProviderSignIn mode={mode.data} returnTo={params.get('return_to')} />;
+  if (mode.data?.mode === 'oidc') return <ProviderSignIn mode={mode.data} returnTo={params.get('return_to')} refresh={title === LOGIN_TITLES.refresh} />;
   return <BuiltinLoginPage />;
 }
 
-/** "Sign in with <issuer host>": a full navigation to the server's login route, which redirects to the provider. */
-function ProviderSignIn({ mode, returnTo }: { mode: Extract<AuthMode, { mode: 'oidc' }>; returnTo: string | null }) {
+/**
+ * "Sign in with <issuer host>" (or, to confirm a privileged change, "Confirm with …"): a full navigation to
+ * the server's login route, which redirects to the provider.
+ */
+function ProviderSignIn({ mode, returnTo, refresh }: { mode: Extract<AuthMode, { mode: 'oidc' }>; returnTo: string | null; refresh: boolean }) {
   return (
-    <AuthCard title={LOGIN_TITLES.signIn}>
-      <a href={oidcLoginHref(mode, returnTo)} className={cn(buttonBase, 'h-10 w-full bg-blue-600 text-sm text-white hover:bg-blue-700')}>
-        Sign in with {mode.issuer_host}
+    <AuthCard title={refresh ? LOGIN_TITLES.refresh : LOGIN_TITLES.signIn}>
+      <a href={oidcLoginHref(mode, returnTo, refresh)} className={cn(buttonBase, 'h-10 w-full bg-blue-600 text-sm text-white hover:bg-blue-700')}>
+        {refresh ? 'Confirm' : 'Sign in'} with {mode.issuer_host}
       </a>
     </AuthCard>
   );
