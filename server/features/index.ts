@@ -15,6 +15,7 @@ import { kubeFeature } from './kube';
 import { logsFeature } from './logs';
 import { mcpFeature } from './mcp';
 import { notificationsFeature } from './notifications';
+import { organizationsAdminFeature } from './organizations-admin';
 import { platformInfoFeature } from './platform-info';
 import { playbooksFeature } from './playbooks';
 import { topologyFeature } from './topology';
@@ -22,4 +23,4 @@ import { viewsFeature } from './views';
 import { platformJobsFeature } from '../platform/jobs/feature';
 
 /** Every feature of the server, in registration order. Adding an area is one line here. */
-export const features: Feature[] = [identityFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, agentsFeature, agentFeature, mcpFeature, kubeFeature, platformJobsFeature];
+export const features: Feature[] = [identityFeature, organizationsAdminFeature, postgrestFeature, platformInfoFeature, docsFeature, connectionsFeature, healthFeature, artifactsFeature, catalogFeature, topologyFeature, incidentsFeature, logsFeature, notificationsFeature, playbooksFeature, viewsFeature, applicationsFeature, integrationsFeature, agentsFeature, agentFeature, mcpFeature, kubeFeature, platformJobsFeature];

@@ -1,0 +1,184 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { z } from 'zod';
+import { ROLES } from '../../../common/rbac';
+import { route } from '../../platform/http/route';
+import {
+  backendUrlProblem,
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  inviteMember,
+  listMembers,
+  listOrganizations,
+  removeMember,
+  setMemberRole,
+  updateOrganization,
+  type MemberRow,
+  type OrganizationRow,
+} from './service';
+
+const uuid = z.uuid({ message: 'must be a UUID' });
+const idParams = z.object({ id: uuid });
+const memberParams = z.object({ id: uuid, person: uuid });
+
+const name = z
+  .string({ message: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(200, 'must be at most 200 characters');
+const externalId = z.string().trim().max(200, 'must be at most 200 characters').nullable();
+const backendUrl = z
+  .string()
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .superRefine((value, ctx) => {
+    const problem = value ? backendUrlProblem(value) : undefined;
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .nullable();
+const direct = z.boolean({ message: 'must be true or false' });
+
+const createBody = z.object({ name, external_id: externalId.optional(), backend_url: backendUrl.optional(), direct: direct.optional() });
+const updateBody = z.object({ name: name.optional(), external_id: externalId.optional(), backend_url: backendUrl.optional(), direct: direct.optional() });
+const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
+const inviteBody = z.object({
+  email: z.email({ message: 'is not a valid email address' }).max(320),
+  role: role.nullable().optional(),
+  firstName: z.string().trim().max(200).optional(),
+  lastName: z.string().trim().max(200).optional(),
+});
+const roleBody = z.object({ role: role.nullable() });
+
+/** Presenters: what an administrator sees of a row (dates as ISO text). */
+export function presentOrganization(row: OrganizationRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    external_id: row.external_id,
+    backend_url: row.backend_url,
+    direct: row.direct,
+    members: row.members,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function presentMember(row: MemberRow) {
+  return { person_id: row.person_id, name: row.name, email: row.email, role: row.role, source: row.source, created_at: row.created_at.toISOString() };
+}
+
+/**
+ * /api/auth/organizations: Settings → Organizations (docs/HOSTED.md, item 6). Under /api/auth because
+ * they are the hosted front's own rows, never forwarded to an organization's backend. Administrators
+ * only: the same RBAC resource as the other account administration (identities).
+ */
+export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool): void {
+  const tags = ['organizations'];
+
+  route(app, {
+    method: 'GET',
+    url: '/api/auth/organizations',
+    summary: 'Organizations of hosted mode with their member counts',
+    tags,
+    access: { resource: 'identities', action: 'read' },
+    handler: async () => (await listOrganizations(pool)).map(presentOrganization),
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/auth/organizations',
+    summary: 'Creates an organization (name, optional external id, backend URL and direct flag)',
+    tags,
+    access: { resource: 'identities', action: 'create' },
+    body: createBody,
+    handler: async ({ req, body, reply }) => {
+      const created = await createOrganization(pool, body);
+      req.log.info({ organization: created.id }, 'organization created');
+      return reply.status(201).send(presentOrganization(created));
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/auth/organizations/:id',
+    summary: 'One organization',
+    tags,
+    access: { resource: 'identities', action: 'read' },
+    params: idParams,
+    handler: async ({ params }) => presentOrganization(await getOrganization(pool, params.id)),
+  });
+
+  route(app, {
+    method: 'PATCH',
+    url: '/api/auth/organizations/:id',
+    summary: "Changes an organization's name, external id, backend URL or direct flag",
+    tags,
+    access: { resource: 'identities', action: 'update' },
+    params: idParams,
+    body: updateBody,
+    handler: async ({ params, body }) => presentOrganization(await updateOrganization(pool, params.id, body)),
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: '/api/auth/organizations/:id',
+    summary: 'Deletes an organization (soft: its members go, sessions in it choose again)',
+    tags,
+    access: { resource: 'identities', action: 'delete' },
+    params: idParams,
+    handler: async ({ req, params }) => {
+      const deleted = await deleteOrganization(pool, params.id);
+      req.log.info({ organization: deleted.id }, 'organization deleted');
+      return { message: 'success' };
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/auth/organizations/:id/members',
+    summary: "An organization's members, with their role there and where the membership comes from",
+    tags,
+    access: { resource: 'identities', action: 'read' },
+    params: idParams,
+    handler: async ({ params }) => (await listMembers(pool, params.id)).map(presentMember),
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/auth/organizations/:id/members',
+    summary: 'Invites a person by email into an organization (their account is made when there is none)',
+    tags,
+    access: { resource: 'identities', action: 'create' },
+    params: idParams,
+    body: inviteBody,
+    handler: async ({ params, body, reply }) => {
+      const { member, created } = await inviteMember(pool, params.id, { email: body.email, role: body.role, first: body.firstName, last: body.lastName });
+      return reply.status(201).send({ ...presentMember(member), account_created: created });
+    },
+  });
+
+  route(app, {
+    method: 'PATCH',
+    url: '/api/auth/organizations/:id/members/:person',
+    summary: "Changes a member's role inside the organization (null: their own roles apply)",
+    tags,
+    access: { resource: 'identities', action: 'update' },
+    params: memberParams,
+    body: roleBody,
+    handler: async ({ params, body }) => presentMember(await setMemberRole(pool, params.id, params.person, body.role)),
+  });
+
+  route(app, {
+    method: 'DELETE',
+    url: '/api/auth/organizations/:id/members/:person',
+    summary: 'Removes a member added in the console (claim members are the provider’s to remove)',
+    tags,
+    access: { resource: 'identities', action: 'delete' },
+    params: memberParams,
+    handler: async ({ params }) => {
+      await removeMember(pool, params.id, params.person);
+      return { message: 'success' };
+    },
+  });
+}
