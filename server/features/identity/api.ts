@@ -10,6 +10,7 @@ import { createIdentity, identityCount } from './identities';
 import type { IdentityDeps } from './kratos/context';
 import { startRecovery } from './kratos/recovery';
 import { REGISTRATION_DISABLE } from './kratos/registration';
+import { membershipsOf } from './organizations';
 import { deletePerson, updatePerson } from './people';
 import { createAccessToken, listTokens, revokeToken } from './tokens';
 
@@ -128,7 +129,11 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
       }
       const actor = resolution.actor;
       if (!actor) throw new AppError('unauthorized', 'sign in first');
-      const { rows } = await pool.query<{ avatar: string | null }>('SELECT avatar FROM people WHERE id = $1', [actor.id]);
+      const [{ rows }, organizations] = await Promise.all([
+        pool.query<{ avatar: string | null }>('SELECT avatar FROM people WHERE id = $1', [actor.id]),
+        // Hosted mode (docs/HOSTED.md): the session's organization and the person's others, for the switcher.
+        deps.config.oidc ? membershipsOf(pool, actor.id) : undefined,
+      ]);
       return {
         user: { id: actor.id, name: actor.name, email: actor.email, avatar: rows[0]?.avatar ?? null },
         roles: actor.roles,
@@ -136,6 +141,9 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
         teams: actor.teamIds,
         ...(actor.session ? { session: { id: actor.session.id, aal: actor.session.aal, authenticated_at: actor.session.authenticatedAt.toISOString() } } : {}),
         ...(actor.token ? { token: { id: actor.token.id, scopes: actor.token.scopes } } : {}),
+        ...(organizations
+          ? { organization: organizations.find((organization) => organization.id === actor.session?.organizationId) ?? null, organizations }
+          : {}),
       };
     },
   });

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { isRole, isTokenScope, type TokenScope } from '../../../common/rbac';
 import type { Actor, Authenticator } from '../../platform/auth/types';
+import type { AppError } from '../../platform/http/errors';
 import { ACCESS_TOKEN_PREFIX, sha256 } from './crypto';
 import { cookieOf, SESSION_COOKIE } from './cookies';
 import { SECOND_FACTORS } from './identities';
@@ -55,6 +56,7 @@ interface PrincipalRow {
   authenticated_at: Date | null;
   token_id: string | null;
   scopes: unknown;
+  organization_id: string | null;
 }
 
 /**
@@ -64,19 +66,30 @@ interface PrincipalRow {
  */
 type PrincipalFrom = 'session' | 'token' | 'person';
 
+/**
+ * The organization a session works in (hosted mode, docs/HOSTED.md): the one chosen in the switcher while
+ * the person is still a member of it and it is not deleted, else their only organization when they have
+ * exactly one (chosen for them), else none.
+ */
+const SESSION_ORGANIZATION = `coalesce(
+    (SELECT m.organization_id FROM organization_members m JOIN organizations o ON o.id = m.organization_id AND o.deleted_at IS NULL
+      WHERE m.person_id = p.id AND m.organization_id = s.organization_id),
+    (SELECT (array_agg(m.organization_id))[1] FROM organization_members m JOIN organizations o ON o.id = m.organization_id AND o.deleted_at IS NULL
+      WHERE m.person_id = p.id HAVING count(*) = 1))`;
+
 const FROM: Record<PrincipalFrom, { columns: string; from: string; where: string }> = {
   session: {
-    columns: 's.id AS session_id, s.aal, s.authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes',
+    columns: `s.id AS session_id, s.aal, s.authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes, ${SESSION_ORGANIZATION} AS organization_id`,
     from: 'sessions s JOIN people p ON p.id = s.identity_id',
     where: 's.token_hash = $1 AND s.active AND s.expires_at > now()',
   },
   token: {
-    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, a.id AS token_id, a.scopes',
+    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, a.id AS token_id, a.scopes, NULL::uuid AS organization_id',
     from: 'access_tokens a JOIN people p ON p.id = a.person_id',
     where: 'a.hash = $1 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now())',
   },
   person: {
-    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes',
+    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes, NULL::uuid AS organization_id',
     from: 'people p',
     where: 'p.id = $1',
   },
@@ -125,7 +138,9 @@ async function toActor(row: PrincipalRow, rules: RuleCache): Promise<Actor> {
     teamIds: row.team_ids,
     groups: row.groups,
     permissions: await rules.rulesFor(row.rbac_version, { personId: row.id, teamIds: row.team_ids, roles, groups: row.groups }),
-    ...(row.session_id && row.aal && row.authenticated_at ? { session: { id: row.session_id, aal: row.aal, authenticatedAt: row.authenticated_at } } : {}),
+    ...(row.session_id && row.aal && row.authenticated_at
+      ? { session: { id: row.session_id, aal: row.aal, authenticatedAt: row.authenticated_at, organizationId: row.organization_id } }
+      : {}),
     ...(row.token_id ? { token: { id: row.token_id, scopes: parseScopes(row.scopes) } } : {}),
   };
 }
@@ -173,6 +188,17 @@ export class IdentityAuthenticator implements Authenticator {
 
   async actorOf(req: FastifyRequest): Promise<Actor | undefined> {
     return (await this.resolve(req)).actor;
+  }
+
+  private gate: ((req: FastifyRequest, actor: Actor) => AppError | undefined) | undefined;
+
+  /** Sets the check the access guard asks before every non-public route (hosted mode: organizations/gate.ts). */
+  admitWith(gate: (req: FastifyRequest, actor: Actor) => AppError | undefined): void {
+    this.gate = gate;
+  }
+
+  refusal(req: FastifyRequest, actor: Actor): AppError | undefined {
+    return this.gate?.(req, actor);
   }
 
   /** Resolves a credential without a request (benchmarks, tools). */

@@ -7,6 +7,7 @@ import { ORY_PREFIX, type IdentityDeps } from './kratos/context';
 import { kratosRoutes } from './kratos/routes';
 import { createMailer } from './mailer';
 import { registerOidc } from './oidc';
+import { registerOrganizations } from './organizations';
 import { RateLimiter } from './rate-limit';
 import { permissionGroupKind } from './permission-group-kind';
 import { permissionKind } from './permission-kind';
@@ -31,6 +32,7 @@ export const identityFeature: Feature = {
       limiter: new RateLimiter(ctx.pool),
     };
     registerOidc(app, deps);
+    registerOrganizations(app, deps);
     await app.register(async (scope) => kratosRoutes(scope, deps), { prefix: ORY_PREFIX });
     await identityApi(app, deps);
     backgroundWork.job(identityCleanupJob());

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Action, Resource, Role, TokenScope } from '../../../common/rbac';
+import type { AppError } from '../http/errors';
 import type { ObjectSelector } from './object-selector';
 
 /** A permission row as the evaluator needs it (spec §3 Permission). */
@@ -36,7 +37,11 @@ export interface Actor {
   groups?: string[];
   /** Permission rows whose subject is this person, one of their teams, or one of their roles. */
   permissions: PermissionRule[];
-  session?: { id: string; aal: 'aal1' | 'aal2'; authenticatedAt: Date };
+  /**
+   * `organizationId`: the organization the session works in (hosted mode, docs/HOSTED.md): chosen in the
+   * switcher, or the person's only one; null when none is chosen.
+   */
+  session?: { id: string; aal: 'aal1' | 'aal2'; authenticatedAt: Date; organizationId: string | null };
   token?: { id: string; scopes: TokenScope[] };
 }
 
@@ -76,4 +81,9 @@ export interface Decision {
 /** How the platform asks identity who is calling; resolved once per request. */
 export interface Authenticator {
   actorOf(req: FastifyRequest): Promise<Actor | undefined>;
+  /**
+   * Why a signed-in caller may not use this route yet, if so (hosted mode: no organization chosen, spec
+   * §6); the guard answers it before anything else, on every route but the public ones.
+   */
+  refusal?(req: FastifyRequest, actor: Actor): AppError | undefined;
 }

@@ -1,0 +1,24 @@
+import type { FastifyRequest } from 'fastify';
+import type { Actor } from '../../../platform/auth/types';
+import { AppError } from '../../../platform/http/errors';
+import { ORY_PREFIX } from '../kratos/context';
+
+/** What a session may still use before it has an organization: who am I, choose one, sign in and out. */
+const OPEN_ROUTES = new Set(['/api/auth/whoami', '/api/auth/organization', '/api/auth/mode']);
+const OPEN_PREFIXES = ['/api/auth/oidc/', `${ORY_PREFIX}/`];
+
+export const ORGANIZATION_REQUIRED = 'organization_required';
+
+/**
+ * Spec §6: hosted mode needs an organization selected. A session without one (docs/HOSTED.md: none
+ * chosen, and the person is not in exactly one) gets 403 on every route but the open ones; the matched
+ * route decides, not the raw URL. API tokens are not sessions and have no switcher: they pass.
+ */
+export function organizationRequired(req: FastifyRequest, actor: Actor): AppError | undefined {
+  if (!actor.session || actor.session.organizationId) return undefined;
+  const route = req.routeOptions.url ?? '';
+  if (OPEN_ROUTES.has(route) || OPEN_PREFIXES.some((prefix) => route.startsWith(prefix))) return undefined;
+  return new AppError('forbidden', 'choose an organization first: this console works in one of your organizations at a time (POST /api/auth/organization with its id)', {
+    id: ORGANIZATION_REQUIRED,
+  });
+}
