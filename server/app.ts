@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type pg from 'pg';
 import { features } from './features';
 import { identityAuthenticator } from './features/identity/authenticate';
+import { installHosted } from './features/hosted';
 import { installAccessGuard } from './platform/auth/guard';
 import { initSecrets } from './platform/secrets';
 import type { Config } from './platform/config';
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   installErrorHandler(app);
   installJsonBodyParser(app);
   await app.register(cookie);
+  installHosted(app, context);
   installAccessGuard(app, auth);
 
   // API answers are compressed quickly (the app's own files are compressed at build time): brotli at

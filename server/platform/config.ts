@@ -21,6 +21,16 @@ export interface Config {
   upstream?: UpstreamConfig;
   /** Set when people sign in through an OpenID Connect provider (`--auth oidc`, docs/HOSTED.md). */
   oidc?: OidcConfig;
+  /** Set when this server is an organization backend of a hosted front (`--auth trusted-front`, docs/HOSTED.md). */
+  trustedFront?: TrustedFrontConfig;
+}
+
+/** `serve --auth trusted-front`: requests carry the hosted front's short-lived JWT, checked against its JWKS. */
+export interface TrustedFrontConfig {
+  /** The front's public URL, as its tokens name it (`iss`); its keys are at `<issuer>/api/auth/jwks`. */
+  issuer: string;
+  /** The organization id this backend serves (`aud`); without it any organization of the front is accepted. */
+  audience?: string;
 }
 
 /** `serve --auth oidc`: sign-in through an OpenID Connect provider instead of the built-in accounts. */
@@ -35,7 +45,7 @@ export interface OidcConfig {
   orgClaim: string;
 }
 
-export const AUTH_MODES = ['builtin', 'oidc'] as const;
+export const AUTH_MODES = ['builtin', 'oidc', 'trusted-front'] as const;
 
 /** `serve --upstream URL --agent-name NAME --token T|--token-file F`: push results to an upstream console. */
 export interface UpstreamConfig {
@@ -79,6 +89,8 @@ export const SETTINGS = {
   oidcClientSecretFile: { env: 'WATCHKEEPER_OIDC_CLIENT_SECRET_FILE', flag: '--oidc-client-secret-file' },
   oidcScopes: { env: 'WATCHKEEPER_OIDC_SCOPES', flag: '--oidc-scopes' },
   oidcOrgClaim: { env: 'WATCHKEEPER_OIDC_ORG_CLAIM', flag: '--oidc-org-claim' },
+  trustedIssuer: { env: 'WATCHKEEPER_TRUSTED_ISSUER', flag: '--trusted-issuer' },
+  trustedAudience: { env: 'WATCHKEEPER_TRUSTED_AUDIENCE', flag: '--trusted-audience' },
 } as const;
 type SettingKey = keyof typeof SETTINGS;
 
@@ -197,9 +209,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
 
   const upstream = readUpstream(raw, problems);
   const oidc = readOidc(raw, problems);
+  const trustedFront = readTrustedFront(raw, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir, ...(upstream ? { upstream } : {}), ...(oidc ? { oidc } : {}) };
+  return {
+    port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir,
+    ...(upstream ? { upstream } : {}), ...(oidc ? { oidc } : {}), ...(trustedFront ? { trustedFront } : {}),
+  };
 }
 
 /** Agent names as upstream accepts them (POST /api/agent/generate). */
@@ -291,4 +307,22 @@ function readOidc(raw: (key: SettingKey) => { value: string | undefined; from: s
   const claimIn = raw('oidcOrgClaim');
   const orgClaim = claimIn.value?.trim() || 'organizations';
   return { issuer, clientId, ...(clientSecret ? { clientSecret } : {}), scopes, orgClaim };
+}
+
+/** `--auth trusted-front` and the front it trusts, each problem naming its flag; its settings without it are refused. */
+function readTrustedFront(raw: (key: SettingKey) => { value: string | undefined; from: string }, problems: string[]): TrustedFrontConfig | undefined {
+  const modeIn = raw('auth');
+  const issuerIn = raw('trustedIssuer');
+  const audienceIn = raw('trustedAudience');
+  if ((modeIn.value ?? 'builtin').trim().toLowerCase() !== 'trusted-front') {
+    for (const setting of [issuerIn, audienceIn]) {
+      if (setting.value?.trim()) problems.push(`${setting.from} is set but --auth (WATCHKEEPER_AUTH) is not trusted-front: it only applies to an organization backend`);
+    }
+    return undefined;
+  }
+  const issuer = issuerIn.value?.trim() ?? '';
+  if (!issuer) problems.push(`--trusted-issuer (WATCHKEEPER_TRUSTED_ISSUER) is required with ${modeIn.from}=trusted-front: the public URL of the hosted front`);
+  else if (!isHttpUrl(issuer)) problems.push(`${issuerIn.from}=${JSON.stringify(issuer)} is not an http:// or https:// URL`);
+  const audience = audienceIn.value?.trim() || undefined;
+  return { issuer: issuer.replace(/\/+$/, ''), ...(audience ? { audience } : {}) };
 }

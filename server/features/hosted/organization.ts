@@ -1,0 +1,80 @@
+import type pg from 'pg';
+import type { Actor } from '../../platform/auth/types';
+import { AppError } from '../../platform/http/errors';
+import { FrontKeys, TOKEN_TTL_S } from './keys';
+
+/** The organization a session works in (sessions.organization_id, chosen in the switcher). */
+export interface SessionOrganization {
+  id: string;
+  name: string;
+  /** NULL: served by this server's database. */
+  backendUrl: string | null;
+  direct: boolean;
+  /** The person's role inside the organization; NULL: their own roles apply. */
+  role: string | null;
+}
+
+interface OrganizationRow {
+  id: string;
+  name: string;
+  backend_url: string | null;
+  direct: boolean;
+  role: string | null;
+}
+
+/**
+ * The session's organization, only while the person is still a member of it (a membership the claim
+ * dropped at a later sign-in no longer counts) and it is not deleted.
+ */
+export async function organizationOfSession(pool: pg.Pool, sessionId: string): Promise<SessionOrganization | undefined> {
+  const { rows } = await pool.query<OrganizationRow>({
+    name: 'watchkeeper_session_organization',
+    text: `SELECT o.id, o.name, o.backend_url, o.direct, m.role
+             FROM sessions s
+             JOIN organizations o ON o.id = s.organization_id AND o.deleted_at IS NULL
+             JOIN organization_members m ON m.organization_id = o.id AND m.person_id = s.identity_id
+            WHERE s.id = $1`,
+    values: [sessionId],
+  });
+  const row = rows[0];
+  return row ? { id: row.id, name: row.name, backendUrl: row.backend_url, direct: row.direct, role: row.role } : undefined;
+}
+
+/** A token reused until a minute before it expires, so a page's burst of requests signs once. */
+const REUSE_MARGIN_MS = 60_000;
+
+/** Tokens for organization backends, signed by the front (keys.ts), per session and organization. */
+export class OrganizationTokens {
+  readonly keys: FrontKeys;
+  private readonly cache = new Map<string, { token: string; expiresAt: Date }>();
+
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly issuer: string,
+  ) {
+    this.keys = new FrontKeys(pool);
+  }
+
+  /** The signed-in session's organization and a token for it, or a 401/403 that says what to do. */
+  async forActor(actor: Actor | undefined): Promise<{ organization: SessionOrganization; token: string; expiresAt: Date }> {
+    if (!actor) throw new AppError('unauthorized', 'sign in first');
+    if (!actor.session) throw new AppError('forbidden', 'organization tokens are for a signed-in session, not an API token');
+    const organization = await organizationOfSession(this.pool, actor.session.id);
+    if (!organization) throw new AppError('forbidden', 'choose an organization first (POST /api/auth/organization): this session works in none of yours');
+    return { organization, ...(await this.tokenFor(actor, actor.session.id, organization)) };
+  }
+
+  async tokenFor(actor: Actor, sessionId: string, organization: SessionOrganization): Promise<{ token: string; expiresAt: Date }> {
+    // Spec §6 roles inside the organization: a member's organization role, else their own roles.
+    const roles = organization.role ? [organization.role] : [...actor.roles];
+    const key = `${sessionId}:${organization.id}:${roles.join(',')}`;
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAt.getTime() - Date.now() > REUSE_MARGIN_MS) return cached;
+    const signed = await this.keys.sign(this.issuer, organization.id, { personId: actor.id, email: actor.email, name: actor.name, roles });
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(key, signed);
+    return signed;
+  }
+}
+
+export { TOKEN_TTL_S };
