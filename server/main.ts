@@ -8,6 +8,7 @@ import { applyDocuments, formatResult, readInputs } from './platform/resources';
 import { features } from './features';
 import { serve } from './serve';
 import { adminCreate, CliError, tokenCreate } from './features/identity/cli';
+import { orgCommand, ORG_USAGE } from './features/organizations-admin/cli';
 import { messageOf } from './platform/errors';
 import { initSecrets, KeyringError } from './platform/secrets';
 import { rotateSecrets } from './platform/secrets/rotate';
@@ -23,6 +24,7 @@ Commands:
   token create --user E --name N [--scope S ...] [--expiry never|30d|DATE]
                         print a new API token acting for that person (scopes: read, write, admin, or
                         object:action such as canaries:read; default admin = everything the person may do)
+${ORG_USAGE}
   secrets rotate [--retire]
                         encrypt every stored secret under a new key while the console runs; --retire then
                         drops keys no value uses from the key file (docs/CONNECTIONS.md)
@@ -98,6 +100,11 @@ async function run(argv: string[]): Promise<void> {
         scope: { type: 'string', multiple: true },
         expiry: { type: 'string' },
         retire: { type: 'boolean' },
+        backend: { type: 'string' },
+        direct: { type: 'boolean' },
+        proxied: { type: 'boolean' },
+        role: { type: 'string' },
+        'external-id': { type: 'string' },
         demo: { type: 'boolean' },
         resources: { type: 'string' },
         upstream: { type: 'string' },
@@ -250,6 +257,23 @@ async function run(argv: string[]): Promise<void> {
           process.stderr.write(`created API token ${created.id} for ${values.user}; it is shown once:\n`);
           process.stdout.write(`${created.token}\n`);
         }
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        problem = error.message;
+      } finally {
+        await db.close();
+      }
+      if (problem) fail(problem);
+      return;
+    }
+    case 'org': {
+      const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+      const db = await openDatabase(config, log, { max: 2 });
+      let problem: string | undefined;
+      try {
+        await migrate(db.pool, log);
+        const options = { backend: values.backend, direct: values.direct, proxied: values.proxied, role: values.role, externalId: values['external-id'] };
+        process.stdout.write(await orgCommand(db.pool, positionals.slice(1), options));
       } catch (error) {
         if (!(error instanceof CliError)) throw error;
         problem = error.message;
