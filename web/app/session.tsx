@@ -15,6 +15,21 @@ export interface SessionUser {
    * would be refused; the server stays the judge.
    */
   permissions: AccessMap;
+  /**
+   * Hosted mode (docs/HOSTED.md): the organization this session works in (null: none chosen yet) and the
+   * person's organizations, for the switcher. Absent with the console's own accounts.
+   */
+  hosted?: { organization: SessionOrganization | null; organizations: readonly SessionOrganization[] };
+}
+
+/** One of the person's organizations (whoami's `organizations`). */
+export interface SessionOrganization {
+  id: string;
+  name: string;
+  /** Whether the organization's backend URL is known. */
+  hasBackendUrl: boolean;
+  /** Spec §1 'direct': the browser calls the organization's backend itself. */
+  direct: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { MIN_LAYOUT_WIDTH_PX } from '@common/constants';
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { OrganizationChooser } from '@web/features/organizations/organization-chooser';
 import { Button } from '@web/ui/primitives/button';
 import { Loading } from '@web/ui/primitives/loading';
 import { ErrorPage } from '../pages/error-page';
@@ -39,6 +40,9 @@ export function SessionGate({ loading, children }: { loading: ReactNode; childre
     );
   }
   if (session.status === 'loading') return loading;
+  // Spec §6: hosted mode needs an organization selected (docs/HOSTED.md).
+  const hosted = session.user?.hosted;
+  if (hosted && !hosted.organization) return <OrganizationChooser hosted={hosted} signOut={session.signOut} />;
   return children;
 }
 

@@ -1,6 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import { OrganizationSwitcher } from '@web/features/organizations/organization-switcher';
 import { cn } from '@web/ui/primitives/cn';
 import { IconButton } from '@web/ui/primitives/icon-button';
 import { ErrorBoundary } from '../error-boundary';
@@ -49,6 +50,7 @@ export function Page({ title, extra, onRefresh, refreshing = false, children }: 
           <PreferencesMenu />
           <DocsMenu />
           <span className="mx-1 h-5 w-px bg-slate-200" aria-hidden="true" />
+          <OrganizationSwitcher />
           <UserMenu />
         </div>
       </header>

@@ -1,11 +1,15 @@
 import { ACTIONS, RESOURCES, type AccessMap } from '@common/rbac';
 import { z } from 'zod';
-import type { SessionUser } from '@web/app/session';
+import type { SessionOrganization, SessionUser } from '@web/app/session';
 
 /**
  * GET /api/auth/whoami → the console's SessionUser. Loaded on demand by session-source.ts, so the schema
  * library stays out of the first-load shell.
  */
+const organizationSchema = z
+  .object({ id: z.string(), name: z.string(), has_backend_url: z.boolean(), direct: z.boolean() })
+  .transform(({ id, name, has_backend_url: hasBackendUrl, direct }): SessionOrganization => ({ id, name, hasBackendUrl, direct }));
+
 const whoamiSchema = z.object({
   user: z.object({
     id: z.string(),
@@ -16,6 +20,9 @@ const whoamiSchema = z.object({
   roles: z.array(z.string()),
   // Unknown resources or actions (a newer server) are left out rather than failing the sign-in.
   permissions: z.record(z.string(), z.array(z.string())),
+  // Hosted mode only (docs/HOSTED.md).
+  organization: organizationSchema.nullish(),
+  organizations: z.array(organizationSchema).optional(),
 });
 
 function accessMap(raw: Record<string, string[]>): AccessMap {
@@ -37,6 +44,7 @@ export function parseWhoami(data: unknown): SessionUser {
     ...(user.avatar ? { avatar: user.avatar } : {}),
     roles: parsed.roles,
     permissions: accessMap(parsed.permissions),
+    ...(parsed.organizations ? { hosted: { organization: parsed.organization ?? null, organizations: parsed.organizations } } : {}),
   };
 }
 

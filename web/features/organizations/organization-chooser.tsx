@@ -1,0 +1,47 @@
+import { Building2 } from 'lucide-react';
+import { useLocation } from 'react-router';
+import type { SessionUser } from '@web/app/session';
+import { AuthCard } from '@web/features/identity/components/auth-card';
+import { toast } from '@web/lib/toast';
+import { Button } from '@web/ui/primitives/button';
+import { useChooseOrganization } from './use-choose-organization';
+
+type Hosted = NonNullable<SessionUser['hosted']>;
+
+/**
+ * Hosted mode with no organization chosen (spec §6: it needs one): the person picks one of theirs, and
+ * comes back to the page they opened. A person of no organization learns why nothing shows, and can
+ * sign out (never a blank page). A person in exactly one never sees this: the server chose it.
+ */
+export function OrganizationChooser({ hosted, signOut }: { hosted: Hosted; signOut: ((returnTo: string) => Promise<void>) | undefined }) {
+  const choose = useChooseOrganization();
+  const location = useLocation();
+  const signOutButton = signOut ? (
+    <Button variant="ghost" onClick={() => void signOut(`${location.pathname}${location.search}`).catch((error: unknown) => toast.error(error))}>
+      Sign out
+    </Button>
+  ) : null;
+  if (hosted.organizations.length === 0) {
+    return (
+      <AuthCard title="No organization" footer={signOutButton}>
+        <p className="text-center text-sm text-slate-600">
+          You are not a member of any organization. Ask an administrator of your organization to invite you, then sign in again.
+        </p>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Choose an organization" footer={signOutButton}>
+      <ul className="flex flex-col gap-2" aria-label="Your organizations">
+        {hosted.organizations.map((organization) => (
+          <li key={organization.id}>
+            <Button className="w-full justify-start" disabled={choose.isPending} onClick={() => choose.mutate(organization.id)}>
+              <Building2 className="size-4 text-slate-500" aria-hidden="true" />
+              <span className="truncate">{organization.name}</span>
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </AuthCard>
+  );
+}
