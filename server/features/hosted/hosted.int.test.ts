@@ -179,3 +179,32 @@ describe('the front’s proxy', () => {
     expect(await res.json()).toEqual({ error: 'bad_gateway', message: `the organization's backend 127.0.0.1:${down} is not answering (connection refused); try again in a moment` });
   });
 });
+
+describe('the provisioning check (spec §1)', () => {
+  const check = async () => {
+    const res = await fetch(`${frontUrl}/api/auth/organization-backend`, { headers: session(alice) });
+    return { status: res.status, body: (await res.json()) as { state: string; reason?: string } };
+  };
+
+  it('answers ready when the backend’s whoami answers, provisioning while no backend URL is known or it is down', async () => {
+    await chooseOrganization(front.db.pool, alice, orgA, 'admin');
+    expect(await check()).toMatchObject({ status: 200, body: { state: 'ready' } });
+    const orgNew = await addOrganization(front.db.pool, 'org_new', null);
+    await chooseOrganization(front.db.pool, alice, orgNew);
+    expect(await check()).toMatchObject({ status: 200, body: { state: 'provisioning', reason: 'no backend URL is known for this organization yet' } });
+    await addOrganization(front.db.pool, 'org_new', `http://127.0.0.1:${await freePort()}`);
+    expect(await check()).toMatchObject({ status: 200, body: { state: 'provisioning', reason: 'the backend is not answering yet' } });
+    // A backend for another organization refuses the token: an error, not provisioning.
+    await addOrganization(front.db.pool, 'org_new', backendB.url);
+    expect(await check()).toMatchObject({ status: 200, body: { state: 'error' } });
+  });
+
+  it('lets the front’s pages call a backend directly (CORS for the front’s origin only)', async () => {
+    const preflight = await fetch(`${backendB.url}/api/db/properties`, { method: 'OPTIONS', headers: { origin: frontUrl, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(frontUrl);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+    const stranger = await fetch(`${backendB.url}/api/auth/whoami`, { headers: { origin: 'https://evil.example.com' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

@@ -42,7 +42,20 @@ export class TrustedFront {
 
   /** Before the access guard: a front token becomes this database's session; anything but an API token is refused. */
   install(app: FastifyInstance): void {
+    const frontOrigin = new URL(this.config.issuer).origin;
     app.addHook('onRequest', async (req, reply) => {
+      // A `direct` organization's browser calls this backend from the front's pages (spec §7): CORS for that origin only.
+      if (req.headers.origin === frontOrigin) {
+        void reply.header('access-control-allow-origin', frontOrigin).header('vary', 'Origin').header('access-control-expose-headers', 'Content-Range, Location, X-Request-Id');
+        if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+          return reply
+            .status(204)
+            .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE')
+            .header('access-control-allow-headers', 'Authorization, Content-Type, Accept, Prefer, Range, Accept-Profile, Content-Profile')
+            .header('access-control-max-age', '600')
+            .send();
+        }
+      }
       const access = req.routeOptions.config?.access;
       if (access === 'public' || req.is404 || !(req.url === '/api' || req.url.startsWith('/api/'))) return;
       try {
