@@ -29,6 +29,11 @@ export interface AppRoute {
    * draws no top bar either. Default: inside the app layout, for signed-in people only.
    */
   layout?: 'public' | 'bare';
+  /**
+   * The sign-in mode the page belongs to (GET /api/auth/mode): its menu entry shows only in that mode
+   * (Settings → Organizations is hosted mode's, docs/HOSTED.md).
+   */
+  authMode?: 'oidc';
 }
 
 export interface NavEntry {

@@ -19,14 +19,21 @@ export type CanRead = (resource: NonNullable<AppRoute['access']>['resource']) =>
 
 /**
  * The sidebar's entries: main items in spec §2 order (their `order`), the Settings submenu sorted by
- * label; items of disabled features and of pages whose resource the person may not read are left out.
+ * label; items of disabled features, of pages whose resource the person may not read and of pages of
+ * another sign-in mode (`authMode`, while the mode is unknown too) are left out.
  */
-export function buildNav(routes: readonly AppRoute[], isEnabled: (feature: string | undefined) => boolean, canRead: CanRead = () => true): Nav {
+export function buildNav(
+  routes: readonly AppRoute[],
+  isEnabled: (feature: string | undefined) => boolean,
+  canRead: CanRead = () => true,
+  authMode?: string,
+): Nav {
   const main: (NavItem & { order: number })[] = [];
   const settings: NavItem[] = [];
   for (const route of routes) {
     if (!route.nav || !isEnabled(route.feature)) continue;
     if (route.access && !canRead(route.access.resource)) continue;
+    if (route.authMode && route.authMode !== authMode) continue;
     const item = { label: route.nav.label, to: route.nav.to ?? `/${route.path}`, icon: route.nav.icon };
     if (route.nav.section === 'settings') settings.push(item);
     else main.push({ ...item, order: route.nav.order ?? Number.MAX_SAFE_INTEGER });

@@ -3,6 +3,7 @@ import { isViewer } from '@common/rbac';
 import { PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { useAuthMode } from '@web/features/identity/auth-mode';
 import { useFeatureFlags } from '@web/lib/feature-flags';
 import { cn } from '@web/ui/primitives/cn';
 import { Skeleton } from '@web/ui/primitives/skeleton';
@@ -48,7 +49,8 @@ export function Sidebar({ routes }: { routes: readonly AppRoute[] }) {
   }, [collapsed, setCollapsed]);
 
   const loading = session.status === 'loading' || !flags.ready;
-  const nav = buildNav(routes, flags.isEnabled, (resource) => access.can(resource, 'read'));
+  const authMode = useAuthMode().data?.mode;
+  const nav = buildNav(routes, flags.isEnabled, (resource) => access.can(resource, 'read'), authMode);
   // Spec §2: views flagged for the sidebar follow the fixed items (not when the 'views' area is off or unreadable).
   const views = useSidebarViews(!loading && access.ready && flags.isEnabled('views') && access.can('views', 'read'));
   // Spec §6: viewers and guests do not see the Settings navigation.

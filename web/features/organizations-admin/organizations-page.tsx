@@ -1,0 +1,126 @@
+import { SEARCH_DEBOUNCE_MS } from '@common/constants';
+import { Building2, Plus } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Page } from '@web/app/layout/page';
+import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
+import { useAccess } from '@web/app/session';
+import { useUrlParams } from '@web/lib/use-url-params';
+import { useDebouncedValue } from '@web/lib/use-debounced-value';
+import { DataTable, sortingToParams, type SortingState } from '@web/ui/data-table';
+import { QueryPage } from '@web/ui/query-page';
+import { Button } from '@web/ui/primitives/button';
+import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
+import { EmptyState } from '@web/ui/primitives/empty-state';
+import { Field } from '@web/ui/primitives/field';
+import { Loading } from '@web/ui/primitives/loading';
+import { organizationColumns } from './columns';
+import { applyOrganizationsChange, parseOrganizationsFilters, visibleOrganizations } from './filters';
+import { MembersSheet } from './members-sheet';
+import { OrganizationDialog } from './organization-dialog';
+import { useDeleteOrganization, useOrganizations } from './queries';
+import type { Organization } from './schema';
+
+/** /settings/organizations: hosted mode's organizations, their backends and members (docs/HOSTED.md item 6). */
+export default function OrganizationsPage() {
+  const { ready, can } = useAccess();
+  if (!ready || !can('identities', 'read')) return <Page title="Organizations">{ready ? <UnauthorizedPage /> : <Loading />}</Page>;
+  return <Organizations />;
+}
+
+function Organizations() {
+  const [params, setParams] = useUrlParams();
+  const filters = useMemo(() => parseOrganizationsFilters(params), [params]);
+  const organizations = useOrganizations();
+  const remove = useDeleteOrganization();
+  const { can } = useAccess();
+  const canCreate = can('identities', 'create');
+  const [deleting, setDeleting] = useState<Organization | null>(null);
+  const change = (patch: Parameters<typeof applyOrganizationsChange>[1]) => setParams((current) => applyOrganizationsChange(current, patch));
+
+  const [search, setSearch] = useState(filters.search);
+  const debounced = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const written = useRef(filters.search);
+  useEffect(() => {
+    const next = debounced.trim();
+    if (next === written.current) return;
+    written.current = next;
+    setParams((current) => applyOrganizationsChange(current, { q: next || undefined }));
+  }, [debounced, setParams]);
+  useEffect(() => {
+    if (filters.search === written.current) return;
+    written.current = filters.search;
+    setSearch(filters.search);
+  }, [filters.search]);
+
+  const all = organizations.data ?? [];
+  const rows = useMemo(() => visibleOrganizations(all, filters), [all, filters]);
+  const columns = useMemo(
+    () =>
+      organizationColumns({
+        canUpdate: can('identities', 'update'),
+        canDelete: can('identities', 'delete'),
+        onEdit: (organization) => setParams((current) => applyOrganizationsChange(current, { edit: organization.id })),
+        onMembers: (organization) => setParams((current) => applyOrganizationsChange(current, { members: organization.id })),
+        onDelete: setDeleting,
+      }),
+    [can, setParams],
+  );
+  const sorting: SortingState = [{ id: filters.sortBy, desc: filters.sortOrder === 'desc' }];
+  const onSortingChange = (next: SortingState) => change(sortingToParams(next));
+  const editing = filters.edit === 'new' ? undefined : all.find((row) => row.id === filters.edit);
+  const membersOf = all.find((row) => row.id === filters.members);
+  const createButton = canCreate ? (
+    <Button variant="primary" size="sm" onClick={() => change({ edit: 'new' })}>
+      <Plus className="size-4" aria-hidden="true" />
+      New organization
+    </Button>
+  ) : null;
+
+  return (
+    <QueryPage
+      title="Organizations"
+      query={organizations}
+      extra={createButton}
+      toolbar={
+        <div role="search" aria-label="Organization filters" className="max-w-sm">
+          <Field label="Search" placeholder="Name, external ID or backend" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </div>
+      }
+    >
+      {!organizations.isLoading && all.length === 0 && !organizations.error ? (
+        <EmptyState
+          icon={<Building2 className="size-5" aria-hidden="true" />}
+          title="No organizations yet"
+          description="Organizations appear here when people sign in through the provider with an organization claim, or when you create one."
+          action={createButton}
+        />
+      ) : (
+        <DataTable
+          aria-label="Organizations"
+          data={rows}
+          columns={columns}
+          getRowId={(row) => row.id}
+          isLoading={organizations.isLoading}
+          emptyText="No organization matches the search"
+          manualSorting
+          sorting={sorting}
+          onSortingChange={onSortingChange}
+        />
+      )}
+      {filters.edit === 'new' && canCreate ? <OrganizationDialog organization={undefined} onClose={() => change({ edit: undefined })} /> : null}
+      {editing ? <OrganizationDialog key={editing.id} organization={editing} onClose={() => change({ edit: undefined })} /> : null}
+      {membersOf ? <MembersSheet organization={membersOf} onClose={() => change({ members: undefined })} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={`Delete ${deleting?.name ?? ''}?`}
+        description="Its members lose access to it and people working in it choose an organization again. Its backend is not touched."
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting, { onSettled: () => setDeleting(null) });
+        }}
+      />
+    </QueryPage>
+  );
+}
