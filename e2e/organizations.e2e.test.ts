@@ -1,0 +1,124 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../server/features/identity/oidc/testing/issuer';
+import { useJourney } from './harness';
+
+/**
+ * Hosted mode, choosing an organization (issue 25, docs/HOSTED.md item 1): a person of two organizations
+ * signs in through a real OpenID Connect issuer, picks one, switches to the other from the top bar, and
+ * nothing cached for the first one survives the switch.
+ */
+
+let issuer: TestIssuer;
+// Filled before the journey's server starts (useJourney reads it in its beforeAll, which runs after this one).
+const env: Record<string, string> = {};
+
+beforeAll(async () => {
+  issuer = await startTestIssuer();
+  Object.assign(env, { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET });
+});
+const journey = useJourney({ env });
+beforeAll(() => issuer.start(journey.server().url));
+afterAll(async () => issuer?.close());
+
+/** From a console page through the provider's development pages (any login name, then consent). */
+async function signInThroughProvider(page: Page, login: string, path: string): Promise<void> {
+  await page.goto(`${journey.server().url}${path}`);
+  await page.waitForURL((url) => url.pathname === '/login');
+  await page.getByRole('link', { name: /^Sign in with / }).click();
+  await page.waitForURL((url) => url.origin === issuer.url);
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** Counts the browser's requests whose path starts with `prefix`. */
+function countRequests(page: Page, prefix: string): { readonly count: number } {
+  const counter = { count: 0 };
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith(prefix)) counter.count += 1;
+  });
+  return counter;
+}
+
+async function switchTo(page: Page, from: string, to: string): Promise<void> {
+  await page.getByRole('button', { name: `Organization: ${from}` }).click();
+  await page.getByRole('menuitem', { name: to }).click();
+  await page.getByRole('button', { name: `Organization: ${to}` }).waitFor();
+}
+
+describe('choosing an organization in hosted mode', () => {
+  it('asks a person of two organizations to choose one before the console shows, and refuses the API meanwhile', async () => {
+    issuer.accounts.set('olga', {
+      email: 'olga@example.com',
+      email_verified: true,
+      name: 'Olga Ops',
+      organizations: [{ id: 'org_globex', name: 'Globex' }, { id: 'org_acme', name: 'Acme' }],
+    });
+    const page = journey.page();
+    await signInThroughProvider(page, 'olga', '/settings/tokens');
+    await page.waitForURL((url) => url.pathname === '/settings/tokens');
+    await page.getByRole('heading', { name: 'Choose an organization' }).waitFor();
+    const refused = await page.request.get(`${journey.server().url}/api/auth/tokens`);
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/^choose an organization first/);
+    expect(await page.getByRole('button', { name: /^Organization: / }).count()).toBe(0);
+
+    const choices = page.getByRole('list', { name: 'Your organizations' }).getByRole('button');
+    expect(await choices.allTextContents()).toEqual(['Acme', 'Globex']);
+    await page.getByRole('button', { name: 'Globex' }).click();
+    // Through the landing page, back to the page that was opened, now in Globex.
+    await page.waitForURL((url) => url.pathname === '/settings/tokens');
+    await page.getByRole('button', { name: 'Organization: Globex' }).waitFor();
+    await page.getByRole('heading', { name: 'Tokens' }).first().waitFor();
+    expect((await page.request.get(`${journey.server().url}/api/auth/tokens`)).status()).toBe(200);
+  });
+
+  it('switches from the top bar, and the page loads its data again instead of showing the cached answers', async () => {
+    const page = journey.page();
+    const tokens = countRequests(page, '/api/auth/tokens');
+    const flags = countRequests(page, '/api/db/properties');
+    const landings: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) landings.push(new URL(frame.url()).pathname);
+    });
+    await switchTo(page, 'Globex', 'Acme');
+    await page.waitForURL((url) => url.pathname === '/settings/tokens');
+    await expect.poll(() => tokens.count).toBeGreaterThanOrEqual(1);
+    // Flags are kept for 5 minutes (spec §9): asked again only because the cache was cleared.
+    await expect.poll(() => flags.count).toBeGreaterThanOrEqual(1);
+    const me = (await (await page.request.get(`${journey.server().url}/api/auth/whoami`)).json()) as { organization: { name: string } };
+    expect(me.organization.name).toBe('Acme');
+    // The landing route of spec §2, without a full page load.
+    expect(landings).toContain('/organizations/orgs-switched');
+    // The switcher lists the person's organizations only, the current one marked.
+    await page.getByRole('button', { name: 'Organization: Acme' }).click();
+    const items = page.getByRole('menuitem');
+    expect(await items.allTextContents()).toEqual(['Acme', 'Globex']);
+    expect(await items.first().getAttribute('aria-current')).toBe('true');
+    await page.keyboard.press('Escape');
+    // The user menu is the hosted user button of spec §2: both entries stay there.
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Download kubeconfig' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Setup MCP' }).waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('shows a person of no organization a clear page with a way out, never a blank one', async () => {
+    const page = journey.page();
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.origin === issuer.url && url.pathname.startsWith('/session/end'));
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.waitForURL((url) => url.origin === journey.server().url && url.pathname === '/login');
+
+    issuer.accounts.set('nadia', { email: 'nadia@example.com', email_verified: true, name: 'Nadia None', organizations: [] });
+    await signInThroughProvider(page, 'nadia', '/incidents');
+    await page.waitForURL((url) => url.pathname === '/incidents');
+    await page.getByRole('heading', { name: 'No organization' }).waitFor();
+    await page.getByText('You are not a member of any organization.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.origin === issuer.url && url.pathname.startsWith('/session/end'));
+  });
+});
