@@ -58,6 +58,21 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * Where a request of the console goes: this origin, or (hosted mode, a `direct` organization,
+ * docs/HOSTED.md) the organization's backend with a bearer token. Set by web/features/hosted/direct.ts.
+ */
+export type RequestRoute = (path: string) => Promise<{ url: string; headers: Record<string, string> } | undefined>;
+let requestRoute: RequestRoute | undefined;
+
+export function setRequestRoute(route: RequestRoute | undefined): void {
+  requestRoute = route;
+}
+
+export async function routeOf(path: string): Promise<{ url: string; headers: Record<string, string> } | undefined> {
+  return requestRoute?.(path);
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
@@ -72,12 +87,13 @@ export async function apiRequest<T>(path: string, parse: (data: unknown) => T, o
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const routed = await routeOf(path);
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(routed?.url ?? path, {
       method: options.method ?? 'GET',
-      headers,
-      credentials: 'same-origin',
+      headers: { ...headers, ...routed?.headers },
+      credentials: routed ? 'omit' : 'same-origin',
       signal,
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });

@@ -1,4 +1,5 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
+import { routeOf } from './api';
 import { reportUnauthorized } from './unauthorized';
 
 /**
@@ -9,7 +10,13 @@ export const DB_URL = new URL('/api/db', typeof location === 'undefined' ? 'http
 
 /** Same-origin fetch that reports a 401 (spec §8: the console then checks the session). */
 async function dbFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const response = await fetch(input, { ...init, credentials: 'same-origin' });
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const origin = new URL(DB_URL).origin;
+  // Hosted mode, a `direct` organization: to its backend, with its token (api.ts routeOf).
+  const routed = url.startsWith(`${origin}/`) ? await routeOf(url.slice(origin.length)) : undefined;
+  const headers = new Headers(init?.headers);
+  for (const [name, value] of Object.entries(routed?.headers ?? {})) headers.set(name, value);
+  const response = await fetch(routed?.url ?? input, { ...init, headers, credentials: routed ? 'omit' : 'same-origin' });
   if (response.status === 401) reportUnauthorized();
   return response;
 }

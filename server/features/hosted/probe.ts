@@ -1,10 +1,11 @@
 import { request } from 'undici';
 
 /**
- * Spec §1: while no backend URL is known, or the backend's whoami answers 5xx or 404, the person sees
- * "Please wait, instance provisioning in-progress ...". Any other failure is an error, not provisioning.
- * An organization without a backend URL is not served by this database (row-level isolation, design
- * item 4, is not built): it is provisioning.
+ * Spec §1: while the backend's whoami answers 5xx or 404 (or nothing yet), the person sees "Please wait,
+ * instance provisioning in-progress ...". Any other failure is an error, not provisioning. An
+ * organization without a backend URL is served by this server's database (migration 0030), so it is
+ * ready: to hold its people on the provisioning screen while its instance is made, set the backend URL
+ * first (docs/HOSTED.md).
  */
 export type BackendState =
   | { state: 'ready' }
@@ -14,7 +15,7 @@ export type BackendState =
 const PROBE_TIMEOUT_MS = 5_000;
 
 export async function probeBackend(backendUrl: string | null, token: string): Promise<BackendState> {
-  if (!backendUrl) return { state: 'provisioning', reason: 'no backend URL is known for this organization yet' };
+  if (!backendUrl) return { state: 'ready' };
   let status: number;
   try {
     const answer = await request(`${backendUrl.replace(/\/+$/, '')}/api/auth/whoami`, {

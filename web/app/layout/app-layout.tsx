@@ -1,6 +1,7 @@
 import { MIN_LAYOUT_WIDTH_PX } from '@common/constants';
 import { Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { BackendGate } from '@web/features/hosted/backend-gate';
 import { OrganizationChooser } from '@web/features/organizations/organization-chooser';
 import { Button } from '@web/ui/primitives/button';
 import { Loading } from '@web/ui/primitives/loading';
@@ -43,6 +44,8 @@ export function SessionGate({ loading, children }: { loading: ReactNode; childre
   // Spec §6: hosted mode needs an organization selected (docs/HOSTED.md).
   const hosted = session.user?.hosted;
   if (hosted && !hosted.organization) return <OrganizationChooser hosted={hosted} signOut={session.signOut} />;
+  // Spec §1: the provisioning screen until the organization's backend answers (web/features/hosted).
+  if (hosted?.organization) return <BackendGate organization={hosted.organization}>{children}</BackendGate>;
   return children;
 }
 
