@@ -140,3 +140,28 @@ describe('organizations admin API', () => {
     expect((await call('POST', '/api/auth/organizations', { name: 'Doomed' })).status).toBe(201);
   });
 });
+
+describe('in oidc mode', () => {
+  let hosted: TestApp;
+  beforeAll(async () => {
+    // The provider is never asked here: only the mode matters (sessions are made directly).
+    hosted = await createTestApp({
+      env: { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: 'http://127.0.0.1:9/issuer', WATCHKEEPER_OIDC_CLIENT_ID: 'watchkeeper', WATCHKEEPER_OIDC_CLIENT_SECRET: 'secret' },
+    });
+  });
+  afterAll(async () => {
+    await hosted?.close();
+  });
+
+  it('needs the administrator to work in an organization, as every route does (the CLI does not)', async () => {
+    const admin = await hosted.userWith(['admin']);
+    const refused = await hosted.app.inject({ method: 'GET', url: '/api/auth/organizations', headers: admin.headers });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ details: { id: 'organization_required' } });
+    const { rows } = await hosted.db.pool.query<{ id: string }>("INSERT INTO organizations (name) VALUES ('Home') RETURNING id");
+    await hosted.db.pool.query('INSERT INTO organization_members (organization_id, person_id) VALUES ($1, $2)', [rows[0]?.id, admin.id]);
+    const listed = await hosted.app.inject({ method: 'GET', url: '/api/auth/organizations', headers: admin.headers });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual([expect.objectContaining({ name: 'Home', members: 1 })]);
+  });
+});
