@@ -23,18 +23,20 @@ interface OrganizationRow {
 }
 
 /**
- * The session's organization, only while the person is still a member of it (a membership the claim
- * dropped at a later sign-in no longer counts) and it is not deleted.
+ * The organization a session works in: `actor.session.organizationId`, which the authenticator resolves
+ * (the switcher's choice while the person is still a member and it is not deleted, else their only
+ * organization). Read with the person's role there.
  */
-export async function organizationOfSession(pool: pg.Pool, sessionId: string): Promise<SessionOrganization | undefined> {
+export async function organizationOfSession(pool: pg.Pool, actor: Actor): Promise<SessionOrganization | undefined> {
+  const organizationId = actor.session?.organizationId;
+  if (!organizationId) return undefined;
   const { rows } = await pool.query<OrganizationRow>({
     name: 'watchkeeper_session_organization',
     text: `SELECT o.id, o.name, o.backend_url, o.direct, m.role
-             FROM sessions s
-             JOIN organizations o ON o.id = s.organization_id AND o.deleted_at IS NULL
-             JOIN organization_members m ON m.organization_id = o.id AND m.person_id = s.identity_id
-            WHERE s.id = $1`,
-    values: [sessionId],
+             FROM organizations o
+             JOIN organization_members m ON m.organization_id = o.id AND m.person_id = $2
+            WHERE o.id = $1 AND o.deleted_at IS NULL`,
+    values: [organizationId, actor.id],
   });
   const row = rows[0];
   return row ? { id: row.id, name: row.name, backendUrl: row.backend_url, direct: row.direct, role: row.role } : undefined;
@@ -59,7 +61,7 @@ export class OrganizationTokens {
   async forActor(actor: Actor | undefined): Promise<{ organization: SessionOrganization; token: string; expiresAt: Date }> {
     if (!actor) throw new AppError('unauthorized', 'sign in first');
     if (!actor.session) throw new AppError('forbidden', 'organization tokens are for a signed-in session, not an API token');
-    const organization = await organizationOfSession(this.pool, actor.session.id);
+    const organization = await organizationOfSession(this.pool, actor);
     if (!organization) throw new AppError('forbidden', 'choose an organization first (POST /api/auth/organization): this session works in none of yours');
     return { organization, ...(await this.tokenFor(actor, actor.session.id, organization)) };
   }

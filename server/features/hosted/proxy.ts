@@ -38,7 +38,7 @@ export class BackendProxy {
       if (!isProxied(req.url.split('?')[0] ?? '')) return;
       const { actor } = await this.auth.resolve(req);
       if (!actor?.session) return;
-      const organization = await organizationOfSession(this.tokens.pool, actor.session.id);
+      const organization = await organizationOfSession(this.tokens.pool, actor);
       if (!organization?.backendUrl || organization.direct) return;
       const { token } = await this.tokens.tokenFor(actor, actor.session.id, organization);
       return this.forward(req, reply, organization, organization.backendUrl, token);

@@ -1,0 +1,61 @@
+import fs from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../server/features/identity/oidc/testing/issuer';
+import { addOrganization, startBackend } from '../server/features/hosted/testing/hosted';
+import { freePort } from '../server/platform/db/embedded';
+import { useJourney } from './harness';
+import { throughProviderPages } from './provider-pages';
+
+/**
+ * Hosted mode, an organization whose backend is not there yet (issue 25, spec §1): the person sees the
+ * provisioning screen, which keeps asking; once a real `serve --auth trusted-front` answers on the
+ * organization's backend URL, the console shows, its API requests proxied there.
+ */
+
+let issuer: TestIssuer;
+const env: Record<string, string> = {};
+let backend: Awaited<ReturnType<typeof startBackend>> | undefined;
+
+beforeAll(async () => {
+  issuer = await startTestIssuer();
+  Object.assign(env, { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET });
+});
+const journey = useJourney({ env });
+beforeAll(() => issuer.start(journey.server().url));
+afterAll(async () => {
+  await backend?.stop().catch(() => undefined);
+  if (backend) await fs.rm(backend.dataDir, { recursive: true, force: true });
+  await issuer?.close();
+});
+
+describe('the provisioning screen', () => {
+  it('shows while the organization’s backend is down, and the console once it answers', { timeout: 180_000 }, async () => {
+    const front = journey.server();
+    const port = await freePort();
+    const organization = await addOrganization(front.pool, 'org_new', `http://127.0.0.1:${port}`);
+    issuer.accounts.set('bea', { email: 'bea@example.com', email_verified: true, name: 'Bea Builder', organizations: [{ id: 'org_new', name: 'New Co' }] });
+
+    const page = journey.page();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/auth/organization-backend') asked.push(request.url());
+    });
+    await page.goto(`${front.url}/incidents`);
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('link', { name: /^Sign in with / }).click();
+    await throughProviderPages(page, issuer.url, 'bea');
+    await page.waitForURL((url) => url.pathname === '/incidents');
+    await page.getByText('Please wait, instance provisioning in-progress ...', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'User menu' }).count()).toBe(0);
+    // It keeps asking (every few seconds) while the backend is down.
+    await expect.poll(() => asked.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+
+    backend = await startBackend(front.url, organization, port);
+    await page.getByRole('button', { name: 'User menu' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByText('Please wait, instance provisioning in-progress ...').count()).toBe(0);
+    // The API answers come from the organization's backend, which knows only bea (the front knows more people).
+    const proxied = await page.request.get(`${front.url}/api/db/people?select=email`);
+    expect(proxied.status()).toBe(200);
+    expect(await proxied.json()).toEqual([{ email: 'bea@example.com' }]);
+  });
+});
