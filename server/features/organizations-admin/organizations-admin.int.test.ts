@@ -153,13 +153,18 @@ describe('in oidc mode', () => {
     await hosted?.close();
   });
 
-  it('needs the administrator to work in an organization, as every route does (the CLI does not)', async () => {
+  it('lets an administrator in no organization manage them (the first one is made here), and nothing else until one is chosen', async () => {
     const admin = await hosted.userWith(['admin']);
-    const refused = await hosted.app.inject({ method: 'GET', url: '/api/auth/organizations', headers: admin.headers });
+    const created = await hosted.app.inject({ method: 'POST', url: '/api/auth/organizations', headers: admin.headers, payload: { name: 'Home' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const other = await hosted.app.inject({ method: 'GET', url: '/api/db/canaries', headers: admin.headers });
+    expect(other.statusCode).toBe(403);
+    expect(other.json()).toMatchObject({ details: { id: 'organization_required' } });
+    const editor = await hosted.userWith(['editor']);
+    const refused = await hosted.app.inject({ method: 'GET', url: '/api/auth/organizations', headers: editor.headers });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ details: { id: 'organization_required' } });
-    const { rows } = await hosted.db.pool.query<{ id: string }>("INSERT INTO organizations (name) VALUES ('Home') RETURNING id");
-    await hosted.db.pool.query('INSERT INTO organization_members (organization_id, person_id) VALUES ($1, $2)', [rows[0]?.id, admin.id]);
+    const id = (created.json() as { id: string }).id;
+    await hosted.db.pool.query('INSERT INTO organization_members (organization_id, person_id) VALUES ($1, $2)', [id, admin.id]);
     const listed = await hosted.app.inject({ method: 'GET', url: '/api/auth/organizations', headers: admin.headers });
     expect(listed.statusCode).toBe(200);
     expect(listed.json()).toEqual([expect.objectContaining({ name: 'Home', members: 1 })]);

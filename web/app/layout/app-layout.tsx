@@ -10,6 +10,9 @@ import type { AppRoute } from '../route-types';
 import { useSession } from '../session';
 import { Sidebar } from './sidebar';
 
+/** Settings → Organizations (web/features/organizations-admin), open to administrators before they choose one. */
+const ORGANIZATIONS_ADMIN_PATH = '/settings/organizations';
+
 /** Where a person who is not (fully) signed in goes, coming back to `here` afterwards (spec §6). */
 export function loginPath(here: string, secondFactor = false): string {
   return `/login?${secondFactor ? 'aal=aal2&' : ''}return_to=${encodeURIComponent(here)}`;
@@ -43,7 +46,12 @@ export function SessionGate({ loading, children }: { loading: ReactNode; childre
   if (session.status === 'loading') return loading;
   // Spec §6: hosted mode needs an organization selected (docs/HOSTED.md).
   const hosted = session.user?.hosted;
-  if (hosted && !hosted.organization) return <OrganizationChooser hosted={hosted} signOut={session.signOut} />;
+  if (hosted && !hosted.organization) {
+    // An administrator may manage the organizations before choosing one: the first one is made there.
+    const admin = session.user?.roles.includes('admin') === true;
+    if (admin && location.pathname === ORGANIZATIONS_ADMIN_PATH) return children;
+    return <OrganizationChooser hosted={hosted} signOut={session.signOut} manage={admin ? ORGANIZATIONS_ADMIN_PATH : undefined} />;
+  }
   // Spec §1: the provisioning screen until the organization's backend answers (web/features/hosted).
   if (hosted?.organization) return <BackendGate organization={hosted.organization}>{children}</BackendGate>;
   return children;

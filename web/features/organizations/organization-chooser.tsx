@@ -1,5 +1,5 @@
 import { Building2 } from 'lucide-react';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { SessionUser } from '@web/app/session';
 import { AuthCard } from '@web/features/identity/components/auth-card';
 import { toast } from '@web/lib/toast';
@@ -13,7 +13,7 @@ type Hosted = NonNullable<SessionUser['hosted']>;
  * comes back to the page they opened. A person of no organization learns why nothing shows, and can
  * sign out (never a blank page). A person in exactly one never sees this: the server chose it.
  */
-export function OrganizationChooser({ hosted, signOut }: { hosted: Hosted; signOut: ((returnTo: string) => Promise<void>) | undefined }) {
+export function OrganizationChooser({ hosted, signOut, manage }: { hosted: Hosted; signOut: ((returnTo: string) => Promise<void>) | undefined; manage?: string }) {
   const choose = useChooseOrganization();
   const location = useLocation();
   const signOutButton = signOut ? (
@@ -21,12 +21,21 @@ export function OrganizationChooser({ hosted, signOut }: { hosted: Hosted; signO
       Sign out
     </Button>
   ) : null;
+  // An administrator manages the organizations (and adds themselves to one) from here.
+  const manageLink = manage ? (
+    <Link className="text-center text-sm font-medium text-sky-700 underline-offset-2 hover:underline" to={manage}>
+      Manage organizations
+    </Link>
+  ) : null;
   if (hosted.organizations.length === 0) {
     return (
       <AuthCard title="No organization" footer={signOutButton}>
         <p className="text-center text-sm text-slate-600">
-          You are not a member of any organization. Ask an administrator of your organization to invite you, then sign in again.
+          {manage
+            ? 'You are not a member of any organization yet. As an administrator, create one and invite yourself to it.'
+            : 'You are not a member of any organization. Ask an administrator of your organization to invite you, then sign in again.'}
         </p>
+        {manageLink}
       </AuthCard>
     );
   }
@@ -42,6 +51,7 @@ export function OrganizationChooser({ hosted, signOut }: { hosted: Hosted; signO
           </li>
         ))}
       </ul>
+      {manageLink}
     </AuthCard>
   );
 }

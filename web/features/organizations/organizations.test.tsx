@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { QueryClient, useQuery } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -134,6 +134,17 @@ describe('organization chooser', () => {
     expect(screen.getByText(/You are not a member of any organization\./)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(signOut).toHaveBeenCalledWith('/incidents');
+  });
+
+  it('offers an administrator in no organization Settings → Organizations, and lets that page through', async () => {
+    const admin = { ...person({ organization: null, organizations: [] }), roles: ['admin'] };
+    renderAt('/incidents', <SessionGate loading={<p>loading</p>}><p>the page</p></SessionGate>, source(admin));
+    await screen.findByRole('heading', { name: 'No organization' });
+    expect(screen.queryByText('the page')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Manage organizations' }).getAttribute('href')).toBe('/settings/organizations');
+    cleanup();
+    renderAt('/settings/organizations', <SessionGate loading={<p>loading</p>}><p>the page</p></SessionGate>, source(admin));
+    expect(await screen.findByText('the page')).toBeTruthy();
   });
 
   it('renders without a sign-out when the session has none', () => {

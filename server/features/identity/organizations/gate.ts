@@ -6,18 +6,23 @@ import { ORY_PREFIX } from '../kratos/context';
 /** What a session may still use before it has an organization: who am I, choose one, sign in and out. */
 const OPEN_ROUTES = new Set(['/api/auth/whoami', '/api/auth/organization', '/api/auth/mode']);
 const OPEN_PREFIXES = ['/api/auth/oidc/', `${ORY_PREFIX}/`];
+/** What an administrator may use before: managing the organizations themselves (the first one is made here). */
+const ADMIN_ROUTES = ['/api/auth/organizations'];
 
 export const ORGANIZATION_REQUIRED = 'organization_required';
 
 /**
  * Spec §6: hosted mode needs an organization selected. A session without one (docs/HOSTED.md: none
  * chosen, and the person is not in exactly one) gets 403 on every route but the open ones; the matched
- * route decides, not the raw URL. API tokens are not sessions and have no switcher: they pass.
+ * route decides, not the raw URL. An administrator may still manage the organizations (else a console whose
+ * provider sends no organization claim could never get its first one). API tokens are not sessions and
+ * have no switcher: they pass.
  */
 export function organizationRequired(req: FastifyRequest, actor: Actor): AppError | undefined {
   if (!actor.session || actor.session.organizationId) return undefined;
   const route = req.routeOptions.url ?? '';
   if (OPEN_ROUTES.has(route) || OPEN_PREFIXES.some((prefix) => route.startsWith(prefix))) return undefined;
+  if (actor.roles.includes('admin') && ADMIN_ROUTES.some((prefix) => route === prefix || route.startsWith(`${prefix}/`))) return undefined;
   return new AppError('forbidden', 'choose an organization first: this console works in one of your organizations at a time (POST /api/auth/organization with its id)', {
     id: ORGANIZATION_REQUIRED,
   });
