@@ -1,7 +1,7 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../server/features/identity/oidc/testing/issuer';
 import { useJourney } from './harness';
+import { throughProviderPages } from './provider-pages';
 
 /**
  * Hosted mode, first part (issue 25, docs/HOSTED.md): `serve --auth oidc` against a real OpenID Connect
@@ -20,15 +20,6 @@ const journey = useJourney({ env });
 beforeAll(() => issuer.start(journey.server().url));
 afterAll(async () => issuer?.close());
 
-/** The provider's development pages: any login name and password, then consent. */
-async function throughProviderPages(page: Page, login: string): Promise<void> {
-  await page.waitForURL((url) => url.origin === issuer.url);
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill('any password');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-}
-
 describe('sign-in through an OpenID Connect provider', () => {
   it('goes from a console page to the provider and back, signed in, on that page', async () => {
     issuer.accounts.set('alice', { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Ops', organizations: ['org_acme'] });
@@ -39,7 +30,7 @@ describe('sign-in through an OpenID Connect provider', () => {
     await page.getByRole('heading', { name: 'Sign In to your account' }).waitFor();
     expect(await page.getByLabel('Password').count()).toBe(0);
     await page.getByRole('link', { name: `Sign in with ${host}` }).click();
-    await throughProviderPages(page, 'alice');
+    await throughProviderPages(page, issuer.url, 'alice');
     // The callback lands on /auth-state-checker, which routes on to return_to.
     await page.waitForURL((url) => url.pathname === '/incidents');
     await page.getByRole('button', { name: 'User menu' }).click();
@@ -71,7 +62,7 @@ describe('sign-in through an OpenID Connect provider', () => {
       // The provider remembers alice's sign-in: it asks for login or consent again, or comes straight back.
       await page.waitForURL((url) => url.pathname === '/api/auth/oidc/callback' || (url.origin === issuer.url && url.pathname.startsWith('/interaction')));
       if (new URL(page.url()).origin === issuer.url) {
-        if (await page.locator('input[name="login"]').count()) await throughProviderPages(page, 'alice');
+        if (await page.locator('input[name="login"]').count()) await throughProviderPages(page, issuer.url, 'alice');
         else await page.getByRole('button', { name: 'Continue' }).click();
       }
       await page.waitForURL((url) => url.pathname === '/api/auth/oidc/callback');

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../server/features/identity/oidc/testing/issuer';
 import { useJourney } from './harness';
+import { throughProviderPages } from './provider-pages';
 
 /**
  * Hosted mode, choosing an organization (issue 25, docs/HOSTED.md item 1): a person of two organizations
@@ -26,11 +27,7 @@ async function signInThroughProvider(page: Page, login: string, path: string): P
   await page.goto(`${journey.server().url}${path}`);
   await page.waitForURL((url) => url.pathname === '/login');
   await page.getByRole('link', { name: /^Sign in with / }).click();
-  await page.waitForURL((url) => url.origin === issuer.url);
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill('any password');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await throughProviderPages(page, issuer.url, login);
 }
 
 /** Counts the browser's requests whose path starts with `prefix`. */
