@@ -58,4 +58,30 @@ describe('the provisioning screen', () => {
     expect(proxied.status()).toBe(200);
     expect(await proxied.json()).toEqual([{ email: 'bea@example.com' }]);
   });
+
+  it('sends a direct organization’s requests from the browser to its backend, with the front’s token', { timeout: 120_000 }, async () => {
+    const front = journey.server();
+    const live = backend;
+    if (!live) throw new Error('the previous test starts the backend');
+    await front.pool.query("UPDATE organizations SET direct = true WHERE external_id = 'org_new'");
+    const page = journey.page();
+    const toBackend: { path: string; bearer: boolean }[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin === live.url) toBackend.push({ path: url.pathname, bearer: /^Bearer /.test(request.headers().authorization ?? '') });
+    });
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|CORS/.test(message.text())) blocked.push(message.text());
+    });
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => failed.push(request.url()));
+    await page.goto(`${front.url}/incidents`);
+    await page.getByRole('button', { name: 'User menu' }).waitFor();
+    await expect.poll(() => toBackend.filter((request) => request.path.startsWith('/api/') && request.bearer).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.waitForLoadState('networkidle');
+    expect(toBackend.some((request) => request.path.startsWith('/api/auth/'))).toBe(false);
+    expect(failed.filter((url) => url.startsWith(live.url))).toEqual([]);
+    expect(blocked).toEqual([]);
+  });
 });

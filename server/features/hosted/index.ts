@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import { identityAuthenticator } from '../identity/authenticate';
+import { allowDirectBackends } from './csp';
 import { OrganizationTokens } from './organization';
 import { BackendProxy } from './proxy';
 import { frontRoutes } from './routes';
@@ -32,6 +33,7 @@ export function installHosted(app: FastifyInstance, ctx: AppContext): void {
   if (ctx.config.oidc) {
     const tokens = tokensOf(ctx);
     new BackendProxy(identityAuthenticator(ctx.pool), tokens).install(app);
+    allowDirectBackends(app, ctx.pool, identityAuthenticator(ctx.pool));
     frontRoutes(app, tokens);
   }
   if (ctx.config.trustedFront) new TrustedFront(ctx.pool, ctx.config.trustedFront).install(app);

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ErrorPage } from '@web/app/pages/error-page';
 import { ApiError } from '@web/lib/api';
 import { Loading } from '@web/ui/primitives/loading';
@@ -38,9 +38,16 @@ function Probe({ organizationId, children }: { organizationId: string; children:
   });
   const data = backend.data;
   const direct = data?.state === 'ready' && data.organization.direct ? data.organization.backend_url : null;
-  useEffect(() => routeToBackend(direct), [direct]);
+  // The page's own queries start in its effects, which run before this one: it renders once the route is set.
+  const [routed, setRouted] = useState<string | null>(null);
+  useEffect(() => {
+    const undo = routeToBackend(direct);
+    setRouted(direct);
+    return undo;
+  }, [direct]);
 
-  if (data?.state === 'ready') return children;
+  if (data?.state === 'ready' && routed === direct) return children;
+  if (data?.state === 'ready') return <Loading className="min-h-screen" />;
   if (data?.state === 'provisioning' || (backend.error && stillProvisioning(backend.error))) {
     return <ProvisioningScreen organization={data?.organization.name ?? ''} />;
   }
