@@ -8,7 +8,7 @@ import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { buildApp } from '../server/app';
 import { addOrganization, signInAtFront, startBackend } from '../server/features/hosted/testing/hosted';
-import { CLIENT_ID, CLIENT_SECRET, startTestIssuer } from '../server/features/identity/oidc/testing/issuer';
+import { oidcEnv, startTestIssuer } from '../server/features/identity/oidc/testing/issuer';
 import { loadConfig } from '../server/platform/config';
 import { freePort } from '../server/platform/db/embedded';
 import { createLogger } from '../server/platform/logger';
@@ -32,10 +32,7 @@ async function main({ pool, url: databaseUrl, label }: BenchDatabase): Promise<v
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: frontUrl,
-    WATCHKEEPER_AUTH: 'oidc',
-    WATCHKEEPER_OIDC_ISSUER: issuer.url,
-    WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID,
-    WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET,
+    ...oidcEnv(issuer),
   });
   const { app } = await buildApp({ config, pool, log: createLogger('silent') });
   await app.listen({ port, host: '127.0.0.1' });

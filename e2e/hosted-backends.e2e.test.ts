@@ -1,10 +1,8 @@
 import fs from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../server/features/identity/oidc/testing/issuer';
+import { afterAll, describe, expect, it } from 'vitest';
 import { addOrganization, startBackend } from '../server/features/hosted/testing/hosted';
 import { freePort } from '../server/platform/db/embedded';
-import { useJourney } from './harness';
-import { throughProviderPages } from './provider-pages';
+import { throughProviderPages, useOidcJourney } from './provider-pages';
 
 /**
  * Hosted mode, an organization whose backend is not there yet (issue 25, spec §1): the person sees the
@@ -12,20 +10,11 @@ import { throughProviderPages } from './provider-pages';
  * organization's backend URL, the console shows, its API requests proxied there.
  */
 
-let issuer: TestIssuer;
-const env: Record<string, string> = {};
+const { journey, oidc } = useOidcJourney();
 let backend: Awaited<ReturnType<typeof startBackend>> | undefined;
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  Object.assign(env, { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET });
-});
-const journey = useJourney({ env });
-beforeAll(() => issuer.start(journey.server().url));
 afterAll(async () => {
   await backend?.stop().catch(() => undefined);
   if (backend) await fs.rm(backend.dataDir, { recursive: true, force: true });
-  await issuer?.close();
 });
 
 describe('the provisioning screen', () => {
@@ -33,7 +22,7 @@ describe('the provisioning screen', () => {
     const front = journey.server();
     const port = await freePort();
     const organization = await addOrganization(front.pool, 'org_new', `http://127.0.0.1:${port}`);
-    issuer.accounts.set('bea', { email: 'bea@example.com', email_verified: true, name: 'Bea Builder', organizations: [{ id: 'org_new', name: 'New Co' }] });
+    oidc.issuer.accounts.set('bea', { email: 'bea@example.com', email_verified: true, name: 'Bea Builder', organizations: [{ id: 'org_new', name: 'New Co' }] });
 
     const page = journey.page();
     const asked: string[] = [];
@@ -43,7 +32,7 @@ describe('the provisioning screen', () => {
     await page.goto(`${front.url}/incidents`);
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('link', { name: /^Sign in with / }).click();
-    await throughProviderPages(page, issuer.url, 'bea');
+    await throughProviderPages(page, oidc.issuer.url, 'bea');
     await page.waitForURL((url) => url.pathname === '/incidents');
     await page.getByText('Please wait, instance provisioning in-progress ...', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'User menu' }).count()).toBe(0);

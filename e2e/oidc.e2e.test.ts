@@ -1,36 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../server/features/identity/oidc/testing/issuer';
-import { useJourney } from './harness';
-import { throughProviderPages } from './provider-pages';
+import { describe, expect, it } from 'vitest';
+import { throughProviderPages, useOidcJourney } from './provider-pages';
 
 /**
  * Hosted mode, first part (issue 25, docs/HOSTED.md): `serve --auth oidc` against a real OpenID Connect
  * issuer (oidc-provider on 127.0.0.1), signed in through the provider's own login and consent pages.
  */
 
-let issuer: TestIssuer;
-// Filled before the journey's server starts (useJourney reads it in its beforeAll, which runs after this one).
-const env: Record<string, string> = {};
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  Object.assign(env, { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET });
-});
-const journey = useJourney({ env });
-beforeAll(() => issuer.start(journey.server().url));
-afterAll(async () => issuer?.close());
+const { journey, oidc } = useOidcJourney();
 
 describe('sign-in through an OpenID Connect provider', () => {
   it('goes from a console page to the provider and back, signed in, on that page', async () => {
-    issuer.accounts.set('alice', { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Ops', organizations: ['org_acme'] });
+    oidc.issuer.accounts.set('alice', { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Ops', organizations: ['org_acme'] });
     const page = journey.page();
-    const host = new URL(issuer.url).host;
+    const host = new URL(oidc.issuer.url).host;
     await page.goto(`${journey.server().url}/incidents`);
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('heading', { name: 'Sign In to your account' }).waitFor();
     expect(await page.getByLabel('Password').count()).toBe(0);
     await page.getByRole('link', { name: `Sign in with ${host}` }).click();
-    await throughProviderPages(page, issuer.url, 'alice');
+    await throughProviderPages(page, oidc.issuer.url, 'alice');
     // The callback lands on /auth-state-checker, which routes on to return_to.
     await page.waitForURL((url) => url.pathname === '/incidents');
     await page.getByRole('button', { name: 'User menu' }).click();
@@ -45,7 +33,7 @@ describe('sign-in through an OpenID Connect provider', () => {
     const page = journey.page();
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
-    await page.waitForURL((url) => url.origin === issuer.url && url.pathname.startsWith('/session/end'));
+    await page.waitForURL((url) => url.origin === oidc.issuer.url && url.pathname.startsWith('/session/end'));
     await page.getByRole('button', { name: 'Yes, sign me out' }).click();
     await page.waitForURL((url) => url.origin === journey.server().url && url.pathname === '/login');
     await page.getByRole('link', { name: /^Sign in with / }).waitFor();
@@ -55,14 +43,14 @@ describe('sign-in through an OpenID Connect provider', () => {
 
   it('shows a clear page, and no session, when the ID token is for another client', async () => {
     const page = journey.page();
-    issuer.forge({ claims: { aud: 'someone-else' } });
+    oidc.issuer.forge({ claims: { aud: 'someone-else' } });
     try {
       await page.goto(`${journey.server().url}/login?return_to=%2Fhealth`);
       await page.getByRole('link', { name: /^Sign in with / }).click();
       // The provider remembers alice's sign-in: it asks for login or consent again, or comes straight back.
-      await page.waitForURL((url) => url.pathname === '/api/auth/oidc/callback' || (url.origin === issuer.url && url.pathname.startsWith('/interaction')));
-      if (new URL(page.url()).origin === issuer.url) {
-        if (await page.locator('input[name="login"]').count()) await throughProviderPages(page, issuer.url, 'alice');
+      await page.waitForURL((url) => url.pathname === '/api/auth/oidc/callback' || (url.origin === oidc.issuer.url && url.pathname.startsWith('/interaction')));
+      if (new URL(page.url()).origin === oidc.issuer.url) {
+        if (await page.locator('input[name="login"]').count()) await throughProviderPages(page, oidc.issuer.url, 'alice');
         else await page.getByRole('button', { name: 'Continue' }).click();
       }
       await page.waitForURL((url) => url.pathname === '/api/auth/oidc/callback');
@@ -73,7 +61,7 @@ describe('sign-in through an OpenID Connect provider', () => {
       await page.getByRole('link', { name: 'Back to sign in' }).click();
       await page.waitForURL((url) => url.pathname === '/login');
     } finally {
-      issuer.forge(undefined);
+      oidc.issuer.forge(undefined);
     }
   });
 });

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../server/features/identity/oidc/testing/issuer';
-import { useJourney } from './harness';
-import { throughProviderPages } from './provider-pages';
+import { describe, expect, it } from 'vitest';
+import { throughProviderPages, useOidcJourney } from './provider-pages';
 
 /**
  * Hosted mode, Settings → Organizations (issue 25, docs/HOSTED.md item 6): the console's administrator,
@@ -9,28 +7,18 @@ import { throughProviderPages } from './provider-pages';
  * backend URL, and deletes it after confirming.
  */
 
-let issuer: TestIssuer;
-// Filled before the journey's server starts (useJourney reads it in its beforeAll, which runs after this one).
-const env: Record<string, string> = {};
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  Object.assign(env, { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET });
-});
-const journey = useJourney({ env });
-beforeAll(() => issuer.start(journey.server().url));
-afterAll(async () => issuer?.close());
+const { journey, oidc } = useOidcJourney();
 
 describe('Settings → Organizations in hosted mode', () => {
   it('an administrator creates an organization, invites a member, sets its backend and deletes it', async () => {
     // The first person of a fresh console is its administrator; their one organization is chosen for them.
-    issuer.accounts.set('root', { email: 'root@example.com', email_verified: true, given_name: 'Rita', family_name: 'Root', organizations: [{ id: 'org_home', name: 'Home' }] });
+    oidc.issuer.accounts.set('root', { email: 'root@example.com', email_verified: true, given_name: 'Rita', family_name: 'Root', organizations: [{ id: 'org_home', name: 'Home' }] });
     const page = journey.page();
     const { url: base, pool } = journey.server();
     await page.goto(`${base}/health`);
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('link', { name: /^Sign in with / }).click();
-    await throughProviderPages(page, issuer.url, 'root');
+    await throughProviderPages(page, oidc.issuer.url, 'root');
     await page.waitForURL((url) => url.pathname === '/health');
 
     // The menu entry exists in this mode (the unit tests show it absent in the built-in one).

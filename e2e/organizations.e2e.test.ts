@@ -1,8 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../server/features/identity/oidc/testing/issuer';
-import { useJourney } from './harness';
-import { throughProviderPages } from './provider-pages';
+import { describe, expect, it } from 'vitest';
+import { throughProviderPages, useOidcJourney } from './provider-pages';
 
 /**
  * Hosted mode, choosing an organization (issue 25, docs/HOSTED.md item 1): a person of two organizations
@@ -10,24 +8,14 @@ import { throughProviderPages } from './provider-pages';
  * nothing cached for the first one survives the switch.
  */
 
-let issuer: TestIssuer;
-// Filled before the journey's server starts (useJourney reads it in its beforeAll, which runs after this one).
-const env: Record<string, string> = {};
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  Object.assign(env, { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET });
-});
-const journey = useJourney({ env });
-beforeAll(() => issuer.start(journey.server().url));
-afterAll(async () => issuer?.close());
+const { journey, oidc } = useOidcJourney();
 
 /** From a console page through the provider's development pages (any login name, then consent). */
 async function signInThroughProvider(page: Page, login: string, path: string): Promise<void> {
   await page.goto(`${journey.server().url}${path}`);
   await page.waitForURL((url) => url.pathname === '/login');
   await page.getByRole('link', { name: /^Sign in with / }).click();
-  await throughProviderPages(page, issuer.url, login);
+  await throughProviderPages(page, oidc.issuer.url, login);
 }
 
 /** Counts the browser's requests whose path starts with `prefix`. */
@@ -47,7 +35,7 @@ async function switchTo(page: Page, from: string, to: string): Promise<void> {
 
 describe('choosing an organization in hosted mode', () => {
   it('asks a person of two organizations to choose one before the console shows, and refuses the API meanwhile', async () => {
-    issuer.accounts.set('olga', {
+    oidc.issuer.accounts.set('olga', {
       email: 'olga@example.com',
       email_verified: true,
       name: 'Olga Ops',
@@ -106,16 +94,16 @@ describe('choosing an organization in hosted mode', () => {
     const page = journey.page();
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
-    await page.waitForURL((url) => url.origin === issuer.url && url.pathname.startsWith('/session/end'));
+    await page.waitForURL((url) => url.origin === oidc.issuer.url && url.pathname.startsWith('/session/end'));
     await page.getByRole('button', { name: 'Yes, sign me out' }).click();
     await page.waitForURL((url) => url.origin === journey.server().url && url.pathname === '/login');
 
-    issuer.accounts.set('nadia', { email: 'nadia@example.com', email_verified: true, name: 'Nadia None', organizations: [] });
+    oidc.issuer.accounts.set('nadia', { email: 'nadia@example.com', email_verified: true, name: 'Nadia None', organizations: [] });
     await signInThroughProvider(page, 'nadia', '/incidents');
     await page.waitForURL((url) => url.pathname === '/incidents');
     await page.getByRole('heading', { name: 'No organization' }).waitFor();
     await page.getByText('You are not a member of any organization.', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL((url) => url.origin === issuer.url && url.pathname.startsWith('/session/end'));
+    await page.waitForURL((url) => url.origin === oidc.issuer.url && url.pathname.startsWith('/session/end'));
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app';
 import type { ServeProcess } from '../../../test/cli';
 import { freePort } from '../../platform/db/embedded';
-import { CLIENT_ID, CLIENT_SECRET, startTestIssuer, type TestIssuer } from '../identity/oidc/testing/issuer';
+import { oidcEnv, startTestIssuer, type TestIssuer } from '../identity/oidc/testing/issuer';
 import { addOrganization, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';
 
 /**
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const port = await freePort();
   frontUrl = `http://127.0.0.1:${port}`;
   front = await createTestApp({
-    env: { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET, PUBLIC_URL: frontUrl },
+    env: { ...oidcEnv(issuer), PUBLIC_URL: frontUrl },
   });
   await front.app.listen({ port, host: '127.0.0.1' });
   issuer.start(frontUrl);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { processKeyring } from '../../../platform/secrets';
-import { CLIENT_ID, CLIENT_SECRET, CookieJar, startTestIssuer, step, throughProvider, type TestIssuer } from './testing/issuer';
+import { CLIENT_ID, CookieJar, oidcEnv, startTestIssuer, step, throughProvider, type TestIssuer } from './testing/issuer';
 
 let issuer: TestIssuer;
 let t: TestApp;
@@ -10,7 +10,7 @@ let base: string;
 beforeAll(async () => {
   issuer = await startTestIssuer();
   t = await createTestApp({
-    env: { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET },
+    env: oidcEnv(issuer),
   });
   base = await t.listen();
   issuer.start(base);

@@ -15,6 +15,11 @@ import { isRecord } from '../../../../platform/errors';
 export const CLIENT_ID = 'watchkeeper';
 export const CLIENT_SECRET = 'test-client-secret';
 
+/** The settings of a console in oidc mode signing in through `issuer` (a confidential client). */
+export function oidcEnv(issuer: { url: string }): Record<string, string> {
+  return { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET };
+}
+
 export interface TestIssuer {
   url: string;
   /** Claims by login name (sub = login name). */
