@@ -1,11 +1,10 @@
-import { SEARCH_DEBOUNCE_MS } from '@common/constants';
 import { Building2, Plus } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Page } from '@web/app/layout/page';
 import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
 import { useAccess } from '@web/app/session';
 import { useUrlParams } from '@web/lib/use-url-params';
-import { useDebouncedValue } from '@web/lib/use-debounced-value';
+import { useUrlSearch } from '@web/lib/use-url-search';
 import { DataTable, sortingToParams, type SortingState } from '@web/ui/data-table';
 import { QueryPage } from '@web/ui/query-page';
 import { Button } from '@web/ui/primitives/button';
@@ -37,20 +36,7 @@ function Organizations() {
   const [deleting, setDeleting] = useState<Organization | null>(null);
   const change = (patch: Parameters<typeof applyOrganizationsChange>[1]) => setParams((current) => applyOrganizationsChange(current, patch));
 
-  const [search, setSearch] = useState(filters.search);
-  const debounced = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const written = useRef(filters.search);
-  useEffect(() => {
-    const next = debounced.trim();
-    if (next === written.current) return;
-    written.current = next;
-    setParams((current) => applyOrganizationsChange(current, { q: next || undefined }));
-  }, [debounced, setParams]);
-  useEffect(() => {
-    if (filters.search === written.current) return;
-    written.current = filters.search;
-    setSearch(filters.search);
-  }, [filters.search]);
+  const [search, setSearch] = useUrlSearch(filters.search, (q) => setParams((current) => applyOrganizationsChange(current, { q })));
 
   const all = organizations.data ?? [];
   const rows = useMemo(() => visibleOrganizations(all, filters), [all, filters]);

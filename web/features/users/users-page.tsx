@@ -1,6 +1,5 @@
-import { SEARCH_DEBOUNCE_MS } from '@common/constants';
 import { UserPlus } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Page } from '@web/app/layout/page';
 import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
 import { useAccess, useSession } from '@web/app/session';
@@ -16,7 +15,7 @@ import { InviteDialog } from './invite-dialog';
 import { InviteResultDialog } from './invite-result-dialog';
 import { useUsers } from './queries';
 import type { InviteResult } from './schema';
-import { useDebouncedValue } from '@web/lib/use-debounced-value';
+import { useUrlSearch } from '@web/lib/use-url-search';
 import { UserActionDialog, type UserAction } from './user-actions';
 
 /** /settings/users: people who can sign in, their roles, teams and state (spec §2, §3 Person, §6). */
@@ -45,22 +44,7 @@ function Users() {
     [selfId, permissions.update, permissions.delete],
   );
 
-  // The box answers every keystroke; the URL (and the query) follow once typing pauses (spec §9: 400 ms).
-  const [search, setSearch] = useState(filters.search);
-  const debounced = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const written = useRef(filters.search);
-  useEffect(() => {
-    const next = debounced.trim();
-    if (next === written.current) return;
-    written.current = next;
-    setParams((current) => applyUsersChange(current, { q: next || undefined }));
-  }, [debounced, setParams]);
-  useEffect(() => {
-    // A search changed from outside (back button, a shared link) shows in the box.
-    if (filters.search === written.current) return;
-    written.current = filters.search;
-    setSearch(filters.search);
-  }, [filters.search]);
+  const [search, setSearch] = useUrlSearch(filters.search, (q) => setParams((current) => applyUsersChange(current, { q })));
 
   const sorting: SortingState = [{ id: filters.sortBy, desc: filters.sortOrder === 'desc' }];
   const onSortingChange = (next: SortingState) => {
