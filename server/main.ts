@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type pg from 'pg';
 import { ConfigError, loadConfig, type Config } from './platform/config';
 import { openDatabase } from './platform/db';
 import { migrate } from './platform/db/migrate';
@@ -75,6 +76,26 @@ async function readStdin(): Promise<string> {
 function fail(message: string): never {
   process.stderr.write(`watchkeeper: ${message}\n`);
   process.exit(1);
+}
+
+/**
+ * A command on the database (admin, token, org): migrated first; a CliError is the user's mistake, said in
+ * one line with exit code 1 after the database is closed; anything else is a bug and throws.
+ */
+async function cliOnDatabase(config: Config, work: (pool: pg.Pool) => Promise<void>): Promise<void> {
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const db = await openDatabase(config, log, { max: 2 });
+  let problem: string | undefined;
+  try {
+    await migrate(db.pool, log);
+    await work(db.pool);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    problem = error.message;
+  } finally {
+    await db.close();
+  }
+  if (problem) fail(problem);
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -245,42 +266,22 @@ async function run(argv: string[]): Promise<void> {
       if (sub !== 'create') fail(`${command} needs a subcommand: ${command} create\n\n${USAGE}`);
       if (command === 'admin' && !values.email) fail('admin create needs --email');
       if (command === 'token' && (!values.user || !values.name)) fail('token create needs --user EMAIL and --name NAME');
-      const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-      const db = await openDatabase(config, log, { max: 2 });
-      let problem: string | undefined;
-      try {
-        await migrate(db.pool, log);
+      await cliOnDatabase(config, async (pool) => {
         if (command === 'admin') {
-          process.stdout.write(await adminCreate(db.pool, { email: values.email ?? '', password: values.password, name: values.name }));
+          process.stdout.write(await adminCreate(pool, { email: values.email ?? '', password: values.password, name: values.name }));
         } else {
-          const created = await tokenCreate(db.pool, { user: values.user ?? '', name: values.name ?? '', scopes: values.scope ?? [], expiry: values.expiry });
+          const created = await tokenCreate(pool, { user: values.user ?? '', name: values.name ?? '', scopes: values.scope ?? [], expiry: values.expiry });
           process.stderr.write(`created API token ${created.id} for ${values.user}; it is shown once:\n`);
           process.stdout.write(`${created.token}\n`);
         }
-      } catch (error) {
-        if (!(error instanceof CliError)) throw error;
-        problem = error.message;
-      } finally {
-        await db.close();
-      }
-      if (problem) fail(problem);
+      });
       return;
     }
     case 'org': {
-      const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-      const db = await openDatabase(config, log, { max: 2 });
-      let problem: string | undefined;
-      try {
-        await migrate(db.pool, log);
-        const options = { backend: values.backend, direct: values.direct, proxied: values.proxied, role: values.role, externalId: values['external-id'] };
-        process.stdout.write(await orgCommand(db.pool, positionals.slice(1), options));
-      } catch (error) {
-        if (!(error instanceof CliError)) throw error;
-        problem = error.message;
-      } finally {
-        await db.close();
-      }
-      if (problem) fail(problem);
+      const options = { backend: values.backend, direct: values.direct, proxied: values.proxied, role: values.role, externalId: values['external-id'] };
+      await cliOnDatabase(config, async (pool) => {
+        process.stdout.write(await orgCommand(pool, positionals.slice(1), options));
+      });
       return;
     }
     default:
