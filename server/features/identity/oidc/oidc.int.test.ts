@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { processKeyring } from '../../../platform/secrets';
-import { CLIENT_ID, CookieJar, oidcEnv, startTestIssuer, step, throughProvider, type TestIssuer } from './testing/issuer';
+import { CLIENT_ID, CookieJar, startOidcApp, step, throughProvider, type TestIssuer } from './testing/issuer';
 
 let issuer: TestIssuer;
 let t: TestApp;
 let base: string;
 
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  t = await createTestApp({
-    env: oidcEnv(issuer),
-  });
-  base = await t.listen();
-  issuer.start(base);
-});
+beforeAll(async () => ({ issuer, t, base } = await startOidcApp()));
 
 afterAll(async () => {
   await t?.close();

@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { createAccessToken } from '../tokens';
-import { CookieJar, oidcEnv, startTestIssuer, throughProvider, type TestIssuer } from '../oidc/testing/issuer';
+import { CookieJar, startOidcApp, throughProvider, type TestIssuer } from '../oidc/testing/issuer';
 
 let issuer: TestIssuer;
 let t: TestApp;
 let base: string;
 
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  t = await createTestApp({
-    env: oidcEnv(issuer),
-  });
-  base = await t.listen();
-  issuer.start(base);
-});
+beforeAll(async () => ({ issuer, t, base } = await startOidcApp()));
 
 afterAll(async () => {
   await t?.close();

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import Provider, { type AccountClaims } from 'oidc-provider';
 import { isRecord } from '../../../../platform/errors';
+import { createTestApp, type TestApp } from '../../../../../test/app';
 
 /**
  * A real OpenID Connect issuer for the tests: oidc-provider on 127.0.0.1 (discovery, JWKS, code flow
@@ -18,6 +19,15 @@ export const CLIENT_SECRET = 'test-client-secret';
 /** The settings of a console in oidc mode signing in through `issuer` (a confidential client). */
 export function oidcEnv(issuer: { url: string }): Record<string, string> {
   return { WATCHKEEPER_AUTH: 'oidc', WATCHKEEPER_OIDC_ISSUER: issuer.url, WATCHKEEPER_OIDC_CLIENT_ID: CLIENT_ID, WATCHKEEPER_OIDC_CLIENT_SECRET: CLIENT_SECRET };
+}
+
+/** A test issuer and a console in oidc mode signing in through it, listening on 127.0.0.1 (close both). */
+export async function startOidcApp(): Promise<{ issuer: TestIssuer; t: TestApp; base: string }> {
+  const issuer = await startTestIssuer();
+  const t = await createTestApp({ env: oidcEnv(issuer) });
+  const base = await t.listen();
+  issuer.start(base);
+  return { issuer, t, base };
 }
 
 export interface TestIssuer {
