@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { throughProviderPages, useOidcJourney } from './provider-pages';
+import { signOutThroughProvider, throughProviderPages, useOidcJourney } from './provider-pages';
 
 /**
  * Hosted mode, first part (issue 25, docs/HOSTED.md): `serve --auth oidc` against a real OpenID Connect
@@ -31,11 +31,7 @@ describe('sign-in through an OpenID Connect provider', () => {
 
   it("signs out of the console and the provider, back to the sign-in page, which offers the provider again", async () => {
     const page = journey.page();
-    await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).click();
-    await page.waitForURL((url) => url.origin === oidc.issuer.url && url.pathname.startsWith('/session/end'));
-    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
-    await page.waitForURL((url) => url.origin === journey.server().url && url.pathname === '/login');
+    await signOutThroughProvider(page, oidc.issuer.url, journey.server().url);
     await page.getByRole('link', { name: /^Sign in with / }).waitFor();
     const whoami = await page.request.get(`${journey.server().url}/api/auth/whoami`);
     expect(whoami.status()).toBe(401);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { throughProviderPages, useOidcJourney } from './provider-pages';
+import { signOutThroughProvider, throughProviderPages, useOidcJourney } from './provider-pages';
 
 /**
  * Hosted mode, choosing an organization (issue 25, docs/HOSTED.md item 1): a person of two organizations
@@ -92,11 +92,7 @@ describe('choosing an organization in hosted mode', () => {
 
   it('shows a person of no organization a clear page with a way out, never a blank one', async () => {
     const page = journey.page();
-    await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).click();
-    await page.waitForURL((url) => url.origin === oidc.issuer.url && url.pathname.startsWith('/session/end'));
-    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
-    await page.waitForURL((url) => url.origin === journey.server().url && url.pathname === '/login');
+    await signOutThroughProvider(page, oidc.issuer.url, journey.server().url);
 
     oidc.issuer.accounts.set('nadia', { email: 'nadia@example.com', email_verified: true, name: 'Nadia None', organizations: [] });
     await signInThroughProvider(page, 'nadia', '/incidents');

@@ -15,6 +15,15 @@ export async function throughProviderPages(page: Page, issuerUrl: string, login:
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** From a signed-in console page: Sign out, confirmed on the provider's end-session page, back on /login. */
+export async function signOutThroughProvider(page: Page, issuerUrl: string, consoleUrl: string): Promise<void> {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL((url) => url.origin === issuerUrl && url.pathname.startsWith('/session/end'));
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await page.waitForURL((url) => url.origin === consoleUrl && url.pathname === '/login');
+}
+
 /**
  * A journey whose console runs in oidc mode against a real test issuer (oidc-provider on 127.0.0.1),
  * started before the console and closed after it. `oidc.issuer` is that issuer once the suite runs.

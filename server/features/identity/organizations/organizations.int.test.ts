@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { createAccessToken } from '../tokens';
+import type { Membership } from './store';
 import { CookieJar, startOidcApp, throughProvider, type TestIssuer } from '../oidc/testing/issuer';
 
 let issuer: TestIssuer;
@@ -14,14 +15,7 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-interface Organization {
-  id: string;
-  name: string;
-  external_id: string | null;
-  has_backend_url: boolean;
-  direct: boolean;
-  role: string | null;
-}
+type Organization = Membership;
 interface Whoami {
   user: { id: string };
   organization?: Organization | null;
