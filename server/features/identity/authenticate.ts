@@ -142,6 +142,7 @@ async function toActor(row: PrincipalRow, rules: RuleCache): Promise<Actor> {
       ? { session: { id: row.session_id, aal: row.aal, authenticatedAt: row.authenticated_at, organizationId: row.organization_id } }
       : {}),
     ...(row.token_id ? { token: { id: row.token_id, scopes: parseScopes(row.scopes) } } : {}),
+    ...(row.session_id || row.token_id ? { organizationId: row.organization_id } : {}),
   };
 }
 

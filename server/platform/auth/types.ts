@@ -43,6 +43,13 @@ export interface Actor {
    */
   session?: { id: string; aal: 'aal1' | 'aal2'; authenticatedAt: Date; organizationId: string | null };
   token?: { id: string; scopes: TokenScope[] };
+  /**
+   * The organization the request works in (hosted mode, docs/HOSTED.md), for a session and an API token
+   * alike: the session's (chosen or only one), or the token's while its owner is still a member and the
+   * organization is not deleted; null when none; undefined for an actor without a credential (an admin
+   * asking what someone may do).
+   */
+  organizationId?: string | null;
 }
 
 /** One specific resource a request acts on, for permission rows that name a resource or a selector. */
