@@ -6,6 +6,7 @@ import type { Action } from '../../../common/rbac';
 import { allows, decide, mayAllowSome } from '../../platform/auth/decide';
 import type { AccessTarget, Actor } from '../../platform/auth/types';
 import type { AppContext } from '../../platform/context';
+import { agentsPushing, pushedByAgentMessage, type AgentTable } from '../../platform/deletable';
 import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { route, type HttpMethod } from '../../platform/http/route';
@@ -23,6 +24,13 @@ const WATCH_POLL_MS = 1000;
 
 /** A kind's AccessTarget kind, for permission rows that select single resources (spec §6). */
 const TARGETS: Record<string, AccessTarget['kind'] | undefined> = { Canary: 'canary', Playbook: 'playbook', View: 'view' };
+
+/** The kinds an agent may push up (migration 0028), with their table and the console's noun for them. */
+const AGENT_KINDS: Record<string, { table: AgentTable; noun: string } | undefined> = {
+  Canary: { table: 'canaries', noun: 'canary' },
+  ScrapeConfig: { table: 'config_scrapers', noun: 'scraper' },
+  Topology: { table: 'topologies', noun: 'topology' },
+};
 
 /** A row with the annotations stored for it (migration 0029). */
 type Row = KubeRow & { annotations: Record<string, string> | null };
@@ -194,6 +202,22 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     if (!row) throw notFound(kind, name);
     if (!allows(actor, rbacOf(kind, action), action, targetOf(kind, row))) throw forbidden(actor, kind, verb, name, namespace);
     return row;
+  };
+
+  /**
+   * The refusals (409 Conflict, as the console's delete: server/platform/deletable.ts) of the rows an agent
+   * runs and pushes up: deleted here, the agent's next push would bring them back.
+   */
+  const pushedRefusals = async (kind: KubeKind, rows: Row[], suffix = ''): Promise<KubeError[]> => {
+    const agentKind = AGENT_KINDS[kind.kind];
+    if (!agentKind) return [];
+    const agents = await agentsPushing(pool, agentKind.table, rows.map((row) => row.id));
+    return rows.flatMap((row) => {
+      const agent = agents.get(row.id);
+      return agent === undefined
+        ? []
+        : [new KubeError('Conflict', `${qualifiedName(kind)} "${row.name}": ${pushedByAgentMessage(agentKind.noun, agent)}${suffix}`, { name: row.name, group: kind.group, kind: kind.plural })];
+    });
   };
 
   // ---- discovery ----
@@ -496,6 +520,8 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   const remove = async (req: FastifyRequest, kind: KubeKind, namespace: string, name: string) => {
     const actor = requireActor(req);
     const row = await canonical(actor, kind, namespace, name, 'delete', 'delete');
+    const pushed = (await pushedRefusals(kind, [row]))[0];
+    if (pushed) throw pushed;
     if (row.source === 'Upstream') throw new KubeError('Conflict', `${qualifiedName(kind)} "${name}" comes from the upstream server (read-only on an agent): delete it there`);
     if (row.source !== SOURCE && row.source !== 'UI' && !actor.roles.includes('admin')) {
       throw new KubeError('Conflict', `${qualifiedName(kind)} "${name}" comes from ${row.source}: delete it there (or ask an admin)`);
@@ -561,7 +587,8 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   /**
    * deletecollection (DELETE on a list, with its label and field selectors): every selected object is
-   * checked first (permission, source) and nothing is deleted when one is refused; answers the deleted list.
+   * checked first (permission, pushed up by an agent, source) and nothing is deleted when one is refused;
+   * answers the deleted list.
    */
   const removeCollection = async (req: FastifyRequest, kind: KubeKind, namespace: string | undefined) => {
     const actor = requireActor(req);
@@ -570,6 +597,10 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const rows = await selectRows(req, actor, kind, namespace);
     for (const row of rows) {
       if (!allows(actor, rbacOf(kind, 'delete'), 'delete', targetOf(kind, row))) throw forbidden(actor, kind, 'delete', row.name, row.namespace);
+    }
+    const pushed = (await pushedRefusals(kind, rows, '; nothing was deleted'))[0];
+    if (pushed) throw pushed;
+    for (const row of rows) {
       if (row.source === 'Upstream' || (row.source !== SOURCE && row.source !== 'UI' && !actor.roles.includes('admin'))) {
         throw new KubeError('Conflict', `${qualifiedName(kind)} "${row.name}" comes from ${row.source}: delete it there${row.source === 'Upstream' ? '' : ' (or ask an admin)'}; nothing was deleted`);
       }

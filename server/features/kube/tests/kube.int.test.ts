@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -560,6 +561,57 @@ spec:
     expect(res.stdout.trim()).toBe('');
     const direct = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/bulk/canaries?labelSelector=team%3Dops`, { method: 'DELETE', headers: { authorization: `Bearer ${viewerToken}` } });
     expect(direct.status).toBe(403);
+  });
+
+  it("refuses to delete what an agent pushes up (one, a collection, kubectl --all) with the console's reason naming the agent", async () => {
+    const generated = await t.app.inject({ method: 'POST', url: '/api/agent/generate', headers: t.adminHeaders, payload: { name: 'edge-kube' } });
+    expect(generated.statusCode, generated.body).toBe(200);
+    const agentToken = generated.json<{ access_token: string }>().access_token;
+    let res = await kubectl(adminConfig, ['apply', '-f', '-'], canaryYaml('local', 1).replace('namespace: shop', 'namespace: edge'));
+    expect(res.status, res.stderr).toBe(0);
+    // The agent's own canary and scraper (made there with kubectl), pushed up as the agent does (upstream_origin false).
+    const now = new Date().toISOString();
+    const own = { namespace: 'edge', labels: {}, schedule: '@every 5m', source: 'KubernetesCRD', upstream_origin: false, created_at: now, updated_at: now };
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/push',
+      headers: { authorization: `Bearer ${agentToken}`, 'content-type': 'application/json' },
+      payload: {
+        agent: { name: 'edge-kube', version: '0.1.0-test', hostname: 'edge-host', heartbeat_seconds: 30 },
+        batch_id: randomUUID(),
+        upserts: {
+          canaries: [{ ...own, id: randomUUID(), name: 'pushed', spec: { tcp: [{ name: 'db', endpoint: '127.0.0.1:1' }] } }],
+          config_scrapers: [{ ...own, id: randomUUID(), name: 'pushed-scraper', spec: { file: [{ type: 'File', paths: ['/tmp/none.json'] }] } }],
+        },
+        deletes: {},
+      },
+    });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+
+    const message = 'canaries.canaries.flanksource.com "pushed": this canary runs on the agent "edge-kube", which pushes it here: delete it on that agent';
+    res = await kubectl(adminConfig, ['delete', 'canary', 'pushed', '-n', 'edge']);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain(`Error from server (Conflict): ${message}`);
+    const one = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/edge/canaries/pushed`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+    expect(one.status).toBe(409);
+    expect(await one.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message, details: { name: 'pushed', group: 'canaries.flanksource.com', kind: 'canaries' } });
+    res = await kubectl(adminConfig, ['delete', 'scrapeconfig', 'pushed-scraper', '-n', 'edge']);
+    expect(res.stderr).toContain('Error from server (Conflict): scrapeconfigs.configs.flanksource.com "pushed-scraper": this scraper runs on the agent "edge-kube", which pushes it here: delete it on that agent');
+
+    // deletecollection checks every object first: the console's canary beside it is not deleted either.
+    const collection = await fetch(`${base}/api/kubernetes/apis/canaries.flanksource.com/v1/namespaces/edge/canaries`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+    expect(collection.status).toBe(409);
+    expect(await collection.json()).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409, message: `${message}; nothing was deleted` });
+    res = await kubectl(adminConfig, ['get', 'canaries', '-n', 'edge', '-o', 'name']);
+    expect(res.stdout.trim().split('\n').sort()).toEqual(['canary.canaries.flanksource.com/local', 'canary.canaries.flanksource.com/pushed']);
+
+    // kubectl delete --all deletes one object at a time: the console's canary goes, the agent's is refused.
+    res = await kubectl(adminConfig, ['delete', 'canaries', '--all', '-n', 'edge']);
+    expect(res.status).not.toBe(0);
+    expect(res.stdout).toContain('"local" deleted');
+    expect(res.stderr).toContain(`Error from server (Conflict): ${message}`);
+    res = await kubectl(adminConfig, ['get', 'canaries', '-n', 'edge', '-o', 'name']);
+    expect(res.stdout.trim()).toBe('canary.canaries.flanksource.com/pushed');
   });
 
   it('refuses a viewer on the new kinds with the Status shape (writes, and reading secrets)', async () => {
