@@ -4,6 +4,7 @@ import type { SessionUser } from '@web/app/session';
 import { AuthCard } from '@web/features/identity/components/auth-card';
 import { toast } from '@web/lib/toast';
 import { Button } from '@web/ui/primitives/button';
+import { CheckAgainButton } from './check-again';
 import { useChooseOrganization } from './use-choose-organization';
 
 type Hosted = NonNullable<SessionUser['hosted']>;
@@ -21,6 +22,13 @@ export function OrganizationChooser({ hosted, signOut, manage }: { hosted: Hoste
       Sign out
     </Button>
   ) : null;
+  // A membership granted or removed at the provider since the sign-in: read the organizations again.
+  const footer = (
+    <>
+      <CheckAgainButton />
+      {signOutButton}
+    </>
+  );
   // An administrator manages the organizations (and adds themselves to one) from here.
   const manageLink = manage ? (
     <Link className="text-center text-sm font-medium text-sky-700 underline-offset-2 hover:underline" to={manage}>
@@ -29,7 +37,7 @@ export function OrganizationChooser({ hosted, signOut, manage }: { hosted: Hoste
   ) : null;
   if (hosted.organizations.length === 0) {
     return (
-      <AuthCard title="No organization" footer={signOutButton}>
+      <AuthCard title="No organization" footer={footer}>
         <p className="text-center text-sm text-slate-600">
           {manage
             ? 'You are not a member of any organization yet. As an administrator, create one and invite yourself to it.'
@@ -40,7 +48,7 @@ export function OrganizationChooser({ hosted, signOut, manage }: { hosted: Hoste
     );
   }
   return (
-    <AuthCard title="Choose an organization" footer={signOutButton}>
+    <AuthCard title="Choose an organization" footer={footer}>
       <ul className="flex flex-col gap-2" aria-label="Your organizations">
         {hosted.organizations.map((organization) => (
           <li key={organization.id}>

@@ -41,6 +41,9 @@ const tokenSchema = z.object({
 });
 export type TokenSet = z.infer<typeof tokenSchema>;
 
+/** What the person reads when the provider no longer takes the session's refresh token (invalid_grant). */
+export const REFRESH_REFUSED = "the sign-in provider no longer accepts this session's refresh token: sign in again";
+
 /** How long a discovery document is trusted before it is read again (keys rotate through jwks_uri, not this). */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const HTTP_TIMEOUT_MS = 10_000;
@@ -128,8 +131,27 @@ export class OidcProvider {
 
   /** Trades the code for tokens (client_secret_basic, or _post when that is all the provider takes; none for a public client). */
   async exchange(input: { code: string; redirectUri: string; verifier: string }): Promise<TokenSet> {
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code: input.code, redirect_uri: input.redirectUri, code_verifier: input.verifier });
+    return this.tokenRequest(body, (reason) => new OidcError(`the sign-in provider refused the authorization code (${reason})`));
+  }
+
+  /**
+   * Trades a refresh token for new tokens (grant_type=refresh_token, the same client authentication as the
+   * code exchange). The provider refusing the token itself (invalid_grant: revoked, expired, rotated away)
+   * is a 401; any other refusal or an unusable answer is a 503.
+   */
+  async refresh(refreshToken: string): Promise<TokenSet> {
+    const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    return this.tokenRequest(body, (reason, error) =>
+      error === 'invalid_grant'
+        ? new OidcError(REFRESH_REFUSED, 401)
+        : new OidcError(`the sign-in provider refused to refresh this session (${reason})`, 503),
+    );
+  }
+
+  private async tokenRequest(body: URLSearchParams, refused: (reason: string, error: string | undefined) => OidcError): Promise<TokenSet> {
     const discovery = await this.discover();
-    const body = new URLSearchParams({ grant_type: 'authorization_code', code: input.code, redirect_uri: input.redirectUri, code_verifier: input.verifier, client_id: this.config.clientId });
+    body.set('client_id', this.config.clientId);
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     const secret = this.config.clientSecret;
     if (secret) {
@@ -145,9 +167,9 @@ export class OidcProvider {
     }
     const data: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
-      const refused = z.object({ error: z.string(), error_description: z.string().optional() }).safeParse(data);
-      const reason = refused.success ? `${refused.data.error}${refused.data.error_description ? `: ${refused.data.error_description}` : ''}` : `HTTP ${response.status}`;
-      throw new OidcError(`the sign-in provider refused the authorization code (${reason})`);
+      const answer = z.object({ error: z.string(), error_description: z.string().optional() }).safeParse(data);
+      const reason = answer.success ? `${answer.data.error}${answer.data.error_description ? `: ${answer.data.error_description}` : ''}` : `HTTP ${response.status}`;
+      throw refused(reason, answer.success ? answer.data.error : undefined);
     }
     const parsed = tokenSchema.safeParse(data);
     if (!parsed.success) throw new OidcError(`the sign-in provider's token answer is not usable: ${parsed.error.issues[0]?.message ?? 'not JSON'}`);
@@ -156,9 +178,10 @@ export class OidcProvider {
 
   /**
    * Checks the ID token and answers its claims; every failure says which check failed. With
-   * `reauthenticatedSince` (ms), the person must have signed in at the provider since then.
+   * `reauthenticatedSince` (ms), the person must have signed in at the provider since then. `nonce`
+   * undefined: an ID token from a refresh, which carries no nonce of ours (OpenID Connect Core §12.2).
    */
-  async verifyIdToken(idToken: string, nonce: string, reauthenticatedSince?: number): Promise<JWTPayload> {
+  async verifyIdToken(idToken: string, nonce: string | undefined, reauthenticatedSince?: number): Promise<JWTPayload> {
     const discovery = await this.discover();
     let payload: JWTPayload;
     try {
@@ -175,7 +198,7 @@ export class OidcProvider {
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== this.config.clientId) {
       throw new OidcError(`the ID token was issued to ${String(payload.azp)}, not to this console (client ${this.config.clientId})`);
     }
-    if (payload.nonce !== nonce) throw new OidcError('the ID token does not carry the nonce of this sign-in (a replayed or foreign token)');
+    if (nonce !== undefined && payload.nonce !== nonce) throw new OidcError('the ID token does not carry the nonce of this sign-in (a replayed or foreign token)');
     // OpenID Connect Core §3.1.2.1: with max_age the token says when the person last signed in.
     if (reauthenticatedSince !== undefined && !(typeof payload.auth_time === 'number' && payload.auth_time >= Math.floor(reauthenticatedSince / 1000) - CLOCK_TOLERANCE_S)) {
       throw new OidcError('the sign-in provider did not ask you to sign in again (auth_time is older than this confirmation)');

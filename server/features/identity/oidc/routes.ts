@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
+import { AppError } from '../../../platform/http/errors';
 import { route } from '../../../platform/http/route';
 import { processKeyring } from '../../../platform/secrets';
 import { clearSessionCookie, cookieOf, SESSION_COOKIE, setSessionCookie } from '../cookies';
@@ -9,7 +10,9 @@ import { baseUrl, clientOf, wantsJson, type IdentityDeps } from '../kratos/conte
 import { createSession, revokeByToken, revokeSession, sessionByToken, stepUp, type IssuedSession } from '../sessions';
 import { sendFailure } from './failure';
 import { claimsOf, findOrCreatePerson, organizationsOf, syncOrganizations } from './people';
+import { membershipsOf } from '../organizations';
 import { OidcError, type OidcProvider } from './provider';
+import type { ClaimRefresher } from './refresh';
 import { clearStateCookie, newSignInState, OIDC_PATH, readSignInState, safeReturnTo, setStateCookie } from './state';
 
 /** spec §2: where the browser lands after the callback; it routes on to return_to. */
@@ -27,7 +30,7 @@ const callbackQuery = z.object({
  * The OIDC sign-in (docs/HOSTED.md): authorization code + PKCE. The callback starts the same session the
  * built-in sign-in starts (sessions.ts), so /whoami, RBAC and every route work unchanged.
  */
-export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: OidcProvider): void {
+export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: OidcProvider, refresher: ClaimRefresher): void {
   const { pool } = deps;
   const redirectUriOf = (base: string) => `${base}${OIDC_PATH}/callback`;
 
@@ -74,9 +77,10 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: O
         const organizations = organizationsOf(payload[provider.config.orgClaim]);
         await syncOrganizations(pool, person.id, organizations);
         const issued = await startSession(pool, req, { personId: person.id, refresh: state.refresh });
-        await pool.query(
+        const { rows: kept } = await pool.query<{ inserted: boolean }>(
           `INSERT INTO oidc_sessions (session_id, issuer, subject, id_token, refresh_token, organizations) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (session_id) DO UPDATE SET id_token = EXCLUDED.id_token, refresh_token = coalesce(EXCLUDED.refresh_token, oidc_sessions.refresh_token), organizations = EXCLUDED.organizations`,
+           ON CONFLICT (session_id) DO UPDATE SET id_token = EXCLUDED.id_token, refresh_token = coalesce(EXCLUDED.refresh_token, oidc_sessions.refresh_token), organizations = EXCLUDED.organizations
+           RETURNING (xmax = 0) AS inserted`,
           [
             issued.session.id,
             provider.config.issuer,
@@ -86,6 +90,8 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: O
             organizations.map((organization) => organization.externalId),
           ],
         );
+        // A new row's created_at says when the claim was read; a stepped-up session's claim was read now.
+        if (kept[0] && !kept[0].inserted) refresher.markRead(issued.session.id);
         deps.auth.forget(req);
         setSessionCookie(req, reply, issued.token);
         req.log.info({ person: person.id, created: person.created, organizations: organizations.length }, 'signed in through the OIDC provider');
@@ -136,6 +142,38 @@ export function oidcRoutes(app: FastifyInstance, deps: IdentityDeps, provider: O
     if (auth.credential?.kind !== 'session' || auth.credential.source !== 'cookie' || (!auth.actor && !auth.pending)) return;
     const token = oidcLogoutToken(auth.credential.token);
     return reply.type('application/json; charset=utf-8').send({ logout_url: `${baseUrl(req)}${OIDC_PATH}/logout?token=${token}`, logout_token: token });
+  });
+}
+
+/**
+ * The organization claim read again with the refresh token (refresh.ts): POST /api/auth/oidc/refresh now,
+ * and after whoami when the claim is older than 15 minutes (in the background: whoami never waits).
+ */
+export function refreshRoutes(app: FastifyInstance, deps: IdentityDeps, refresher: ClaimRefresher): void {
+  route(app, {
+    method: 'POST',
+    url: `${OIDC_PATH}/refresh`,
+    summary: "Reads the person's organizations again from the sign-in provider (the session's refresh token); answers whoami's organizations",
+    tags: ['auth'],
+    access: 'authenticated',
+    handler: async ({ req, reply }) => {
+      const actor = req.actor;
+      if (!actor) throw new AppError('unauthorized', 'sign in first');
+      if (!actor.session) throw new AppError('forbidden', "the organizations are read again for a signed-in session, not for an API token");
+      await refresher.refresh(actor.session.id, actor.id);
+      // The memberships changed: the session's organization is resolved again (authenticate.ts).
+      deps.auth.forget(req);
+      const session = (await deps.auth.resolve(req)).actor?.session;
+      const organizations = await membershipsOf(deps.pool, actor.id);
+      reply.header('cache-control', 'no-store');
+      return { organization: organizations.find((organization) => organization.id === session?.organizationId) ?? null, organizations };
+    },
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    if (req.method !== 'GET' || req.routeOptions.url !== '/api/auth/whoami' || reply.statusCode !== 200) return;
+    const actor = (await deps.auth.resolve(req)).actor;
+    if (actor?.session) refresher.refreshIfStale(actor.session.id, actor.id, req.log);
   });
 }
 

@@ -131,6 +131,8 @@ export async function startTestIssuer(): Promise<TestIssuer> {
         features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
         pkce: { required: () => true },
         issueRefreshToken: async () => true,
+        // Every refresh hands out a new refresh token and retires the old one (rotation, as many providers do).
+        rotateRefreshToken: true,
         ttl: { AccessToken: 3600, IdToken: 3600, RefreshToken: 86_400, Interaction: 600, Session: 3600, Grant: 3600 },
       });
       handler = provider.callback();

@@ -17,6 +17,7 @@ declare module 'oidc-provider' {
     features?: Record<string, unknown>;
     pkce?: { required?: () => boolean };
     issueRefreshToken?: () => Promise<boolean>;
+    rotateRefreshToken?: boolean;
     ttl?: Record<string, number>;
   }
 
