@@ -1,10 +1,11 @@
 import type { Feature } from '../../platform/context';
+import { inviteMailer } from './invite-mail';
 import { organizationsAdminRoutes } from './routes';
 
 /** Settings → Organizations and its API (hosted mode, docs/HOSTED.md item 6). */
 export const organizationsAdminFeature: Feature = {
   name: 'organizations-admin',
   register(app, ctx) {
-    organizationsAdminRoutes(app, ctx.pool);
+    organizationsAdminRoutes(app, ctx.pool, inviteMailer(ctx.config, ctx.log));
   },
 };

@@ -81,7 +81,7 @@ describe('organizations admin API', () => {
     const id = await create({ name: 'Members Inc' });
     const invited = await call('POST', `/api/auth/organizations/${id}/members`, { email: 'New.Person@example.com', role: 'editor' });
     expect(invited.status).toBe(201);
-    expect(invited.body).toMatchObject({ email: 'New.Person@example.com', role: 'editor', source: 'console', account_created: true });
+    expect(invited.body).toMatchObject({ email: 'New.Person@example.com', role: 'editor', source: 'console', account_created: true, email_sent: false });
     const personId = String(invited.body.person_id);
     // The account is made as the built-in invite makes it: no password, address not verified, the default role.
     const account = await t.db.pool.query<{ verified: boolean; roles: string[]; credentials: number }>(

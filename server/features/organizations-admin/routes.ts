@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { ROLES } from '../../../common/rbac';
 import { route } from '../../platform/http/route';
+import { baseUrl } from '../identity/kratos/context';
+import type { InviteMail, InviteMailResult } from './invite-mail';
 import {
   backendUrlProblem,
   createOrganization,
@@ -73,7 +75,7 @@ export function presentMember(row: MemberRow) {
  * they are the hosted front's own rows, never forwarded to an organization's backend. Administrators
  * only: the same RBAC resource as the other account administration (identities).
  */
-export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool): void {
+export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, sendInvite: (mail: InviteMail) => Promise<InviteMailResult>): void {
   const tags = ['organizations'];
 
   route(app, {
@@ -147,14 +149,16 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool): v
   route(app, {
     method: 'POST',
     url: '/api/auth/organizations/:id/members',
-    summary: 'Invites a person by email into an organization (their account is made when there is none)',
+    summary: 'Invites a person by email into an organization (their account is made when there is none; a mail when mail is configured)',
     tags,
     access: { resource: 'identities', action: 'create' },
     params: idParams,
     body: inviteBody,
-    handler: async ({ params, body, reply }) => {
-      const { member, created } = await inviteMember(pool, params.id, { email: body.email, role: body.role, first: body.firstName, last: body.lastName });
-      return reply.status(201).send({ ...presentMember(member), account_created: created });
+    handler: async ({ req, params, body, reply }) => {
+      const { member, created, organization } = await inviteMember(pool, params.id, { email: body.email, role: body.role, first: body.firstName, last: body.lastName });
+      // The membership stands whatever the mail does; the answer says whether it left.
+      const mail = await sendInvite({ to: member.email ?? body.email, organization: organization.name, consoleUrl: baseUrl(req), invitedBy: req.actor?.name });
+      return reply.status(201).send({ ...presentMember(member), account_created: created, ...mail });
     },
   });
 

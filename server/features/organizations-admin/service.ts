@@ -215,8 +215,8 @@ export interface Invite {
  * makes it: no password, the address not verified, the registration's default role; their first sign-in
  * through the provider links to it only when the provider says it verified that address.
  */
-export async function inviteMember(pool: pg.Pool, organizationId: string, invite: Invite): Promise<{ member: MemberRow; created: boolean }> {
-  await getOrganization(pool, organizationId);
+export async function inviteMember(pool: pg.Pool, organizationId: string, invite: Invite): Promise<{ member: MemberRow; created: boolean; organization: OrganizationRow }> {
+  const organization = await getOrganization(pool, organizationId);
   const email = invite.email.trim();
   let personId = await personByEmail(pool, email);
   let created = false;
@@ -241,7 +241,7 @@ export async function inviteMember(pool: pg.Pool, organizationId: string, invite
     [organizationId, personId, invite.role ?? null],
   );
   if (!rowCount) throw new AppError('conflict', `email: ${email} is a member of this organization already`, [{ path: 'body.email', message: 'is a member of this organization already' }]);
-  return { member: await member(pool, organizationId, personId), created };
+  return { member: await member(pool, organizationId, personId), created, organization };
 }
 
 /** Spec §6 role inside the organization; null: the person's own roles apply. Claim rows keep it while the claim names them. */
