@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createOrganization, deleteOrganization, findOrganization, inviteMember } from '../server/features/organizations-admin/service';
 import { signOutThroughProvider, throughProviderPages, useOidcJourney } from './provider-pages';
 
 /**
@@ -88,6 +89,28 @@ describe('choosing an organization in hosted mode', () => {
     await page.getByRole('menuitem', { name: 'Download kubeconfig' }).waitFor();
     await page.getByRole('menuitem', { name: 'Setup MCP' }).waitFor();
     await page.keyboard.press('Escape');
+  });
+
+  it('shows the chooser without a reload when the chosen organization is lost mid-session, at the next click', async () => {
+    const page = journey.page();
+    const { pool } = journey.server();
+    await page.getByRole('button', { name: 'Organization: Acme' }).waitFor();
+    // A mark on this page's window, which a reload would lose.
+    await page.evaluate(() => Object.assign(window, { samePage: true }));
+    // Olga is added to a third organization, and the administrator deletes Acme, the one she works in: two
+    // are left, so the server chooses none and answers organization_required (docs/HOSTED.md).
+    const initech = await createOrganization(pool, { name: 'Initech' });
+    await inviteMember(pool, initech.id, { email: 'olga@example.com' });
+    await deleteOrganization(pool, (await findOrganization(pool, 'org_acme')).id);
+
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Incidents' }).click();
+    await page.getByRole('heading', { name: 'Choose an organization' }).waitFor();
+    expect(await page.evaluate(() => 'samePage' in window)).toBe(true);
+    const choices = page.getByRole('list', { name: 'Your organizations' }).getByRole('button');
+    expect(await choices.allTextContents()).toEqual(['Globex', 'Initech']);
+    await page.getByRole('button', { name: 'Globex' }).click();
+    await page.getByRole('button', { name: 'Organization: Globex' }).waitFor();
+    await page.waitForURL((url) => url.pathname === '/incidents');
   });
 
   it('shows a person of no organization a clear page with a way out, never a blank one', async () => {

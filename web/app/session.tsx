@@ -1,6 +1,7 @@
 import { canAccess, type AccessMap, type Action, type Resource } from '@common/rbac';
-import { useQuery } from '@tanstack/react-query';
-import { createContext, useContext, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { onOrganizationRequired } from '@web/lib/api';
 
 /** The signed-in person, as the identity feature reports it (GET /api/auth/whoami). */
 export interface SessionUser {
@@ -101,6 +102,11 @@ function loadSession(source: SessionSource): ReturnType<SessionSource['load']> {
 function LoadedSession({ source, children }: { source: SessionSource; children: ReactNode }) {
   // Spec §7: whoami is not refetched on focus; sign-in pages refetch it when the identity changes.
   const query = useQuery({ queryKey: sessionQueryKey, queryFn: async () => (await loadSession(source)) ?? null, retry: false, staleTime: Infinity, refetchOnWindowFocus: false });
+  // Hosted mode: an answer saying the session has no organization (it was lost mid-session: deleted, or the
+  // person removed) reads whoami again, so the layout shows the chooser (docs/HOSTED.md). A read already
+  // under way is joined, not restarted, when several answers say so at once.
+  const queryClient = useQueryClient();
+  useEffect(() => onOrganizationRequired(() => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }, { cancelRefetch: false })), [queryClient]);
   let value: Session;
   if (query.isPending) value = { status: 'loading' };
   else if (query.isError) value = { status: 'error', error: query.error, retry: () => void query.refetch() };

@@ -73,6 +73,30 @@ export async function routeOf(path: string): Promise<{ url: string; headers: Rec
   return requestRoute?.(path);
 }
 
+/**
+ * Hosted mode (docs/HOSTED.md): a session without an organization (none chosen yet, or the chosen one
+ * lost mid-session: deleted, or the person removed from it) is answered 403 with this `details.id` on
+ * every route but whoami. The HTTP clients (this one, db.ts) report such an answer here; the shell
+ * (web/app/session.tsx) registers its reaction with `onOrganizationRequired`: it reads whoami again.
+ */
+export const ORGANIZATION_REQUIRED = 'organization_required';
+let organizationRequired: (() => void) | undefined;
+
+/** Sets the reaction to an organization_required answer (undefined removes it); returns its remover. */
+export function onOrganizationRequired(next: (() => void) | undefined): () => void {
+  organizationRequired = next;
+  return () => {
+    if (organizationRequired === next) organizationRequired = undefined;
+  };
+}
+
+/** Called by the HTTP clients with a failed answer's status and body. */
+export function reportIfOrganizationRequired(status: number, data: unknown): void {
+  if (status !== 403 || !data || typeof data !== 'object') return;
+  const details: unknown = Reflect.get(data, 'details');
+  if (details && typeof details === 'object' && Reflect.get(details, 'id') === ORGANIZATION_REQUIRED) organizationRequired?.();
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
@@ -107,6 +131,7 @@ export async function apiRequest<T>(path: string, parse: (data: unknown) => T, o
   const data = await readBody(response);
   if (response.status === 401) reportUnauthorized();
   if (!response.ok) {
+    reportIfOrganizationRequired(response.status, data);
     throw new ApiError(errorBodyMessage(data) ?? `${response.status} ${response.statusText}`.trim(), 'http', response.status, data);
   }
   try {

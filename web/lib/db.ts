@@ -1,5 +1,5 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { routeOf } from './api';
+import { reportIfOrganizationRequired, routeOf } from './api';
 import { reportUnauthorized } from './unauthorized';
 
 /**
@@ -8,7 +8,7 @@ import { reportUnauthorized } from './unauthorized';
  */
 export const DB_URL = new URL('/api/db', typeof location === 'undefined' ? 'http://localhost' : location.origin).toString();
 
-/** Same-origin fetch that reports a 401 (spec §8: the console then checks the session). */
+/** Same-origin fetch that reports a 401 (spec §8: the console then checks the session) and a lost organization. */
 async function dbFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const origin = new URL(DB_URL).origin;
@@ -18,6 +18,8 @@ async function dbFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Re
   for (const [name, value] of Object.entries(routed?.headers ?? {})) headers.set(name, value);
   const response = await fetch(routed?.url ?? input, { ...init, headers, credentials: routed ? 'omit' : 'same-origin' });
   if (response.status === 401) reportUnauthorized();
+  // Hosted mode: the session lost its organization (api.ts reportIfOrganizationRequired).
+  if (response.status === 403) reportIfOrganizationRequired(403, await response.clone().json().then((body: unknown) => body, () => undefined));
   return response;
 }
 

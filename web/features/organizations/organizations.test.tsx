@@ -8,6 +8,8 @@ import { SessionGate } from '@web/app/layout/app-layout';
 import { Providers } from '@web/app/providers';
 import { sessionQueryKey, useSession, type SessionOrganization, type SessionSource, type SessionUser } from '@web/app/session';
 import { parseWhoami } from '@web/features/identity/whoami';
+import { api } from '@web/lib/api';
+import { db } from '@web/lib/db';
 import { OrganizationChooser } from './organization-chooser';
 import { OrganizationSwitcher } from './organization-switcher';
 import OrgsSwitchedPage from './pages/orgs-switched-page';
@@ -206,5 +208,62 @@ describe('/organizations/orgs-switched', () => {
       </Providers>,
     );
     expect((await screen.findByTestId('where')).textContent).toBe('/');
+  });
+});
+
+describe('an organization lost mid-session', () => {
+  /** Every request answers 403: with `details.id` organization_required (docs/HOSTED.md), or a plain refusal. */
+  function refuseEverything(organizationRequired: boolean) {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        const body = organizationRequired
+          ? { error: 'forbidden', message: 'choose an organization first: POST /api/auth/organization', details: { id: 'organization_required' } }
+          : { error: 'forbidden', message: 'you may not read checks' };
+        return new Response(JSON.stringify(body), { status: 403, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+  }
+
+  function Page({ read }: { read: () => Promise<unknown> }) {
+    const query = useQuery({ queryKey: ['things'], queryFn: read, retry: false });
+    return <p>{query.isError ? 'the page failed' : 'the page'}</p>;
+  }
+
+  /** whoami names Acme first; read again, it names none (the person was removed from Acme). */
+  function losingSource() {
+    const load = vi.fn<SessionSource['load']>().mockResolvedValueOnce(person({ organization: ACME, organizations: [ACME, GLOBEX] })).mockResolvedValue(person({ organization: null, organizations: [GLOBEX] }));
+    return { load };
+  }
+
+  const readers: Array<[string, () => Promise<unknown>]> = [
+    ['the console API (api.ts)', () => api.get('/api/things', () => undefined)],
+    [
+      'the /api/db client',
+      async () => {
+        const { error } = await db.from('checks').select('id');
+        if (error) throw new Error(error.message);
+      },
+    ],
+  ];
+
+  it.each(readers)('an organization_required answer from %s reads whoami again, and the chooser takes the place of the page', async (_name, read) => {
+    refuseEverything(true);
+    const sessionSource = losingSource();
+    renderAt('/health', <SessionGate loading={<p>loading</p>}><Page read={read} /></SessionGate>, sessionSource);
+    await screen.findByRole('heading', { name: 'Choose an organization' });
+    expect(screen.queryByText(/the page/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Globex' })).toBeTruthy();
+    expect(sessionSource.load).toHaveBeenCalledTimes(2);
+  });
+
+  it('another 403 is the page’s error: whoami is not read again', async () => {
+    refuseEverything(false);
+    const sessionSource = losingSource();
+    renderAt('/health', <SessionGate loading={<p>loading</p>}><Page read={() => api.get('/api/things', () => undefined)} /></SessionGate>, sessionSource);
+    await screen.findByText('the page failed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sessionSource.load).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('heading', { name: 'Choose an organization' })).toBeNull();
   });
 });
