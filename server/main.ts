@@ -22,9 +22,10 @@ Commands:
   apply -f FILE|DIR|-   create or update resources from YAML (multi-document; '-' reads stdin)
   admin create --email E [--password P] [--name N]
                         create an admin account (a password is generated and printed when none is given)
-  token create --user E --name N [--scope S ...] [--expiry never|30d|DATE]
+  token create --user E --name N [--scope S ...] [--expiry never|30d|DATE] [--organization ORG]
                         print a new API token acting for that person (scopes: read, write, admin, or
-                        object:action such as canaries:read; default admin = everything the person may do)
+                        object:action such as canaries:read; default admin = everything the person may do;
+                        hosted mode: --organization, a name, external id or id, is the one it works in)
 ${ORG_USAGE}
   secrets rotate [--retire]
                         encrypt every stored secret under a new key while the console runs; --retire then
@@ -120,6 +121,7 @@ async function run(argv: string[]): Promise<void> {
         user: { type: 'string' },
         scope: { type: 'string', multiple: true },
         expiry: { type: 'string' },
+        organization: { type: 'string' },
         retire: { type: 'boolean' },
         backend: { type: 'string' },
         direct: { type: 'boolean' },
@@ -270,7 +272,7 @@ async function run(argv: string[]): Promise<void> {
         if (command === 'admin') {
           process.stdout.write(await adminCreate(pool, { email: values.email ?? '', password: values.password, name: values.name }));
         } else {
-          const created = await tokenCreate(pool, { user: values.user ?? '', name: values.name ?? '', scopes: values.scope ?? [], expiry: values.expiry });
+          const created = await tokenCreate(pool, { user: values.user ?? '', name: values.name ?? '', scopes: values.scope ?? [], expiry: values.expiry, organization: values.organization });
           process.stderr.write(`created API token ${created.id} for ${values.user}; it is shown once:\n`);
           process.stdout.write(`${created.token}\n`);
         }

@@ -28,7 +28,8 @@ interface OrganizationRow {
  * organization). Read with the person's role there.
  */
 export async function organizationOfSession(pool: pg.Pool, actor: Actor): Promise<SessionOrganization | undefined> {
-  const organizationId = actor.session?.organizationId;
+  // The session's or, for an API token, the token's (docs/HOSTED.md "API tokens in hosted mode").
+  const organizationId = actor.organizationId;
   if (!organizationId) return undefined;
   const { rows } = await pool.query<OrganizationRow>({
     name: 'watchkeeper_session_organization',

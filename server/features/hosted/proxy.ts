@@ -1,13 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent, request, type Dispatcher } from 'undici';
+import { TOKEN_OBJECTS, tokenActionsOf, tokenAllows, type TokenScope } from '../../../common/rbac';
+import type { RouteAccess } from '../../platform/auth/types';
+import { AppError } from '../../platform/http/errors';
 import type { IdentityAuthenticator } from '../identity/authenticate';
 import { organizationOfSession, type OrganizationTokens, type SessionOrganization } from './organization';
 
 /**
  * The hosted front's proxy (spec §7, docs/HOSTED.md "Direct or proxied"): a signed-in session whose
- * organization has a backend URL and is not `direct` has its /api/* requests forwarded there with the
- * front's bearer token, bodies streamed both ways. Runs before the access guard: the backend decides what
+ * organization has a backend URL and is not `direct`, and an API token whose organization has a backend URL
+ * (direct or not), have their /api/* requests forwarded there with the front's bearer token, bodies
+ * streamed both ways. Runs before the access guard: the backend decides what
  * the person may do there, with the roles the token carries.
  */
 
@@ -37,10 +41,20 @@ export class BackendProxy {
     app.addHook('onRequest', async (req, reply) => {
       if (!isProxied(req.url.split('?')[0] ?? '')) return;
       const { actor } = await this.auth.resolve(req);
-      if (!actor?.session) return;
+      if (!actor || (!actor.session && !actor.token)) return;
+      // actor.organizationId: the session's or the API token's (docs/HOSTED.md "API tokens in hosted mode").
       const organization = await organizationOfSession(this.tokens.pool, actor);
-      if (!organization?.backendUrl || organization.direct) return;
-      const { token } = await this.tokens.tokenFor(actor, actor.session.id, organization);
+      if (!organization?.backendUrl) return;
+      // A browser session of a direct organization calls the backend itself; a token client (kubectl, MCP,
+      // an agent) cannot follow that route, so its requests are forwarded for direct organizations too.
+      if (organization.direct && !actor.token) return;
+      if (actor.token) {
+        const refused = scopeRefusal(req, actor.token.scopes);
+        if (refused) return reply.status(refused.status).type('application/json; charset=utf-8').send(refused.toBody());
+      }
+      // Organization tokens are cached per credential: the session, or the API token.
+      const credential = actor.session ? actor.session.id : `token:${actor.token?.id ?? ''}`;
+      const { token } = await this.tokens.tokenFor(actor, credential, organization);
       return this.forward(req, reply, organization, organization.backendUrl, token);
     });
   }
@@ -69,6 +83,35 @@ export class BackendProxy {
     }
     return reply.send(answer.body);
   }
+}
+
+/**
+ * The backend sees the front's token (the person and their roles), not the API token's scopes, so the front
+ * applies them before forwarding: a route that declares a resource and action needs the scope for it
+ * (as the front's own guard would ask); a route that checks for itself (/api/db, MCP, kubectl) or that the
+ * front does not know needs a token with every scope (the Admin preset), since the front cannot tell what
+ * the backend will do there.
+ */
+export function scopeRefusal(req: FastifyRequest, scopes: readonly TokenScope[]): AppError | undefined {
+  const access: RouteAccess | undefined = req.is404 ? undefined : req.routeOptions.config?.access;
+  if (access === 'public' || access === 'authenticated') return undefined;
+  if (access !== undefined && access !== 'self-checked') {
+    return tokenAllows(scopes, access.resource, access.action)
+      ? undefined
+      : new AppError('forbidden', `this API token's scopes do not allow ${access.action} on ${access.resource}`, { resource: access.resource, action: access.action });
+  }
+  if (grantsEverything(scopes)) return undefined;
+  return new AppError(
+    'forbidden',
+    `${req.routeOptions.url ?? req.url.split('?')[0] ?? ''} is answered by the organization's backend, which cannot apply this API token's scopes there: use a token with every scope (the Admin preset)`,
+  );
+}
+
+/** Every action on every token object: the backend's own checks with the person's roles are then the whole answer. */
+function grantsEverything(scopes: readonly TokenScope[]): boolean {
+  return TOKEN_OBJECTS.every((object) =>
+    tokenActionsOf(object).every((action) => scopes.some((scope) => scope.object === object && (scope.action === '*' || scope.action === action))),
+  );
 }
 
 function requestHeaders(req: FastifyRequest, token: string): Record<string, string | string[]> {

@@ -100,6 +100,8 @@ function presentToken(row: Awaited<ReturnType<typeof listTokens>>[number]) {
     last_used_at: row.last_used_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     person: row.person,
+    // Hosted mode (docs/HOSTED.md "API tokens in hosted mode"): the organization the token works in.
+    organization: row.organization,
   };
 }
 
@@ -142,7 +144,7 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
         ...(actor.session ? { session: { id: actor.session.id, aal: actor.session.aal, authenticated_at: actor.session.authenticatedAt.toISOString() } } : {}),
         ...(actor.token ? { token: { id: actor.token.id, scopes: actor.token.scopes } } : {}),
         ...(organizations
-          ? { organization: organizations.find((organization) => organization.id === actor.session?.organizationId) ?? null, organizations }
+          ? { organization: organizations.find((organization) => organization.id === actor.organizationId) ?? null, organizations }
           : {}),
       };
     },
@@ -176,7 +178,8 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
       const expiresAt = body.expiry === undefined ? null : (parseExpiry(body.expiry) ?? null);
       const scopes = body.scope.filter(isTokenScope);
       if (scopes.length === 0) throw new AppError('invalid_request', 'scope: choose at least one scope', [{ path: 'body.scope', message: 'choose at least one scope' }]);
-      const created = await createAccessToken(pool, { personId: actor.id, name: body.name, scopes, expiresAt, createdBy: actor.id });
+      // Hosted mode: the token works in the session's organization (docs/HOSTED.md "API tokens in hosted mode").
+      const created = await createAccessToken(pool, { personId: actor.id, name: body.name, scopes, expiresAt, createdBy: actor.id, organizationId: actor.organizationId ?? null });
       req.log.info({ token: created.id, name: body.name }, 'API token created');
       return {
         message: 'success',

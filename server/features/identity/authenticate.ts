@@ -77,6 +77,13 @@ const SESSION_ORGANIZATION = `coalesce(
     (SELECT (array_agg(m.organization_id))[1] FROM organization_members m JOIN organizations o ON o.id = m.organization_id AND o.deleted_at IS NULL
       WHERE m.person_id = p.id HAVING count(*) = 1))`;
 
+/**
+ * The organization an API token works in (docs/HOSTED.md "API tokens in hosted mode"): the one it was made
+ * for, while its owner is still a member and it is not deleted, else none.
+ */
+const TOKEN_ORGANIZATION = `(SELECT m.organization_id FROM organization_members m JOIN organizations o ON o.id = m.organization_id AND o.deleted_at IS NULL
+      WHERE m.person_id = p.id AND m.organization_id = a.organization_id)`;
+
 const FROM: Record<PrincipalFrom, { columns: string; from: string; where: string }> = {
   session: {
     columns: `s.id AS session_id, s.aal, s.authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes, ${SESSION_ORGANIZATION} AS organization_id`,
@@ -84,7 +91,7 @@ const FROM: Record<PrincipalFrom, { columns: string; from: string; where: string
     where: 's.token_hash = $1 AND s.active AND s.expires_at > now()',
   },
   token: {
-    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, a.id AS token_id, a.scopes, NULL::uuid AS organization_id',
+    columns: `NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, a.id AS token_id, a.scopes, ${TOKEN_ORGANIZATION} AS organization_id`,
     from: 'access_tokens a JOIN people p ON p.id = a.person_id',
     where: 'a.hash = $1 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now())',
   },

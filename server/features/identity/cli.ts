@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { AppError } from '../../platform/http/errors';
 import { inTransaction } from '../../platform/jobs/db';
 import { parseExpiry } from './api';
+import { findOrganization } from '../organizations-admin/service';
 import { createIdentity, findByAddress, setPassword } from './identities';
 import { hashPassword, passwordProblem } from './passwords';
 import { createAccessToken, parseScopeArgs } from './tokens';
@@ -43,12 +44,14 @@ export async function adminCreate(pool: pg.Pool, input: { email: string; passwor
 }
 
 /**
- * `watchkeeper token create --user E --name N [--scope S …] [--expiry never|30d|2027-01-31]`: prints an
- * API token acting for that person, once, on its own line, for scripts.
+ * `watchkeeper token create --user E --name N [--scope S …] [--expiry never|30d|2027-01-31] [--organization ORG]`:
+ * prints an API token acting for that person, once, on its own line, for scripts. `--organization` (hosted
+ * mode, docs/HOSTED.md "API tokens in hosted mode"): a name, external id or id of an organization the person
+ * is a member of; the token works in it. Without it the token has none (refused in oidc mode).
  */
 export async function tokenCreate(
   pool: pg.Pool,
-  input: { user: string; name: string; scopes: string[]; expiry?: string | undefined },
+  input: { user: string; name: string; scopes: string[]; expiry?: string | undefined; organization?: string | undefined },
 ): Promise<{ token: string; id: string }> {
   const name = input.name.trim();
   if (!name) throw new CliError('--name is required');
@@ -58,5 +61,21 @@ export async function tokenCreate(
   if (problems.length > 0) throw new CliError(problems.join('\n'));
   const expiresAt = input.expiry === undefined ? null : parseExpiry(input.expiry);
   if (expiresAt === undefined) throw new CliError(`--expiry ${input.expiry}: use never, a future date (2027-01-31) or a duration (30d, 12h)`);
-  return createAccessToken(pool, { personId: found.id, name, scopes, expiresAt, createdBy: found.id });
+  const organizationId = input.organization === undefined ? null : await memberOrganization(pool, input.organization, found.id, input.user.trim());
+  return createAccessToken(pool, { personId: found.id, name, scopes, expiresAt, createdBy: found.id, organizationId });
+}
+
+/** `--organization ORG`: the organization (by name, external id or id, not deleted) the person is a member of. */
+async function memberOrganization(pool: pg.Pool, reference: string, personId: string, user: string): Promise<string> {
+  if (!reference.trim()) throw new CliError('--organization needs a name, an external id or an id');
+  let organization;
+  try {
+    organization = await findOrganization(pool, reference);
+  } catch (error) {
+    if (error instanceof AppError) throw new CliError(`--organization ${reference}: ${error.message}`);
+    throw error;
+  }
+  const { rowCount } = await pool.query('SELECT 1 FROM organization_members WHERE organization_id = $1 AND person_id = $2', [organization.id, personId]);
+  if (!rowCount) throw new CliError(`--organization ${reference}: ${user} is not a member of ${organization.name} (watchkeeper org invite ${JSON.stringify(organization.name)} ${user})`);
+  return organization.id;
 }

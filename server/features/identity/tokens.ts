@@ -12,17 +12,32 @@ export interface TokenRow {
   created_by: string | null;
   created_at: Date;
   person: { id: string; name: string; email: string | null };
+  /** Hosted mode (docs/HOSTED.md "API tokens in hosted mode"): the organization the token works in. */
+  organization_id: string | null;
+  organization: { id: string; name: string } | null;
 }
 
-/** Creates an API token acting for `personId`; the token is answered once and only its hash is kept. */
+/**
+ * Creates an API token acting for `personId`; the token is answered once and only its hash is kept.
+ * `organizationId` (hosted mode): the organization it works in, the creating session's
+ * (`actor.organizationId`) or the one the command line names; none when left out.
+ */
 export async function createAccessToken(
   db: Queryable,
-  input: { personId: string; name: string; scopes: TokenScope[]; expiresAt: Date | null; createdBy: string },
+  input: { personId: string; name: string; scopes: TokenScope[]; expiresAt: Date | null; createdBy: string; organizationId?: string | null | undefined },
 ): Promise<{ id: string; token: string; expires_at: Date | null }> {
   const token = newAccessToken();
   const { rows } = await db.query<{ id: string; expires_at: Date | null }>(
-    'INSERT INTO access_tokens (name, person_id, hash, scopes, expires_at, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, expires_at',
-    [input.name.trim(), input.personId, sha256(token), JSON.stringify(input.scopes.map(({ object, action }) => ({ object, action }))), input.expiresAt, input.createdBy],
+    'INSERT INTO access_tokens (name, person_id, hash, scopes, expires_at, created_by, organization_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, expires_at',
+    [
+      input.name.trim(),
+      input.personId,
+      sha256(token),
+      JSON.stringify(input.scopes.map(({ object, action }) => ({ object, action }))),
+      input.expiresAt,
+      input.createdBy,
+      input.organizationId ?? null,
+    ],
   );
   const row = rows[0];
   if (!row) throw new Error('token insert returned no row');
@@ -31,7 +46,7 @@ export async function createAccessToken(
 
 export async function listTokens(db: Queryable, personId: string | undefined): Promise<TokenRow[]> {
   const { rows } = await db.query<TokenRow>(
-    `SELECT id, name, person_id, scopes, expires_at, last_used_at, created_by, created_at, person
+    `SELECT id, name, person_id, scopes, expires_at, last_used_at, created_by, created_at, person, organization_id, organization
        FROM access_tokens_summary WHERE deleted_at IS NULL AND ($1::uuid IS NULL OR person_id = $1) ORDER BY created_at DESC`,
     [personId ?? null],
   );

@@ -40,7 +40,7 @@ export const kubeFeature: Feature = {
         // A token may not mint tokens (as POST /api/auth/create_token): its scopes would no longer limit the new one.
         if (!actor.session) throw new AppError('forbidden', 'a kubeconfig can only be made from a signed-in session, not with an API token');
         const date = new Date().toISOString().slice(0, 10);
-        const created = await createAccessToken(ctx.pool, { personId: actor.id, name: `kubeconfig-${date}`, scopes: presetScopes('Admin'), expiresAt: null, createdBy: actor.id });
+        const created = await createAccessToken(ctx.pool, { personId: actor.id, name: `kubeconfig-${date}`, scopes: presetScopes('Admin'), expiresAt: null, createdBy: actor.id, organizationId: actor.organizationId ?? null });
         req.log.info({ token: created.id }, 'API token created for a kubeconfig');
         const user = actor.email ?? actor.name;
         const kubeconfig = {

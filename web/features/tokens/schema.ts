@@ -13,6 +13,8 @@ export const tokenSchema = z.object({
   last_used_at: z.string().nullable(),
   created_at: z.string(),
   person: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }).nullable(),
+  /** Hosted mode (docs/HOSTED.md "API tokens in hosted mode"): the organization the token works in. */
+  organization: z.object({ id: z.string(), name: z.string() }).nullable().optional(),
 });
 export type Token = z.infer<typeof tokenSchema>;
 

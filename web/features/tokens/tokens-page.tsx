@@ -8,6 +8,7 @@ import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
 import { QueryPage } from '@web/ui/query-page';
 import { patchSearchParams, readSearchParams } from '@web/lib/url-state';
 import { useUrlParams } from '@web/lib/use-url-params';
+import { useAuthMode } from '@web/features/identity/auth-mode';
 import { tokenColumns } from './columns';
 import { CreateTokenDialog } from './create-token-dialog';
 import { useDeleteToken, useTokens } from './queries';
@@ -25,7 +26,9 @@ export default function TokensPage() {
   const dialog = readSearchParams(params).dialog;
   const creating = dialog === 'create' || dialog === 'mcp' ? dialog : undefined;
   const setCreating = (open: 'create' | 'mcp' | false) => setParams((current) => patchSearchParams(current, { dialog: open || undefined }));
-  const columns = useMemo(() => tokenColumns({ showOwner: admin, onDelete: setDeleting }), [admin]);
+  // Hosted mode (docs/HOSTED.md "API tokens in hosted mode"): each token works in one organization.
+  const hosted = useAuthMode().data?.mode === 'oidc';
+  const columns = useMemo(() => tokenColumns({ showOwner: admin, showOrganization: hosted, onDelete: setDeleting }), [admin, hosted]);
 
   return (
     <QueryPage

@@ -15,15 +15,18 @@ export const ORGANIZATION_REQUIRED = 'organization_required';
  * Spec §6: hosted mode needs an organization selected. A session without one (docs/HOSTED.md: none
  * chosen, and the person is not in exactly one) gets 403 on every route but the open ones; the matched
  * route decides, not the raw URL. An administrator may still manage the organizations (else a console whose
- * provider sends no organization claim could never get its first one). API tokens are not sessions and
- * have no switcher: they pass.
+ * provider sends no organization claim could never get its first one). An API token is judged the same
+ * way (docs/HOSTED.md "API tokens in hosted mode"): it works in the organization it was made for while its
+ * owner is a member (`actor.organizationId`), else it is refused here too.
  */
 export function organizationRequired(req: FastifyRequest, actor: Actor): AppError | undefined {
-  if (!actor.session || actor.session.organizationId) return undefined;
+  if (!actor.session && !actor.token) return undefined;
+  if (actor.organizationId) return undefined;
   const route = req.routeOptions.url ?? '';
   if (OPEN_ROUTES.has(route) || OPEN_PREFIXES.some((prefix) => route.startsWith(prefix))) return undefined;
   if (actor.roles.includes('admin') && ADMIN_ROUTES.some((prefix) => route === prefix || route.startsWith(`${prefix}/`))) return undefined;
-  return new AppError('forbidden', 'choose an organization first: this console works in one of your organizations at a time (POST /api/auth/organization with its id)', {
-    id: ORGANIZATION_REQUIRED,
-  });
+  const message = actor.token
+    ? "this API token works in no organization of yours: it was made without one, or its organization was deleted or you left it; make a new token in the organization's console (or watchkeeper token create --organization ORG)"
+    : 'choose an organization first: this console works in one of your organizations at a time (POST /api/auth/organization with its id)';
+  return new AppError('forbidden', message, { id: ORGANIZATION_REQUIRED });
 }
