@@ -187,7 +187,8 @@ async function buildStatements(pool: pg.Pool): Promise<Map<PushTable, Statements
   );
   const out = new Map<PushTable, Statements>();
   for (const table of PUSH_TABLES) {
-    const columns = rows.filter((row) => row.table_name === table).map((row) => row.column_name);
+    // organization_id is this server's (the scope of the agent's organization, migration 0035), never the agent's.
+    const columns = rows.filter((row) => row.table_name === table && row.column_name !== 'organization_id').map((row) => row.column_name);
     if (columns.length === 0) throw new Error(`agent push: table ${table} has no columns (migrations not applied?)`);
     out.set(table, build(TABLE_DEFS[table], columns));
   }

@@ -5,6 +5,7 @@ import { allowDirectBackends } from './csp';
 import { OrganizationTokens } from './organization';
 import { BackendProxy } from './proxy';
 import { frontRoutes } from './routes';
+import { scopeRequestsToOrganizations } from './tenancy';
 import { TrustedFront } from './trusted-front';
 
 /**
@@ -35,6 +36,7 @@ export function installHosted(app: FastifyInstance, ctx: AppContext): void {
     new BackendProxy(identityAuthenticator(ctx.pool), tokens).install(app);
     allowDirectBackends(app, ctx.pool, identityAuthenticator(ctx.pool));
     frontRoutes(app, tokens);
+    scopeRequestsToOrganizations(app, ctx.pool);
   }
   if (ctx.config.trustedFront) new TrustedFront(ctx.pool, ctx.config.trustedFront).install(app);
 }

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger';
+import { scopeConnections } from './tenant';
 
 // timestamptz and jsonb come back as strings/objects; bigint counts as numbers when they fit.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
@@ -27,7 +28,8 @@ export function createPool(url: string, log: Logger, options: PoolOptions = {}):
   });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', (error) => log.warn({ err: error.message }, 'idle database connection closed'));
-  return pool;
+  // Work done for one organization of hosted mode runs as its tenant role (./tenant.ts).
+  return scopeConnections(pool);
 }
 
 /** Kysely over the same pool, for typed queries. Tables are described where they are used. */

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inOrganizationOf } from '../db/tenant';
 import type { Logger } from '../logger';
 import { errorMessage } from './db';
 import {
@@ -117,12 +118,15 @@ export class Consumer implements Worker {
       // After shutdown began, unhandled events of the batch go back unlocked (see release()).
       if (signal.aborted) return;
       try {
-        await this.spec.handler(event, {
-          pool,
-          log: log.child({ event: event.name, eventId: event.id }),
-          signal,
-          runJob: (options, work) => runJob(this.ctx, { signal, ...options }, work),
-        });
+        // An organization's event is handled in its scope: only its rules, notifications and playbooks see it.
+        await inOrganizationOf(event.organizationId, () =>
+          this.spec.handler(event, {
+            pool,
+            log: log.child({ event: event.name, eventId: event.id }),
+            signal,
+            runJob: (options, work) => runJob(this.ctx, { signal, ...options }, work),
+          }),
+        );
         await completeEvent(pool, event.id, instanceId);
         metrics.eventsProcessed.inc({ name: event.name, result: 'ok' });
       } catch (error) {

@@ -109,6 +109,8 @@ export interface QueuedEvent {
   attempt: number;
   maxAttempts: number;
   createdAt: Date;
+  /** The organization whose work published it (hosted mode, docs/HOSTED.md "Row-level security"). */
+  organizationId?: string;
 }
 
 interface ClaimedEventRow {
@@ -120,6 +122,7 @@ interface ClaimedEventRow {
   attempts: number;
   max_attempts: number;
   created_at: Date;
+  organization_id: string | null;
 }
 
 /**
@@ -149,7 +152,7 @@ export async function claimEvents(
             attempts = e.attempts + CASE WHEN e.locked_until IS NULL THEN 0 ELSE 1 END,
             error = CASE WHEN e.locked_until IS NULL THEN e.error ELSE $5 END
        FROM due WHERE e.id = due.id
-     RETURNING e.id, e.event_id, e.name, e.properties, e.priority, e.attempts, e.max_attempts, e.created_at`,
+     RETURNING e.id, e.event_id, e.name, e.properties, e.priority, e.attempts, e.max_attempts, e.created_at, e.organization_id::text AS organization_id`,
     [names, limit, owner, interval(leaseMillis), HANDLER_STOPPED, consumer],
   );
   const events: QueuedEvent[] = [];
@@ -166,6 +169,7 @@ export async function claimEvents(
         attempt: row.attempts + 1,
         maxAttempts: row.max_attempts,
         createdAt: row.created_at,
+        ...(row.organization_id ? { organizationId: row.organization_id } : {}),
       });
     }
   }

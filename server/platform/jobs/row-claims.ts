@@ -14,6 +14,8 @@ export interface ClaimedRow {
   scheduledFor: Date;
   /** Set when the schedule does not parse; the row is leased and moved on, and the run reports it. */
   invalidSchedule: ScheduleError | undefined;
+  /** The organization the row belongs to (hosted mode, docs/HOSTED.md "Row-level security"): its run works in that organization only. */
+  organizationId: string | undefined;
 }
 
 export interface ClaimOptions {
@@ -30,6 +32,7 @@ interface DueRow {
   schedule: string;
   next_run_at: Date;
   db_now: Date;
+  organization_id: string | null;
 }
 
 /**
@@ -47,7 +50,8 @@ export async function claimDueRows(pool: pg.Pool, table: ScheduledTable, options
     conditions.push(`${t.id} = ANY($${values.length})`);
   }
   const select = `SELECT ${t.id}::text AS id, ${t.name ? `${t.name}::text` : 'NULL::text'} AS name, ${t.schedule} AS schedule,
-                         ${t.nextRunAt} AS next_run_at, now() AS db_now
+                         ${t.nextRunAt} AS next_run_at, now() AS db_now,
+                         to_jsonb(${t.table}.*) ->> 'organization_id' AS organization_id
                     FROM ${t.table}
                    WHERE ${conditions.join(' AND ')}
                    ORDER BY ${t.nextRunAt}
@@ -70,7 +74,7 @@ export async function claimDueRows(pool: pg.Pool, table: ScheduledTable, options
         `UPDATE ${t.table} SET ${t.nextRunAt} = $2, ${t.leaseOwner} = $3, ${t.leaseUntil} = now() + $4::interval WHERE ${t.id} = $1`,
         [row.id, next, options.owner, interval(options.leaseMillis)],
       );
-      claimed.push({ id: row.id, name: row.name ?? undefined, schedule: row.schedule, scheduledFor: row.next_run_at, invalidSchedule });
+      claimed.push({ id: row.id, name: row.name ?? undefined, schedule: row.schedule, scheduledFor: row.next_run_at, invalidSchedule, organizationId: row.organization_id ?? undefined });
     }
     return claimed;
   });

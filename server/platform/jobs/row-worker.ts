@@ -1,6 +1,7 @@
 import { errorMessage } from './db';
 import type { JobResource } from './history';
 import { runJob, type JobRun } from './job-run';
+import { inOrganizationOf } from '../db/tenant';
 import { claimDueRows, millisUntilClaimable, releaseRow, renewRows, type ClaimedRow } from './row-claims';
 import type { ScheduledTable } from './scheduled-table';
 import type { Worker, WorkerContext } from './runtime-types';
@@ -86,13 +87,16 @@ export class RowWorker implements Worker {
       : undefined;
     const done = (async () => {
       try {
-        await runJob(
-          this.ctx,
-          { name, scheduledFor: row.scheduledFor, signal: controller.signal, ...(resource ? { resource } : {}), ...(this.spec.history ? { history: this.spec.history } : {}) },
-          async (run) => {
-            if (row.invalidSchedule) throw row.invalidSchedule;
-            await this.spec.run(row, run);
-          },
+        // An organization's row runs in its scope: what the run reads and writes is that organization's alone.
+        await inOrganizationOf(row.organizationId, () =>
+          runJob(
+            this.ctx,
+            { name, scheduledFor: row.scheduledFor, signal: controller.signal, ...(resource ? { resource } : {}), ...(this.spec.history ? { history: this.spec.history } : {}) },
+            async (run) => {
+              if (row.invalidSchedule) throw row.invalidSchedule;
+              await this.spec.run(row, run);
+            },
+          ),
         );
       } catch (error) {
         this.ctx.log.error({ err: errorMessage(error), job: name }, 'could not start a background run');

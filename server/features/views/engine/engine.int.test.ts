@@ -219,7 +219,7 @@ describe('views engine', () => {
       await client.query("UPDATE views SET spec = jsonb_set(spec, '{columns}', '[{\"name\":\"name\",\"type\":\"string\",\"primaryKey\":true},{\"name\":\"extra\",\"type\":\"boolean\"}]') WHERE id = $1", [podsId]);
       await onViewSaved(client, podsId);
       const columns = await client.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'view_default_pods' ORDER BY ordinal_position");
-      expect(columns.rows.map((row) => row.column_name)).toEqual(['name', 'extra', 'request_fingerprint', 'agent_id']);
+      expect(columns.rows.map((row) => row.column_name)).toEqual(['name', 'extra', 'request_fingerprint', 'agent_id', 'organization_id']);
       await client.query('UPDATE views SET deleted_at = now() WHERE id = $1', [podsId]);
       await onViewSaved(client, podsId);
       expect((await client.query("SELECT to_regclass('public.view_default_pods') AS t")).rows[0].t).toBeNull();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { AppContext } from '../../../platform/context';
+import { inOrganizationOf } from '../../../platform/db/tenant';
 import { backgroundWork } from '../../../platform/jobs/registry';
 import { addDynamicRelations } from '../../../postgrest/schema';
 import { cacheRules, columnsOf, hasTable, loadView, refresh, refreshRow, sortColumnOf } from './refresh';
@@ -36,23 +37,28 @@ export async function onViewSaved(client: pg.PoolClient, viewId: string): Promis
 
 /** Refreshes, for their default variables, the views whose rows are older than their maxAge. */
 export async function refreshStaleViews(pool: pg.Pool, onView: (outcome: { view: string; error?: string; rows: number }) => void): Promise<void> {
-  const { rows } = await pool.query<{ id: string }>('SELECT id FROM views WHERE deleted_at IS NULL ORDER BY namespace, name');
-  for (const { id } of rows) {
-    const view = await loadView(pool, id);
-    if (!view || view.deleted_at) continue;
-    const label = `${view.namespace}/${view.name}`;
-    try {
-      const variables = await resolveVariables(pool, variableSpecs(view.spec), {});
-      const fingerprint = fingerprintOf(selections(variables));
-      const last = await refreshRow(pool, view.id, fingerprint);
-      const rules = cacheRules(view.spec);
-      if (last?.refreshed_at && Date.now() - last.refreshed_at.getTime() <= rules.maxAgeMs) continue;
-      if (last?.error && last.attempted_at && Date.now() - last.attempted_at.getTime() < rules.maxAgeMs) continue;
-      const outcome = await refresh(pool, view, variables, fingerprint);
-      if (outcome) onView({ view: label, rows: outcome.rowCount, ...(outcome.error ? { error: outcome.error } : {}) });
-    } catch (error) {
-      onView({ view: label, rows: 0, error: error instanceof Error ? error.message : String(error) });
-    }
+  const { rows } = await pool.query<{ id: string; organization_id: string | null }>('SELECT id, organization_id FROM views WHERE deleted_at IS NULL ORDER BY namespace, name');
+  for (const { id, organization_id: organizationId } of rows) {
+    // Each view refreshes in its organization's scope: its queries read that organization's rows only.
+    await inOrganizationOf(organizationId, () => refreshIfStale(pool, id, onView));
+  }
+}
+
+async function refreshIfStale(pool: pg.Pool, id: string, onView: (outcome: { view: string; error?: string; rows: number }) => void): Promise<void> {
+  const view = await loadView(pool, id);
+  if (!view || view.deleted_at) return;
+  const label = `${view.namespace}/${view.name}`;
+  try {
+    const variables = await resolveVariables(pool, variableSpecs(view.spec), {});
+    const fingerprint = fingerprintOf(selections(variables));
+    const last = await refreshRow(pool, view.id, fingerprint);
+    const rules = cacheRules(view.spec);
+    if (last?.refreshed_at && Date.now() - last.refreshed_at.getTime() <= rules.maxAgeMs) return;
+    if (last?.error && last.attempted_at && Date.now() - last.attempted_at.getTime() < rules.maxAgeMs) return;
+    const outcome = await refresh(pool, view, variables, fingerprint);
+    if (outcome) onView({ view: label, rows: outcome.rowCount, ...(outcome.error ? { error: outcome.error } : {}) });
+  } catch (error) {
+    onView({ view: label, rows: 0, error: error instanceof Error ? error.message : String(error) });
   }
 }
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { currentOrganization } from '../../../platform/db/tenant';
 import type { RelationDef } from '../../../postgrest/registry';
 import { relationInfo, type RelationInfo } from '../../../postgrest/schema';
 import { columnsOf } from './refresh';
@@ -15,6 +16,11 @@ import { viewTarget } from './access';
 const TTL_MS = 5_000;
 const cache = new Map<string, { at: number; info: RelationInfo | undefined }>();
 const checking = new Map<string, Promise<RelationInfo | undefined>>();
+
+/** Organizations sharing the database each see their own views (docs/HOSTED.md "Row-level security"). */
+function cacheKey(name: string): string {
+  return `${currentOrganization() ?? ''}/${name}`;
+}
 
 export function forgetRelations(): void {
   cache.clear();
@@ -37,16 +43,17 @@ async function describe(pool: pg.Pool, name: string): Promise<RelationInfo | und
     info = await relationInfo(pool, def);
   }
   if (cache.size > 1000) cache.clear();
-  cache.set(name, { at: Date.now(), info });
+  cache.set(cacheKey(name), { at: Date.now(), info });
   return info;
 }
 
 /** One description of `name` at a time, however many requests ask. */
 function check(pool: pg.Pool, name: string): Promise<RelationInfo | undefined> {
-  const running = checking.get(name);
+  const key = cacheKey(name);
+  const running = checking.get(key);
   if (running) return running;
-  const work = describe(pool, name).finally(() => checking.delete(name));
-  checking.set(name, work);
+  const work = describe(pool, name).finally(() => checking.delete(key));
+  checking.set(key, work);
   return work;
 }
 
@@ -58,7 +65,7 @@ function check(pool: pg.Pool, name: string): Promise<RelationInfo | undefined> {
 export function viewRelationProvider(pool: pg.Pool): (name: string) => Promise<RelationInfo | undefined> {
   return async (name) => {
     if (!name.startsWith('view_')) return undefined;
-    const hit = cache.get(name);
+    const hit = cache.get(cacheKey(name));
     if (hit && Date.now() - hit.at < TTL_MS) return hit.info;
     if (hit?.info) {
       void check(pool, name).catch(() => undefined);

@@ -59,7 +59,7 @@ function orderOf(spec: Record<string, unknown>): string {
  */
 export async function tableRows(pool: pg.Pool, table: string, fingerprint: string, spec: Record<string, unknown>, limit: number, offset = 0): Promise<Row[]> {
   const result = await pool.query<{ row: Row }>(
-    `SELECT to_jsonb(t) - 'request_fingerprint' - 'agent_id' AS row FROM ${quoteIdent(table)} t WHERE request_fingerprint = $1 ORDER BY ${orderOf(spec)} LIMIT $2 OFFSET $3`,
+    `SELECT to_jsonb(t) - 'request_fingerprint' - 'agent_id' - 'organization_id' AS row FROM ${quoteIdent(table)} t WHERE request_fingerprint = $1 ORDER BY ${orderOf(spec)} LIMIT $2 OFFSET $3`,
     [fingerprint, limit, offset],
   );
   return result.rows.map((item) => item.row);

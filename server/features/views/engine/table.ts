@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { asServer } from '../../../platform/db/tenant';
 
 /**
  * The view's own table, `view_<namespace>_<name>`: one typed column per view column, plus
@@ -90,19 +91,24 @@ export async function ensureTable(client: pg.PoolClient, viewId: string, table: 
   );
   if (rows[0] && rows[0].comment === signature) return false;
   const quoted = quoteIdent(table);
-  if (rows[0]) await client.query(`DROP TABLE ${quoted}`);
-  const definitions = shape.columns.map((column) => `${quoteIdent(column.name)} ${column.type}${shape.primaryKey.includes(column.name) ? ' NOT NULL' : ''}`);
-  definitions.push('request_fingerprint text NOT NULL', `agent_id uuid NOT NULL DEFAULT '${NIL_AGENT}'`);
-  const key = ['request_fingerprint', ...shape.primaryKey].map(quoteIdent).join(', ');
-  definitions.push(`PRIMARY KEY (${key})`);
-  await client.query(`CREATE TABLE ${quoted} (${definitions.join(', ')})`);
-  // Pages are read by fingerprint in the view's order or filtered by a column: an index per sortable/filter column.
-  for (const column of storedColumns(columns)) {
-    if (column.primaryKey || !(column.sort || column.filter) || sqlTypeOf(column.type) === 'jsonb') continue;
-    const index = quoteIdent(`${table.slice(0, 40)}_${column.name.slice(0, 16)}_idx`);
-    await client.query(`CREATE INDEX ${index} ON ${quoted} (request_fingerprint, ${quoteIdent(column.name)})`);
-  }
-  await client.query(`COMMENT ON TABLE ${quoted} IS ${literal(signature)}`);
+  // The table is made by this server's own user, also for an organization's view (docs/HOSTED.md).
+  await asServer(client, async () => {
+    if (rows[0]) await client.query(`DROP TABLE ${quoted}`);
+    const definitions = shape.columns.map((column) => `${quoteIdent(column.name)} ${column.type}${shape.primaryKey.includes(column.name) ? ' NOT NULL' : ''}`);
+    definitions.push('request_fingerprint text NOT NULL', `agent_id uuid NOT NULL DEFAULT '${NIL_AGENT}'`);
+    const key = ['request_fingerprint', ...shape.primaryKey].map(quoteIdent).join(', ');
+    definitions.push(`PRIMARY KEY (${key})`);
+    await client.query(`CREATE TABLE ${quoted} (${definitions.join(', ')})`);
+    // Pages are read by fingerprint in the view's order or filtered by a column: an index per sortable/filter column.
+    for (const column of storedColumns(columns)) {
+      if (column.primaryKey || !(column.sort || column.filter) || sqlTypeOf(column.type) === 'jsonb') continue;
+      const index = quoteIdent(`${table.slice(0, 40)}_${column.name.slice(0, 16)}_idx`);
+      await client.query(`CREATE INDEX ${index} ON ${quoted} (request_fingerprint, ${quoteIdent(column.name)})`);
+    }
+    await client.query(`COMMENT ON TABLE ${quoted} IS ${literal(signature)}`);
+    // Its rows are the organization's whose view it is (row-level security, migration 0035).
+    await client.query('SELECT organization_rows($1)', [table]);
+  });
   await client.query('DELETE FROM view_refreshes WHERE view_id = $1', [viewId]);
   return true;
 }
@@ -111,8 +117,10 @@ function literal(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-export async function dropTable(client: Queryable, table: string): Promise<void> {
-  await client.query(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
+export async function dropTable(client: pg.PoolClient, table: string): Promise<void> {
+  await asServer(client, async () => {
+    await client.query(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
+  });
 }
 
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;

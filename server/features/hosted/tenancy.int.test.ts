@@ -1,0 +1,178 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/app';
+import { functions, relations } from '../../postgrest/relations';
+import { inOrganization } from '../../platform/db/tenant';
+import { claimEvents, publish } from '../../platform/jobs/event-queue';
+import { startOidcApp, type TestIssuer } from '../identity/oidc/testing/issuer';
+import { collectIds, probeEveryRelation } from './testing/every-relation';
+
+/**
+ * Issue 25: organizations without a backend URL share this server's database, kept apart by row-level
+ * security (docs/HOSTED.md "Row-level security"). Two organizations on one console in oidc mode: what one
+ * makes through the product is invisible and untouchable to the other, through every /api/db relation and
+ * in the database itself, and the rows a worker writes for it stay its own.
+ */
+
+let issuer: TestIssuer;
+let t: TestApp;
+let base: string;
+let dir: string;
+const org = { acme: '', globex: '' };
+const people = { alice: {} as Record<string, string>, bob: {} as Record<string, string> };
+const made = { canary: '', check: '', scraper: '', item: '' };
+
+async function call(who: Record<string, string>, method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: { accept: 'application/json', ...who, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+function rows(answer: { body: unknown }): Array<Record<string, unknown>> {
+  return Array.isArray(answer.body) ? (answer.body as Array<Record<string, unknown>>) : [];
+}
+
+async function member(name: string, organizationId: string): Promise<Record<string, string>> {
+  const person = await t.userWith(['admin'], `${name}@example.com`);
+  await t.db.pool.query("INSERT INTO organization_members (organization_id, person_id, source) VALUES ($1, $2, 'console')", [organizationId, person.id]);
+  return person.headers;
+}
+
+beforeAll(async () => {
+  ({ issuer, t, base } = await startOidcApp());
+  dir = await mkdtemp(path.join(tmpdir(), 'wk-tenancy-'));
+  const { rows: made0 } = await t.db.pool.query<{ id: string; name: string }>("INSERT INTO organizations (name, external_id) VALUES ('Acme', 'org_acme'), ('Globex', 'org_globex') RETURNING id, name");
+  org.acme = made0.find((row) => row.name === 'Acme')?.id ?? '';
+  org.globex = made0.find((row) => row.name === 'Globex')?.id ?? '';
+  people.alice = await member('alice', org.acme);
+  people.bob = await member('bob', org.globex);
+  // A row of the console itself (no organization): neither organization sees it.
+  await t.db.pool.query("INSERT INTO teams (name) VALUES ('console-team')");
+});
+
+afterAll(async () => {
+  await t?.close();
+  await issuer?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('organizations sharing one database (row-level security)', () => {
+  it('each person works in their only organization', async () => {
+    const me = await call(people.alice, 'GET', '/api/auth/whoami');
+    expect(me.body).toMatchObject({ organization: { id: org.acme, name: 'Acme', has_backend_url: false } });
+  });
+
+  it('Acme makes a canary, runs its check, scrapes a file, and adds a connection and a team through the product', async () => {
+    const canary = await call(people.alice, 'POST', '/api/canary/canaries', { name: 'acme-ports', spec: { schedule: '@every 5m', tcp: [{ name: 'acme-db', endpoint: '127.0.0.1:5432' }] } });
+    expect(canary.status, JSON.stringify(canary.body)).toBe(201);
+    made.canary = String((canary.body as { id: string }).id);
+    const checks = rows(await call(people.alice, 'GET', `/api/db/checks?canary_id=eq.${made.canary}&select=id`));
+    made.check = String(checks[0]?.id ?? '');
+    expect(made.check).not.toBe('');
+    const ran = await call(people.alice, 'POST', `/api/canary/run/check/${made.check}`);
+    expect(ran.status, JSON.stringify(ran.body)).toBeLessThan(300);
+
+    const file = path.join(dir, 'things.json');
+    await writeFile(file, JSON.stringify([{ id: 'acme-1', type: 'Acme::Thing', name: 'acme-thing' }]));
+    const scraper = await call(people.alice, 'POST', '/api/catalog/scrapers', { name: 'acme-files', spec: { schedule: '@never', file: [{ type: '$.type', id: '$.id', name: '$.name', paths: [file] }] } });
+    expect(scraper.status, JSON.stringify(scraper.body)).toBe(201);
+    made.scraper = String((scraper.body as { id: string }).id);
+    const scraped = await call(people.alice, 'POST', `/api/config/run/${made.scraper}`);
+    expect(scraped.status, JSON.stringify(scraped.body)).toBe(200);
+    const items = rows(await call(people.alice, 'GET', '/api/db/config_items?name=eq.acme-thing&select=id'));
+    made.item = String(items[0]?.id ?? '');
+    expect(made.item).not.toBe('');
+
+    const connection = await call(people.alice, 'POST', '/api/connections', { name: 'acme-db', type: 'postgres', url: 'postgres://db.acme.internal:5432/acme', username: 'acme', password: 'acme-secret' });
+    expect(connection.status, JSON.stringify(connection.body)).toBe(201);
+    const team = await call(people.alice, 'POST', '/api/db/teams', { name: 'acme-team' });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+
+    // Acme sees its own rows, not the console's.
+    const teams = rows(await call(people.alice, 'GET', '/api/db/teams?select=name')).map((row) => row.name);
+    expect(teams).toEqual(['acme-team']);
+    const statuses = rows(await call(people.alice, 'GET', `/api/db/check_statuses?check_id=eq.${made.check}&select=status`));
+    expect(statuses.length).toBe(1);
+    // The rows carry Acme's organization in the database.
+    const { rows: owned } = await t.db.pool.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM canaries WHERE organization_id = $1) + (SELECT count(*) FROM checks WHERE organization_id = $1)
+            + (SELECT count(*) FROM check_statuses WHERE organization_id = $1) + (SELECT count(*) FROM config_items WHERE organization_id = $1)
+            + (SELECT count(*) FROM connections WHERE organization_id = $1) + (SELECT count(*) FROM teams WHERE organization_id = $1) AS n`,
+      [org.acme],
+    );
+    expect(Number(owned[0]?.n)).toBeGreaterThanOrEqual(6);
+  });
+
+  it('Globex reads, changes and deletes none of it through any /api/db relation', async () => {
+    const victimIds = await inOrganization(org.acme, () => collectIds(t.db.pool));
+    const result = await probeEveryRelation({ baseUrl: base, headers: people.bob, victimIds, victimStrings: ['acme-ports', 'acme-thing', 'acme-team', 'db.acme.internal'] });
+    expect(result.violations).toEqual([]);
+    // Every relation and function /api/db serves was asked, and the probe had Acme ids for many of them.
+    expect(result.probed.length).toBe(relations.length + functions.length);
+    expect(result.withVictimIds.length).toBeGreaterThanOrEqual(8);
+    expect(result.withVictimIds).toEqual(expect.arrayContaining(['canaries', 'checks', 'check_statuses', 'config_items', 'config_scrapers', 'teams']));
+    // Acme's rows are all still there, unchanged.
+    const canaries = rows(await call(people.alice, 'GET', `/api/db/canaries?id=eq.${made.canary}&select=name`));
+    expect(canaries).toEqual([{ name: 'acme-ports' }]);
+    // Globex sees nothing at all of what exists so far (it made nothing).
+    expect(rows(await call(people.bob, 'GET', '/api/db/teams?select=name'))).toEqual([]);
+    expect(rows(await call(people.bob, 'GET', '/api/db/config_items?select=id'))).toEqual([]);
+  });
+
+  it('the feature routes refuse Acme ids to Globex too', async () => {
+    for (const url of [`/api/canary/run/check/${made.check}`, `/api/config/run/${made.scraper}`]) {
+      const answer = await call(people.bob, 'POST', url);
+      expect(answer.status, `${url}: ${JSON.stringify(answer.body)}`).toBe(404);
+    }
+    const canary = await call(people.bob, 'GET', `/api/canary/canaries/${made.canary}`);
+    expect(canary.status).toBe(404);
+  });
+
+  it('in the database, the tenant role of one organization cannot read, change or write into the other', async () => {
+    const pool = t.db.pool;
+    await inOrganization(org.globex, async () => {
+      expect((await pool.query('SELECT id FROM canaries WHERE id = $1', [made.canary])).rowCount).toBe(0);
+      expect((await pool.query("UPDATE canaries SET name = 'taken' WHERE id = $1", [made.canary])).rowCount).toBe(0);
+      expect((await pool.query('DELETE FROM config_items WHERE id = $1', [made.item])).rowCount).toBe(0);
+      await expect(pool.query("INSERT INTO teams (name, organization_id) VALUES ('planted', $1)", [org.acme])).rejects.toThrow(/row-level security/);
+      const { rows: role } = await pool.query<{ current_user: string }>('SELECT current_user');
+      expect(role[0]?.current_user).toBe('watchkeeper_tenant');
+    });
+    // Outside any organization the connection is the server's own user again, and sees everything.
+    const { rows: back } = await pool.query<{ current_user: string; n: number }>('SELECT current_user, (SELECT count(*)::int FROM teams) AS n');
+    expect(back[0]?.current_user).not.toBe('watchkeeper_tenant');
+    expect(back[0]?.n).toBe(2);
+  });
+
+  it('a worker writing for Acme (no scope) files the row under Acme; Acme events are handled in Acme', async () => {
+    const pool = t.db.pool;
+    await pool.query('INSERT INTO check_statuses (check_id, time, status) VALUES ($1, now() + interval \'1 minute\', false)', [made.check]);
+    const { rows: written } = await pool.query<{ organization_id: string }>('SELECT organization_id FROM check_statuses WHERE check_id = $1 ORDER BY time DESC LIMIT 1', [made.check]);
+    expect(written[0]?.organization_id).toBe(org.acme);
+
+    await inOrganization(org.acme, () => publish(pool, 'tenancy.test', { id: made.check }));
+    await publish(pool, 'tenancy.test', { id: 'console' });
+    const { events } = await claimEvents(pool, ['tenancy.test'], 'tenancy-test', 10, 60_000);
+    const byId = new Map(events.map((event) => [String(event.properties.id), event.organizationId]));
+    expect(byId.get(made.check)).toBe(org.acme);
+    expect(byId.get('console')).toBeUndefined();
+  });
+
+  it('every table holding data is an organization table (a new table must be added in its migration)', async () => {
+    const console = ['schema_migrations', 'identities', 'identity_addresses', 'identity_credential_identifiers', 'identity_credentials', 'sessions', 'selfservice_errors', 'selfservice_flows', 'auth_rate_limits', 'organizations', 'organization_members', 'oidc_sessions', 'front_signing_keys', 'rbac_version', 'scheduled_jobs', 'job_instances', 'event_consumers', 'check_rollup_epoch'];
+    const { rows: tables } = await t.db.pool.query<{ relname: string; rls: boolean; policy: boolean }>(
+      `SELECT c.relname, c.relrowsecurity AS rls, EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid AND p.polname = 'organization_rows') AS policy
+         FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') ORDER BY 1`,
+    );
+    const unscoped = tables.filter((table) => !console.includes(table.relname) && !(table.rls && table.policy) && table.relname !== 'relation_counts').map((table) => table.relname);
+    expect(unscoped).toEqual([]);
+    const { rows: views } = await t.db.pool.query<{ viewname: string }>("SELECT c.relname AS viewname FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'v' AND NOT coalesce(c.reloptions @> ARRAY['security_invoker=true'], false)");
+    expect(views.map((view) => view.viewname)).toEqual([]);
+  });
+});
