@@ -41,7 +41,7 @@ export function OrganizationChooser({ hosted, signOut, manage }: { hosted: Hoste
         <p className="text-center text-sm text-slate-600">
           {manage
             ? 'You are not a member of any organization yet. As an administrator, create one and invite yourself to it.'
-            : 'You are not a member of any organization. Ask an administrator of your organization to invite you, then sign in again.'}
+            : 'You are not a member of any organization. Ask an administrator of your organization to invite you, then choose Check again.'}
         </p>
         {manageLink}
       </AuthCard>

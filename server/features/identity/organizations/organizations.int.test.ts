@@ -136,7 +136,7 @@ describe('choosing an organization (hosted mode)', () => {
     expect((await call(none, '/api/.ory/self-service/logout/browser')).status).toBe(200);
   });
 
-  it('answers an API token as before: it has no session to choose in', async () => {
+  it('answers an API token made outside any organization with none, and refuses it the choice (a token keeps the organization it was made in)', async () => {
     const { rows } = await t.db.pool.query<{ id: string }>("SELECT id FROM people WHERE email = 'olivia@example.com'");
     const token = await createAccessToken(t.db.pool, { personId: rows[0]?.id ?? '', name: 'cli', scopes: [{ object: 'catalog', action: 'read' }], expiresAt: null, createdBy: rows[0]?.id ?? '' });
     const answer = await fetch(`${base}/api/auth/whoami`, { headers: { authorization: `Bearer ${token.token}` } });
