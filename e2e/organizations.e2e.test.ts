@@ -91,6 +91,28 @@ describe('choosing an organization in hosted mode', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('keeps what one organization makes out of the other (row-level security): a team made in Acme is not in Globex', async () => {
+    const page = journey.page();
+    await page.goto(`${journey.server().url}/settings/teams`);
+    await page.getByRole('heading', { name: 'Teams', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Add Team' }).click();
+    await page.getByLabel('Name').pressSequentially('acme-platform');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Team created successfully').waitFor();
+    const teams = page.getByRole('table', { name: 'Teams' });
+    await teams.getByRole('row', { name: /acme-platform/ }).waitFor();
+
+    await switchTo(page, 'Acme', 'Globex');
+    await page.waitForURL((url) => url.pathname === '/settings/teams');
+    await page.getByText('No resources found').waitFor();
+    expect(await page.getByRole('row', { name: /acme-platform/ }).count()).toBe(0);
+    const stored = await journey.server().pool.query<{ organization: string }>("SELECT o.name AS organization FROM teams t JOIN organizations o ON o.id = t.organization_id WHERE t.name = 'acme-platform'");
+    expect(stored.rows).toEqual([{ organization: 'Acme' }]);
+
+    await switchTo(page, 'Globex', 'Acme');
+    await teams.getByRole('row', { name: /acme-platform/ }).waitFor();
+  });
+
   it('shows the chooser without a reload when the chosen organization is lost mid-session, at the next click', async () => {
     const page = journey.page();
     const { pool } = journey.server();

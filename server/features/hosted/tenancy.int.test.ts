@@ -134,6 +134,18 @@ describe('organizations sharing one database (row-level security)', () => {
     expect(canary.status).toBe(404);
   });
 
+  it('an agent made in Acme gets an Acme token; what it pushes lands in Acme and Globex never sees it', async () => {
+    const generated = await call(people.alice, 'POST', '/api/agent/generate', { name: 'acme-edge' });
+    expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+    const { access_token: token, person_id: agentPerson } = generated.body as { access_token: string; person_id: string };
+    const { rows: tokens } = await t.db.pool.query<{ organization_id: string }>('SELECT organization_id FROM access_tokens WHERE person_id = $1', [agentPerson]);
+    expect(tokens.map((row) => row.organization_id)).toEqual([org.acme]);
+    const heartbeat = await call({ authorization: `Bearer ${token}` }, 'POST', '/api/agent/push', { agent: { name: 'acme-edge' } });
+    expect(heartbeat.status, JSON.stringify(heartbeat.body)).toBe(200);
+    expect(rows(await call(people.alice, 'GET', '/api/db/agents_summary?name=eq.acme-edge&select=name')).length).toBe(1);
+    expect(rows(await call(people.bob, 'GET', '/api/db/agents_summary?name=eq.acme-edge&select=name'))).toEqual([]);
+  });
+
   it('in the database, the tenant role of one organization cannot read, change or write into the other', async () => {
     const pool = t.db.pool;
     await inOrganization(org.globex, async () => {

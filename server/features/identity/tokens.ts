@@ -20,7 +20,8 @@ export interface TokenRow {
 /**
  * Creates an API token acting for `personId`; the token is answered once and only its hash is kept.
  * `organizationId` (hosted mode): the organization it works in, the creating session's
- * (`actor.organizationId`) or the one the command line names; none when left out.
+ * (`actor.organizationId`) or the one the command line names; else the organization whose work is running
+ * (an agent made in it), else none.
  */
 export async function createAccessToken(
   db: Queryable,
@@ -28,7 +29,8 @@ export async function createAccessToken(
 ): Promise<{ id: string; token: string; expires_at: Date | null }> {
   const token = newAccessToken();
   const { rows } = await db.query<{ id: string; expires_at: Date | null }>(
-    'INSERT INTO access_tokens (name, person_id, hash, scopes, expires_at, created_by, organization_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, expires_at',
+    // Made inside an organization's work (an agent's token), it is that organization's (migration 0035).
+    'INSERT INTO access_tokens (name, person_id, hash, scopes, expires_at, created_by, organization_id) VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::uuid, current_organization())) RETURNING id, expires_at',
     [
       input.name.trim(),
       input.personId,
