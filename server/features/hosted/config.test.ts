@@ -22,7 +22,7 @@ describe('--auth trusted-front settings', () => {
 
 describe('what the front forwards to an organization backend', () => {
   it('forwards /api/* except sign-in, the session and the organization routes', () => {
-    for (const path of ['/api/db/properties', '/api/view/1', '/api/mcp', '/api/authz']) expect(isProxied(path), path).toBe(true);
+    for (const path of ['/api/db/properties', '/api/view/1', '/api/mcp', '/mcp', '/api/authz']) expect(isProxied(path), path).toBe(true);
     for (const path of ['/api/auth/whoami', '/api/auth/organization-token', '/api/auth', '/api/.ory/sessions/whoami', '/api/organizations', '/api/organizations/x', '/health', '/incidents']) {
       expect(isProxied(path), path).toBe(false);
     }

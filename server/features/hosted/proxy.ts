@@ -18,7 +18,9 @@ import { organizationOfSession, type OrganizationTokens, type SessionOrganizatio
 /** Answered by the front itself: sign-in, the session, the organization routes. */
 const FRONT_ONLY = [/^\/api\/auth(\/|$)/, /^\/api\/\.ory(\/|$)/, /^\/api\/organizations(\/|$)/];
 
+/** An organization's API: /api/* but the front's own routes, and the MCP server's second address /mcp. */
 export function isProxied(pathname: string): boolean {
+  if (pathname === '/mcp') return true;
   return pathname.startsWith('/api/') && !FRONT_ONLY.some((pattern) => pattern.test(pathname));
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/app';
+import { presetScopes } from '../../../common/rbac';
 import { functions, relations } from '../../postgrest/relations';
 import { inOrganization } from '../../platform/db/tenant';
 import { claimEvents, publish } from '../../platform/jobs/event-queue';
@@ -144,6 +145,36 @@ describe('organizations sharing one database (row-level security)', () => {
     expect(heartbeat.status, JSON.stringify(heartbeat.body)).toBe(200);
     expect(rows(await call(people.alice, 'GET', '/api/db/agents_summary?name=eq.acme-edge&select=name')).length).toBe(1);
     expect(rows(await call(people.bob, 'GET', '/api/db/agents_summary?name=eq.acme-edge&select=name'))).toEqual([]);
+  });
+
+  it('kubectl (/api/kubernetes) and MCP (/api/mcp and /mcp) with a Globex token show nothing of Acme', async () => {
+    const tokenOf = async (who: Record<string, string>, name: string): Promise<Record<string, string>> => {
+      const made = await call(who, 'POST', '/api/auth/create_token', { name, scope: presetScopes('Admin') });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      return { authorization: `Bearer ${(made.body as { payload: { token: string } }).payload.token}` };
+    };
+    const acme = await tokenOf(people.alice, 'alice-cli');
+    const globex = await tokenOf(people.bob, 'bob-cli');
+    const canaries = (who: Record<string, string>) => call(who, 'GET', '/api/kubernetes/apis/canaries.flanksource.com/v1/canaries');
+    expect(JSON.stringify((await canaries(acme)).body)).toContain('acme-ports');
+    const seen = await canaries(globex);
+    expect(seen.status).toBe(200);
+    expect(JSON.stringify(seen.body)).not.toContain('acme-ports');
+    const search = async (who: Record<string, string>, url: string): Promise<string> => {
+      const answer = await fetch(`${base}${url}`, {
+        method: 'POST',
+        headers: { ...who, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_resources', arguments: { query: 'acme' } } }),
+      });
+      expect(answer.status, url).toBe(200);
+      return answer.text();
+    };
+    for (const url of ['/api/mcp', '/mcp']) {
+      expect(await search(acme, url), url).toContain('acme-thing');
+      const answer = await search(globex, url);
+      expect(answer, url).not.toContain('acme-thing');
+      expect(answer, url).not.toContain('acme-db');
+    }
   });
 
   it('in the database, the tenant role of one organization cannot read, change or write into the other', async () => {
