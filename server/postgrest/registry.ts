@@ -79,6 +79,11 @@ export interface RelationDef {
   /** Column sets `on_conflict=` may name; the primary key is always allowed. */
   conflictTargets?: ReadonlyArray<readonly string[]>;
   /**
+   * Its keys are unique per organization (hosted mode, migration 0036: the unique index ends with
+   * organization_id, NULLS NOT DISTINCT): an upsert's ON CONFLICT names organization_id after them.
+   */
+  keysPerOrganization?: boolean;
+  /**
    * Rows with `deleted_at` set are hidden unless the query filters on `deleted_at` (possible only when
    * it is readable), and DELETE sets it instead of removing the row.
    */

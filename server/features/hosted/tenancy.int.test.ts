@@ -147,6 +147,30 @@ describe('organizations sharing one database (row-level security)', () => {
     expect(rows(await call(people.bob, 'GET', '/api/db/agents_summary?name=eq.acme-edge&select=name'))).toEqual([]);
   });
 
+  it('Globex may use the names Acme uses (a team, a canary, a property) without touching Acme\'s', async () => {
+    const team = await call(people.bob, 'POST', '/api/db/teams', { name: 'acme-team' });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const canary = await call(people.bob, 'POST', '/api/canary/canaries', { name: 'acme-ports', spec: { schedule: '@every 5m', tcp: [{ name: 'globex-db', endpoint: '127.0.0.1:5432' }] } });
+    expect(canary.status, JSON.stringify(canary.body)).toBe(201);
+    const upsert = (who: Record<string, string>, value: string) =>
+      fetch(`${base}/api/db/properties?on_conflict=name`, {
+        method: 'POST',
+        headers: { ...who, 'content-type': 'application/json', prefer: 'resolution=merge-duplicates,return=representation' },
+        body: JSON.stringify({ name: 'tenancy.flag', value }),
+      });
+    for (const [who, value] of [[people.alice, 'acme'], [people.bob, 'globex'], [people.bob, 'globex-2']] as const) {
+      const answer = await upsert(who, value);
+      expect(answer.status, await answer.clone().text()).toBeLessThan(300);
+    }
+    const flag = async (who: Record<string, string>) => rows(await call(who, 'GET', '/api/db/properties?name=eq.tenancy.flag&select=value')).map((row) => row.value);
+    expect(await flag(people.alice)).toEqual(['acme']);
+    expect(await flag(people.bob)).toEqual(['globex-2']);
+    // Inside one organization a name is still unique.
+    const again = await call(people.bob, 'POST', '/api/db/teams', { name: 'ACME-team' });
+    expect(again.status).toBe(409);
+    expect(rows(await call(people.alice, 'GET', '/api/db/teams?select=name')).map((row) => row.name)).toEqual(['acme-team']);
+  });
+
   it('kubectl (/api/kubernetes) and MCP (/api/mcp and /mcp) with a Globex token show nothing of Acme', async () => {
     const tokenOf = async (who: Record<string, string>, name: string): Promise<Record<string, string>> => {
       const made = await call(who, 'POST', '/api/auth/create_token', { name, scope: presetScopes('Admin') });
@@ -156,10 +180,11 @@ describe('organizations sharing one database (row-level security)', () => {
     const acme = await tokenOf(people.alice, 'alice-cli');
     const globex = await tokenOf(people.bob, 'bob-cli');
     const canaries = (who: Record<string, string>) => call(who, 'GET', '/api/kubernetes/apis/canaries.flanksource.com/v1/canaries');
-    expect(JSON.stringify((await canaries(acme)).body)).toContain('acme-ports');
+    expect(JSON.stringify((await canaries(acme)).body)).toContain(made.canary);
     const seen = await canaries(globex);
     expect(seen.status).toBe(200);
-    expect(JSON.stringify(seen.body)).not.toContain('acme-ports');
+    // Globex has its own canary of that name by now (the test above), never Acme's.
+    expect(JSON.stringify(seen.body)).not.toContain(made.canary);
     const search = async (who: Record<string, string>, url: string): Promise<string> => {
       const answer = await fetch(`${base}${url}`, {
         method: 'POST',
@@ -190,7 +215,7 @@ describe('organizations sharing one database (row-level security)', () => {
     // Outside any organization the connection is the server's own user again, and sees everything.
     const { rows: back } = await pool.query<{ current_user: string; n: number }>('SELECT current_user, (SELECT count(*)::int FROM teams) AS n');
     expect(back[0]?.current_user).not.toBe('watchkeeper_tenant');
-    expect(back[0]?.n).toBe(2);
+    expect(back[0]?.n).toBe(3); // the console's, Acme's and Globex's
   });
 
   it('a worker writing for Acme (no scope) files the row under Acme; Acme events are handled in Acme', async () => {

@@ -11,6 +11,7 @@ export const platformRelations: RelationDef[] = [
     updatable: ['name', 'value'],
     deletable: true,
     primaryKey: ['name'],
+    keysPerOrganization: true,
   },
   {
     name: 'agents',

@@ -96,7 +96,7 @@ export function insertSql(info: RelationInfo, options: InsertOptions, params: Pa
   }
   let conflict = '';
   if (options.conflict) {
-    const keys = options.conflict.target.map((name) => ident(name)).join(', ');
+    const keys = [...options.conflict.target, ...(info.def.keysPerOrganization ? ['organization_id'] : [])].map((name) => ident(name)).join(', ');
     const updates = columns.filter((column) => !options.conflict?.target.includes(column.name)).map((column) => `${ident(column.name)} = EXCLUDED.${ident(column.name)}`);
     conflict = options.conflict.action === 'ignore' || updates.length === 0 ? ` ON CONFLICT (${keys}) DO NOTHING` : ` ON CONFLICT (${keys}) DO UPDATE SET ${updates.join(', ')}`;
   }
