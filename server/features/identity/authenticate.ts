@@ -68,14 +68,15 @@ type PrincipalFrom = 'session' | 'token' | 'person';
 
 /**
  * The organization a session works in (hosted mode, docs/HOSTED.md): the one chosen in the switcher while
- * the person is still a member of it and it is not deleted, else their only organization when they have
- * exactly one (chosen for them), else none.
+ * the person is still a member of it and it is not deleted, else (nothing chosen yet) their only
+ * organization when they have exactly one, else none. A choice that no longer holds is never replaced
+ * silently: the open page would show one organization's cache over another's data; the person chooses again.
  */
 const SESSION_ORGANIZATION = `coalesce(
     (SELECT m.organization_id FROM organization_members m JOIN organizations o ON o.id = m.organization_id AND o.deleted_at IS NULL
       WHERE m.person_id = p.id AND m.organization_id = s.organization_id),
     (SELECT (array_agg(m.organization_id))[1] FROM organization_members m JOIN organizations o ON o.id = m.organization_id AND o.deleted_at IS NULL
-      WHERE m.person_id = p.id HAVING count(*) = 1))`;
+      WHERE m.person_id = p.id AND s.organization_id IS NULL HAVING count(*) = 1))`;
 
 /**
  * The organization an API token works in (docs/HOSTED.md "API tokens in hosted mode"): the one it was made

@@ -131,8 +131,9 @@ describe('organizations admin API', () => {
     expect((await call('GET', '/api/auth/organizations')).body).not.toEqual(expect.arrayContaining([expect.objectContaining({ id })]));
     expect((await call('GET', `/api/auth/organizations/${id}/members`)).status).toBe(404);
     expect((await call('DELETE', `/api/auth/organizations/${id}`)).status).toBe(404);
+    // Its sessions keep the deleted organization's id, so they find none and choose again (never another one silently).
     const sessions = await t.db.pool.query('SELECT 1 FROM sessions WHERE organization_id = $1', [id]);
-    expect(sessions.rowCount).toBe(0);
+    expect(sessions.rowCount).toBe(1);
     const reuse = await call('POST', '/api/auth/organizations', { name: 'Doomed', external_id: 'org-doomed' });
     expect(reuse.status).toBe(409);
     expect(reuse.body.message).toBe('external_id: belongs to a deleted organization');

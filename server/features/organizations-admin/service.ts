@@ -165,7 +165,7 @@ export async function deleteOrganization(pool: pg.Pool, id: string): Promise<Org
     const row = await getOrganization(client, id);
     await client.query('UPDATE organizations SET deleted_at = now() WHERE id = $1', [id]);
     await client.query('DELETE FROM organization_members WHERE organization_id = $1', [id]);
-    await client.query('UPDATE sessions SET organization_id = NULL WHERE organization_id = $1', [id]);
+    // Sessions working in it keep its id, find no organization (authenticate.ts) and choose again.
     return row;
   });
 }

@@ -110,8 +110,11 @@ describe('choosing an organization (hosted mode)', () => {
   it('forgets the choice when the person leaves that organization, and when it is deleted', async () => {
     const me = await whoami(cookie);
     await t.db.pool.query('DELETE FROM organization_members WHERE organization_id = $1 AND person_id = $2', [acme.id, me.user.id]);
-    // One organization left (Globex): chosen for them.
-    expect((await whoami(cookie)).organization?.name).toBe('Globex');
+    // One organization left (Globex), but the choice is not replaced silently: they choose again.
+    const left = await whoami(cookie);
+    expect(left.organization).toBeNull();
+    expect(left.organizations?.map((organization) => organization.name)).toEqual(['Globex']);
+    expect((await call(cookie, '/api/db/teams?select=id')).status).toBe(403);
     await t.db.pool.query('UPDATE organizations SET deleted_at = now() WHERE id = $1', [globex.id]);
     const after = await whoami(cookie);
     expect(after.organization).toBeNull();
