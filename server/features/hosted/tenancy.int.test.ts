@@ -7,6 +7,8 @@ import { presetScopes } from '../../../common/rbac';
 import { functions, relations } from '../../postgrest/relations';
 import { inOrganization } from '../../platform/db/tenant';
 import { claimEvents, publish } from '../../platform/jobs/event-queue';
+import { createLogger } from '../../platform/logger';
+import { evaluateIncidentRules } from '../incidents/rules/engine';
 import { startOidcApp, type TestIssuer } from '../identity/oidc/testing/issuer';
 import { collectIds, probeEveryRelation } from './testing/every-relation';
 
@@ -230,6 +232,22 @@ describe('organizations sharing one database (row-level security)', () => {
     const byId = new Map(events.map((event) => [String(event.properties.id), event.organizationId]));
     expect(byId.get(made.check)).toBe(org.acme);
     expect(byId.get('console')).toBeUndefined();
+  });
+
+  it('incident rules look at their own organization only: Globex\'s catch-all rule opens nothing for Acme\'s failing check', async () => {
+    for (const [who, name] of [[people.alice, 'acme-all'], [people.bob, 'globex-all']] as const) {
+      const rule = await call(who, 'POST', '/api/incident/rules', { name, spec: { checks: [{ name: '*' }], template: { title: '{{name}} is failing', severity: 'high' } } });
+      expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    }
+    // Acme's check fails (its latest result, written by the worker test above, failed; the runner marks it so).
+    await t.db.pool.query("UPDATE checks SET status = 'unhealthy' WHERE id = $1", [made.check]);
+    await evaluateIncidentRules(t.db.pool, createLogger('silent'));
+    const { rows: opened } = await t.db.pool.query<{ organization: string; title: string }>(
+      'SELECT o.name AS organization, i.title FROM incidents i JOIN organizations o ON o.id = i.organization_id WHERE i.source_id = $1 ORDER BY 1',
+      [made.check],
+    );
+    expect(opened).toEqual([{ organization: 'Acme', title: 'acme-db is failing' }]);
+    expect(rows(await call(people.bob, 'GET', '/api/db/incidents?select=title')).map((row) => row.title)).not.toContain('acme-db is failing');
   });
 
   it('every table holding data is an organization table (a new table must be added in its migration)', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { inOrganizationOf } from '../../platform/db/tenant';
 import { evaluateCel, interpolate, renderTemplate } from '../../platform/expressions';
 import { errorMessage, interval } from '../../platform/jobs/db';
 import { publish } from '../../platform/jobs/event-queue';
@@ -158,7 +159,7 @@ export class PlaybookRunner {
         const free = this.concurrency - this.inFlight.size;
         if (free > 0) {
           const claimed = await this.claim(free);
-          for (const id of claimed) this.launch(id);
+          for (const run of claimed) this.launch(run.id, run.organizationId);
           if (claimed.length === free) continue;
           wait = boundedWait(await this.millisUntilDue(), 20, this.pollMillis);
         }
@@ -170,8 +171,8 @@ export class PlaybookRunner {
     }
   }
 
-  private async claim(limit: number): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>(
+  private async claim(limit: number): Promise<Array<{ id: string; organizationId: string | null }>> {
+    const { rows } = await this.pool.query<{ id: string; organization_id: string | null }>(
       `UPDATE playbook_runs r
           SET claimed_by = $2, lease_until = now() + $3::interval,
               status = CASE WHEN r.status = 'scheduled' THEN 'running' ELSE r.status END,
@@ -181,10 +182,10 @@ export class PlaybookRunner {
                                OR status = 'waiting' AND scheduled_time <= now())
                           AND (lease_until IS NULL OR lease_until < now())
                         ORDER BY scheduled_time LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING r.id`,
+        RETURNING r.id, r.organization_id`,
       [limit, this.options.instanceId, interval(this.leaseMillis)],
     );
-    return rows.map((row) => row.id);
+    return rows.map((row) => ({ id: row.id, organizationId: row.organization_id }));
   }
 
   private async millisUntilDue(): Promise<number | undefined> {
@@ -196,9 +197,10 @@ export class PlaybookRunner {
     return millis === null || millis === undefined ? undefined : Number(millis);
   }
 
-  private launch(id: string): void {
+  private launch(id: string, organizationId: string | null): void {
     const controller = new AbortController();
-    const done = this.work(id, controller)
+    // An organization's run works in its scope: its actions read and write that organization's rows only.
+    const done = inOrganizationOf(organizationId, () => this.work(id, controller))
       .catch((error) => this.log.error({ err: errorMessage(error), run: id }, 'playbook run failed in the runner'))
       .finally(() => {
         this.inFlight.delete(id);

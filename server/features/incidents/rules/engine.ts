@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '../../../platform/logger';
+import { inOrganizationOf } from '../../../platform/db/tenant';
 import { autoCloseIncidents } from './auto-close';
 import { openIncident, type Failing } from './open';
 import { loadRules, type StoredRule } from './rules';
@@ -96,24 +97,29 @@ export async function evaluateIncidentRules(pool: pg.Pool, log: Logger, signal?:
     const { spec } = rule;
     // filter.category: the rule opens incidents of its template's type only if the filter lets it.
     if (spec.categories && !spec.categories.includes(spec.template.type)) continue;
-    for (const kind of KINDS) {
-      if (spec.selectors[kind].length === 0) continue;
-      let found = await candidates(pool, kind, rule);
-      if (spec.ageMillis > 0) found = await oldEnough(pool, rule, kind, found);
-      for (const resource of found) {
-        if (signal?.aborted) return { rules: rules.length, opened, closed: 0, skipped: broken };
-        const key = `${kind}:${resource.id}`;
-        if (claimed.has(key)) continue;
-        if (await openIncident(pool, rule, kind, resource)) {
-          opened += 1;
-          log.info({ rule: rule.name, kind, resource: resource.id }, 'incident rule opened an incident');
+    // An organization's rule looks at that organization's resources only (docs/HOSTED.md "Row-level security").
+    const stopped = await inOrganizationOf(rule.organizationId, async () => {
+      for (const kind of KINDS) {
+        if (spec.selectors[kind].length === 0) continue;
+        let found = await candidates(pool, kind, rule);
+        if (spec.ageMillis > 0) found = await oldEnough(pool, rule, kind, found);
+        for (const resource of found) {
+          if (signal?.aborted) return true;
+          const key = `${kind}:${resource.id}`;
+          if (claimed.has(key)) continue;
+          if (await openIncident(pool, rule, kind, resource)) {
+            opened += 1;
+            log.info({ rule: rule.name, kind, resource: resource.id }, 'incident rule opened an incident');
+          }
+          if (spec.breakOnMatch) claimed.add(key);
         }
-        if (spec.breakOnMatch) claimed.add(key);
       }
-    }
-    if (spec.ageMillis === 0) {
-      await pool.query('DELETE FROM incident_rule_resources WHERE incident_rule_id = $1 AND healthy_since IS NULL', [rule.id]);
-    }
+      if (spec.ageMillis === 0) {
+        await pool.query('DELETE FROM incident_rule_resources WHERE incident_rule_id = $1 AND healthy_since IS NULL', [rule.id]);
+      }
+      return false;
+    });
+    if (stopped) return { rules: rules.length, opened, closed: 0, skipped: broken };
   }
   const closed = signal?.aborted ? 0 : await autoCloseIncidents(pool, rules, log);
   return { rules: rules.length, opened, closed, skipped: broken };
