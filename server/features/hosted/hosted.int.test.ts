@@ -149,9 +149,9 @@ describe('the front’s proxy', () => {
     // A backend's refusal passes through as it is.
     const missing = await fetch(`${frontUrl}/api/db/no_such_relation`, { headers: session(alice) });
     expect(missing.status).toBe(404);
-    // The front's own routes stay the front's: whoami answers the front's person.
+    // The front's own routes stay the front's: whoami answers the front's person, with her role in the organization.
     const me = (await (await fetch(`${frontUrl}/api/auth/whoami`, { headers: session(alice) })).json()) as { user: { email: string }; roles: string[] };
-    expect(me.roles).toEqual(['viewer']);
+    expect(me.roles).toEqual(['admin']);
   });
 
   it('keeps the organization’s data apart: org B’s backend has none of org A’s rows', async () => {
@@ -165,9 +165,12 @@ describe('the front’s proxy', () => {
     await chooseOrganization(front.db.pool, alice, orgDirect, 'admin');
     const { body } = await organizationToken(alice);
     expect(body.organization).toMatchObject({ id: orgDirect, direct: true, backend_url: backendB.url });
-    // Not forwarded: the front answers with its own database (alice is a viewer there).
-    const write = await fetch(`${frontUrl}/api/db/properties`, { method: 'POST', headers: { ...session(alice), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', value: 'y' }) });
-    expect(write.status).toBe(403);
+    // Not forwarded: the front answers with its own database, in the organization's scope (row-level security).
+    const name = `hosted.direct.${Date.now()}`;
+    const write = await fetch(`${frontUrl}/api/db/properties`, { method: 'POST', headers: { ...session(alice), 'content-type': 'application/json' }, body: JSON.stringify({ name, value: 'y' }) });
+    expect(write.status).toBe(201);
+    const stored = await front.db.pool.query<{ organization_id: string }>('SELECT organization_id FROM properties WHERE name = $1', [name]);
+    expect(stored.rows).toEqual([{ organization_id: orgDirect }]);
   });
 
   it('answers 502 with a clear message while the backend is down', async () => {

@@ -250,6 +250,18 @@ describe('organizations sharing one database (row-level security)', () => {
     expect(rows(await call(people.bob, 'GET', '/api/db/incidents?select=title')).map((row) => row.title)).not.toContain('acme-db is failing');
   });
 
+  it('permission rows are their organization\'s: a deny Globex writes for its admins does not reach Acme\'s admins', async () => {
+    const pool = t.db.pool;
+    await inOrganization(org.globex, () => pool.query("INSERT INTO permissions (subject, subject_type, object, action, deny) VALUES ('admin', 'group', 'database', 'read', true)"));
+    try {
+      expect((await call(people.bob, 'GET', '/api/db/teams?select=name')).status).toBe(403);
+      expect((await call(people.alice, 'GET', '/api/db/teams?select=name')).status).toBe(200);
+    } finally {
+      await inOrganization(org.globex, () => pool.query("DELETE FROM permissions WHERE subject = 'admin' AND deny"));
+    }
+    expect((await call(people.bob, 'GET', '/api/db/teams?select=name')).status).toBe(200);
+  });
+
   it('every table holding data is an organization table (a new table must be added in its migration)', async () => {
     const console = ['schema_migrations', 'identities', 'identity_addresses', 'identity_credential_identifiers', 'identity_credentials', 'sessions', 'selfservice_errors', 'selfservice_flows', 'auth_rate_limits', 'organizations', 'organization_members', 'oidc_sessions', 'front_signing_keys', 'rbac_version', 'scheduled_jobs', 'job_instances', 'event_consumers', 'check_rollup_epoch'];
     const { rows: tables } = await t.db.pool.query<{ relname: string; rls: boolean; policy: boolean }>(

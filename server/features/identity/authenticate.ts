@@ -85,19 +85,22 @@ const SESSION_ORGANIZATION = `coalesce(
 const TOKEN_ORGANIZATION = `(SELECT m.organization_id FROM organization_members m JOIN organizations o ON o.id = m.organization_id AND o.deleted_at IS NULL
       WHERE m.person_id = p.id AND m.organization_id = a.organization_id)`;
 
-const FROM: Record<PrincipalFrom, { columns: string; from: string; where: string }> = {
+const FROM: Record<PrincipalFrom, { columns: string; organization: string; from: string; where: string }> = {
   session: {
-    columns: `s.id AS session_id, s.aal, s.authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes, ${SESSION_ORGANIZATION} AS organization_id`,
+    columns: 's.id AS session_id, s.aal, s.authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes',
+    organization: SESSION_ORGANIZATION,
     from: 'sessions s JOIN people p ON p.id = s.identity_id',
     where: 's.token_hash = $1 AND s.active AND s.expires_at > now()',
   },
   token: {
-    columns: `NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, a.id AS token_id, a.scopes, ${TOKEN_ORGANIZATION} AS organization_id`,
+    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, a.id AS token_id, a.scopes',
+    organization: TOKEN_ORGANIZATION,
     from: 'access_tokens a JOIN people p ON p.id = a.person_id',
     where: 'a.hash = $1 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now())',
   },
   person: {
-    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes, NULL::uuid AS organization_id',
+    columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes',
+    organization: 'NULL::uuid',
     from: 'people p',
     where: 'p.id = $1',
   },
@@ -109,19 +112,27 @@ const FROM: Record<PrincipalFrom, { columns: string; from: string; where: string
  * RuleCache). Always fresh, so a revoked session or a new deny applies to the very next request.
  */
 const PRINCIPAL = (kind: PrincipalFrom) => `
-  SELECT p.id, p.name, p.email, r.roles, tm.team_ids, pg.groups, sf.second_factor, (SELECT version::int FROM rbac_version) AS rbac_version, ${FROM[kind].columns}
+  SELECT p.id, p.name, p.email, r.roles, tm.team_ids, pg.groups, sf.second_factor, (SELECT version::int FROM rbac_version) AS rbac_version, ${FROM[kind].columns},
+         org.organization_id
   FROM ${FROM[kind].from}
   JOIN identities i ON i.id = p.id AND i.state = 'active'
-  CROSS JOIN LATERAL (SELECT coalesce(array_agg(role), '{}') AS roles FROM person_roles WHERE person_id = p.id) r
+  -- Hosted mode: the organization the request works in; its teams, groups and permission rows apply.
+  CROSS JOIN LATERAL (SELECT ${FROM[kind].organization} AS organization_id) org
+  -- The member's role in that organization when one is set (docs/HOSTED.md), else the person's own roles.
+  CROSS JOIN LATERAL (SELECT coalesce(
+    (SELECT ARRAY[m.role] FROM organization_members m WHERE m.person_id = p.id AND m.organization_id = org.organization_id AND m.role IS NOT NULL),
+    (SELECT array_agg(role) FROM person_roles WHERE person_id = p.id),
+    '{}') AS roles) r
   CROSS JOIN LATERAL (
     SELECT coalesce(array_agg(m.team_id), '{}') AS team_ids
-    FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL WHERE m.person_id = p.id
+    FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL AND t.organization_id IS NOT DISTINCT FROM org.organization_id
+    WHERE m.person_id = p.id
   ) tm
   CROSS JOIN LATERAL (
     -- Permission groups (kind PermissionGroup) naming the person by id or email, everyone ('*'), or a team of theirs.
     SELECT coalesce(array_agg(g.name), '{}') AS groups
     FROM permission_groups g
-    WHERE g.deleted_at IS NULL AND (
+    WHERE g.deleted_at IS NULL AND g.organization_id IS NOT DISTINCT FROM org.organization_id AND (
       g.people && ARRAY['*', p.id::text, lower(coalesce(p.email, ''))]
       OR EXISTS (SELECT 1 FROM teams t WHERE t.id = ANY(tm.team_ids) AND (lower(t.name) = ANY(g.teams) OR t.id::text = ANY(g.teams)))
     )
@@ -145,7 +156,7 @@ async function toActor(row: PrincipalRow, rules: RuleCache): Promise<Actor> {
     roles,
     teamIds: row.team_ids,
     groups: row.groups,
-    permissions: await rules.rulesFor(row.rbac_version, { personId: row.id, teamIds: row.team_ids, roles, groups: row.groups }),
+    permissions: await rules.rulesFor(row.rbac_version, { personId: row.id, teamIds: row.team_ids, roles, groups: row.groups, organizationId: row.organization_id }),
     ...(row.session_id && row.aal && row.authenticated_at
       ? { session: { id: row.session_id, aal: row.aal, authenticatedAt: row.authenticated_at, organizationId: row.organization_id } }
       : {}),

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { parseObjectSelector } from '../../platform/auth/object-selector';
+import { outsideOrganizations } from '../../platform/db/tenant';
 import type { PermissionRule } from '../../platform/auth/types';
 import { isRecord } from '../../platform/errors';
 
@@ -54,12 +55,16 @@ export class RuleCache {
   /** The rows whose subject is the person, one of their teams, or a group: one of their roles or permission groups. */
   async rulesFor(
     version: number,
-    subject: { personId: string; teamIds: readonly string[]; roles: readonly string[]; groups?: readonly string[] },
+    subject: { personId: string; teamIds: readonly string[]; roles: readonly string[]; groups?: readonly string[]; organizationId?: string | null },
     now = Date.now(),
   ): Promise<PermissionRule[]> {
     if (version !== this.version) await this.reload(version);
     const groups = new Set([...subject.roles, ...(subject.groups ?? [])]);
-    const keys = [subjectKey('person', subject.personId), ...subject.teamIds.map((id) => subjectKey('team', id)), ...[...groups].map((group) => subjectKey('group', group))];
+    // Hosted mode: only the rows of the organization the request works in (the console's own: organization_id NULL).
+    const organization = subject.organizationId ?? '';
+    const keys = [subjectKey('person', subject.personId), ...subject.teamIds.map((id) => subjectKey('team', id)), ...[...groups].map((group) => subjectKey('group', group))].map(
+      (key) => `${organization}|${key}`,
+    );
     const lists: StoredRule[][] = [];
     for (const key of keys) {
       const list = this.bySubject.get(key);
@@ -75,7 +80,8 @@ export class RuleCache {
   private reload(version: number): Promise<void> {
     if (this.loading && this.loadingVersion >= version) return this.loading;
     this.loadingVersion = version;
-    const loading = this.load().finally(() => {
+    // Every organization's rows, whoever asks first (the cache serves them all, indexed by organization).
+    const loading = outsideOrganizations(() => this.load()).finally(() => {
       if (this.loading === loading) this.loading = undefined;
     });
     this.loading = loading;
@@ -89,7 +95,8 @@ export class RuleCache {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const versionRow = await client.query<{ version: number }>('SELECT version::int AS version FROM rbac_version');
       const { rows } = await client.query(
-        `SELECT id, action, deny, subject_type, subject, object, object_selector, config_id, component_id, canary_id, playbook_id, connection_id, tags, agents, until
+        `SELECT id, action, deny, subject_type, subject, object, object_selector, config_id, component_id, canary_id, playbook_id, connection_id, tags, agents, until,
+                organization_id
            FROM permissions WHERE deleted_at IS NULL AND (until IS NULL OR until > now())`,
       );
       await client.query('COMMIT');
@@ -97,7 +104,7 @@ export class RuleCache {
       for (const row of rows) {
         const rule = parseRule(row);
         if (!rule) continue;
-        const key = subjectKey(rule.subject_type, rule.subject);
+        const key = `${typeof row.organization_id === 'string' ? row.organization_id : ''}|${subjectKey(rule.subject_type, rule.subject)}`;
         const list = index.get(key);
         if (list) list.push(rule);
         else index.set(key, [rule]);

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
+import { currentOrganization } from '../../platform/db/tenant';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { allows } from '../../platform/auth/decide';
 import type { Actor } from '../../platform/auth/types';
@@ -63,7 +64,7 @@ export interface DynamicTool {
 }
 
 const CACHE_MS = 5_000;
-const cache = new WeakMap<pg.Pool, { at: number; tools: Promise<DynamicTool[]> }>();
+const cache = new WeakMap<pg.Pool, Map<string, { at: number; tools: Promise<DynamicTool[]> }>>();
 
 /** The marked playbooks and views, in one query. */
 async function markedRows(pool: pg.Pool): Promise<MarkedRow[]> {
@@ -241,12 +242,20 @@ function viewTool(name: string, row: MarkedRow, mark: McpMark): DynamicTool {
  * default tools' names (the same on every call).
  */
 export function dynamicTools(pool: pg.Pool, reserved: ReadonlySet<string>): Promise<DynamicTool[]> {
-  const hit = cache.get(pool);
+  // Per organization sharing the database (docs/HOSTED.md "Row-level security"): each has its own playbooks and views.
+  let byOrganization = cache.get(pool);
+  if (!byOrganization) {
+    byOrganization = new Map();
+    cache.set(pool, byOrganization);
+  }
+  const key = currentOrganization() ?? '';
+  const hit = byOrganization.get(key);
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.tools;
   const tools = buildTools(pool, reserved);
-  cache.set(pool, { at: Date.now(), tools });
+  byOrganization.set(key, { at: Date.now(), tools });
   // A failed read is not kept.
-  tools.catch(() => cache.delete(pool));
+  const kept = byOrganization;
+  tools.catch(() => kept.delete(key));
   return tools;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { currentOrganization } from '../../platform/db/tenant';
 import { sendThrough, type ChannelMessage } from '../../platform/channels';
 import { parseShoutrrr } from '../../platform/channels/shoutrrr';
 import type { ResolvedConnection } from '../../platform/connections/types';
@@ -147,8 +148,9 @@ type HistoryRow = {
  * waitFor re-evaluation, groups and fallbacks.
  */
 export class NotificationEngine {
-  private rules: { at: number; byEvent: Map<string, StoredRule[]> } | undefined;
-  private silences: { at: number; index: SilenceIndex } | undefined;
+  /** Per organization (hosted mode, docs/HOSTED.md "Row-level security"; '' for the console's own): each sees its own rules and silences. */
+  private readonly rules = new Map<string, { at: number; byEvent: Map<string, StoredRule[]> }>();
+  private readonly silences = new Map<string, { at: number; index: SilenceIndex }>();
   readonly instanceId: string;
 
   constructor(
@@ -161,26 +163,34 @@ export class NotificationEngine {
 
   /** Drops the cached rules and silences (another instance or the API changed one). */
   invalidate(): void {
-    this.rules = undefined;
-    this.silences = undefined;
+    this.rules.clear();
+    this.silences.clear();
   }
 
   async rulesFor(event: string): Promise<StoredRule[]> {
-    if (!this.rules || Date.now() - this.rules.at > 30_000) {
+    const key = currentOrganization() ?? '';
+    let cached = this.rules.get(key);
+    if (!cached || Date.now() - cached.at > 30_000) {
       const { rows } = await this.pool.query<RuleRow>(`SELECT ${RULE_COLUMNS} FROM notifications WHERE deleted_at IS NULL AND NOT disabled`);
       const byEvent = new Map<string, StoredRule[]>();
       for (const row of rows) {
         const rule = toRule(row);
         for (const name of rule.events) byEvent.set(name, [...(byEvent.get(name) ?? []), rule]);
       }
-      this.rules = { at: Date.now(), byEvent };
+      cached = { at: Date.now(), byEvent };
+      this.rules.set(key, cached);
     }
-    return this.rules.byEvent.get(event) ?? [];
+    return cached.byEvent.get(event) ?? [];
   }
 
   async silenceIndex(): Promise<SilenceIndex> {
-    if (!this.silences || Date.now() - this.silences.at > 30_000) this.silences = { at: Date.now(), index: new SilenceIndex(await loadActiveSilences(this.pool)) };
-    return this.silences.index;
+    const key = currentOrganization() ?? '';
+    let cached = this.silences.get(key);
+    if (!cached || Date.now() - cached.at > 30_000) {
+      cached = { at: Date.now(), index: new SilenceIndex(await loadActiveSilences(this.pool)) };
+      this.silences.set(key, cached);
+    }
+    return cached.index;
   }
 
   private async recordRuleError(rule: StoredRule, message: string): Promise<void> {
