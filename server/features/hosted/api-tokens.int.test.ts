@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presetScopes } from '../../../common/rbac';
 import { createTestApp, type TestApp } from '../../../test/app';
 import type { ServeProcess } from '../../../test/cli';
-import { freePort } from '../../platform/db/embedded';
 import { tokenCreate } from '../identity/cli';
-import { oidcEnv, startTestIssuer, type TestIssuer } from '../identity/oidc/testing/issuer';
-import { addOrganization, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';
+import type { TestIssuer } from '../identity/oidc/testing/issuer';
+import { addOrganization, startFront, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';
 
 /**
  * docs/HOSTED.md "API tokens in hosted mode": a token works in the organization it was made for, and the
@@ -26,12 +25,7 @@ let backendB: ServeProcess & { dataDir: string; port: number };
 let alice: string;
 
 beforeAll(async () => {
-  issuer = await startTestIssuer();
-  const port = await freePort();
-  frontUrl = `http://127.0.0.1:${port}`;
-  front = await createTestApp({ env: { ...oidcEnv(issuer), PUBLIC_URL: frontUrl } });
-  await front.app.listen({ port, host: '127.0.0.1' });
-  issuer.start(frontUrl);
+  ({ issuer, front, frontUrl } = await startFront());
   const pool = front.db.pool;
   orgA = await addOrganization(pool, 'tok_a', null);
   orgB = await addOrganization(pool, 'tok_b', null);

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app';
+import type { TestApp } from '../../../test/app';
 import type { ServeProcess } from '../../../test/cli';
 import { freePort } from '../../platform/db/embedded';
-import { oidcEnv, startTestIssuer, type TestIssuer } from '../identity/oidc/testing/issuer';
-import { addOrganization, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';
+import type { TestIssuer } from '../identity/oidc/testing/issuer';
+import { addOrganization, startFront, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';
 
 /**
  * Issue 25 as it runs: one front in oidc mode (a real oidc-provider issuer) and two organization backends,
@@ -23,14 +23,7 @@ let backendB: ServeProcess & { dataDir: string; port: number };
 let alice: string;
 
 beforeAll(async () => {
-  issuer = await startTestIssuer();
-  const port = await freePort();
-  frontUrl = `http://127.0.0.1:${port}`;
-  front = await createTestApp({
-    env: { ...oidcEnv(issuer), PUBLIC_URL: frontUrl },
-  });
-  await front.app.listen({ port, host: '127.0.0.1' });
-  issuer.start(frontUrl);
+  ({ issuer, front, frontUrl } = await startFront());
   const pool = front.db.pool;
   orgA = await addOrganization(pool, 'org_a', null);
   orgB = await addOrganization(pool, 'org_b', null);

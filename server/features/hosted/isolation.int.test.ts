@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app';
+import type { TestApp } from '../../../test/app';
 import type { ServeProcess } from '../../../test/cli';
-import { ensureEmbedded, freePort } from '../../platform/db/embedded';
+import { ensureEmbedded } from '../../platform/db/embedded';
 import { createLogger } from '../../platform/logger';
 import { functions, relations } from '../../postgrest/relations';
 import { seedAgentDatabase } from '../agents/tests/fixtures';
-import { oidcEnv, startTestIssuer, type TestIssuer } from '../identity/oidc/testing/issuer';
+import type { TestIssuer } from '../identity/oidc/testing/issuer';
 import { collectIds, probeEveryRelation, type VictimKey } from './testing/every-relation';
-import { addOrganization, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';
+import { addOrganization, startFront, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';
 
 /**
  * Issue 25: two organizations on two backends (two `serve --auth trusted-front` processes on two
@@ -54,12 +54,7 @@ async function create(auth: { authorization: string }, relation: string, row: Re
 }
 
 beforeAll(async () => {
-  issuer = await startTestIssuer();
-  const port = await freePort();
-  frontUrl = `http://127.0.0.1:${port}`;
-  front = await createTestApp({ env: { ...oidcEnv(issuer), PUBLIC_URL: frontUrl } });
-  await front.app.listen({ port, host: '127.0.0.1' });
-  issuer.start(frontUrl);
+  ({ issuer, front, frontUrl } = await startFront());
   const pool = front.db.pool;
   const orgA = await addOrganization(pool, 'iso_a', null);
   const orgB = await addOrganization(pool, 'iso_b', null);

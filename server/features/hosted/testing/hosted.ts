@@ -1,10 +1,22 @@
 import type pg from 'pg';
 import { sha256 } from '../../identity/crypto';
-import { CookieJar, throughProvider } from '../../identity/oidc/testing/issuer';
+import { CookieJar, oidcEnv, startTestIssuer, throughProvider, type TestIssuer } from '../../identity/oidc/testing/issuer';
+import { createTestApp, type TestApp } from '../../../../test/app';
 import { startServe, tempDataDir, type ServeProcess } from '../../../../test/cli';
 import { freePort } from '../../../platform/db/embedded';
 
 /** Helpers shared by the hosted tests, e2e and bench/hosted.ts: a real sign-in and real backends. */
+
+/** A front in oidc mode listening on its PUBLIC_URL, signing people in through a test issuer (close both). */
+export async function startFront(): Promise<{ issuer: TestIssuer; front: TestApp; frontUrl: string }> {
+  const issuer = await startTestIssuer();
+  const port = await freePort();
+  const frontUrl = `http://127.0.0.1:${port}`;
+  const front = await createTestApp({ env: { ...oidcEnv(issuer), PUBLIC_URL: frontUrl } });
+  await front.app.listen({ port, host: '127.0.0.1' });
+  issuer.start(frontUrl);
+  return { issuer, front, frontUrl };
+}
 
 /** Signs `login` in at the front through the test issuer's pages; answers the front's session token. */
 export async function signInAtFront(front: string, login: string): Promise<string> {
