@@ -2,15 +2,21 @@
 // provider (oidc-provider: login route → provider pages → callback → session), and the cost of the front's
 // proxy: /api/db through the front (session cookie → organization token → keep-alive pool → backend)
 // against the same request sent to the backend directly with the token. Target: p95 overhead ≤ 5 ms.
+// Then an organization without a backend URL, served from the front's own database under row-level
+// security (its connection switched to watchkeeper_tenant), against the same page read by the console's
+// own administrator in the built-in mode on the same database (no policies apply to the owner).
 // Run: npx tsx bench/hosted.ts [requests per side, default 400]
 import fs from 'node:fs/promises';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { buildApp } from '../server/app';
 import { addOrganization, signInAtFront, startBackend } from '../server/features/hosted/testing/hosted';
+import { createIdentity } from '../server/features/identity/identities';
+import { createSession } from '../server/features/identity/sessions';
 import { oidcEnv, startTestIssuer } from '../server/features/identity/oidc/testing/issuer';
 import { loadConfig } from '../server/platform/config';
 import { freePort } from '../server/platform/db/embedded';
+import { createPool } from '../server/platform/db/pool';
 import { createLogger } from '../server/platform/logger';
 import { withEmbedded, type BenchDatabase } from './_db';
 
@@ -63,8 +69,8 @@ async function main({ pool, url: databaseUrl, label }: BenchDatabase): Promise<v
     const once = async (url: string, headers: Record<string, string>) => {
       const started = performance.now();
       const answer = await request(url, { headers, dispatcher: client });
-      await answer.body.text();
-      if (answer.statusCode !== 200) throw new Error(`${url}: HTTP ${answer.statusCode}`);
+      const body = await answer.body.text();
+      if (answer.statusCode !== 200) throw new Error(`${url}: HTTP ${answer.statusCode}: ${body.slice(0, 300)}`);
       return performance.now() - started;
     };
     const direct: number[] = [];
@@ -85,6 +91,44 @@ async function main({ pool, url: databaseUrl, label }: BenchDatabase): Promise<v
     process.stdout.write(`  direct to the backend (bearer): median ${ms(d.median)}, p95 ${ms(d.p95)}\n`);
     process.stdout.write(`  through the front (cookie):     median ${ms(p.median)}, p95 ${ms(p.p95)}\n`);
     process.stdout.write(`  proxy overhead: median ${ms(p.median - d.median)}, p95 ${ms(overhead)}  target ≤ 5 ms ${overhead <= 5 ? 'OK' : 'MISSED'}\n`);
+
+    // Row-level security: 10,000 items of an organization sharing the database beside 10,000 of the console's
+    // own, their names interleaved (a page in name order reads past as many rows of the other as of its own).
+    const shared = await addOrganization(pool, 'org_shared', null);
+    issuer.accounts.set('shared0', { email: 'shared0@example.com', email_verified: true, name: 'Shared 0', organizations: ['org_shared'] });
+    const sharedSession = await signInAtFront(frontUrl, 'shared0');
+    await pool.query("INSERT INTO config_items (type, name, organization_id) SELECT 'Bench::Item', 'item-' || lpad(g::text, 5, '0') || '-shared', $1 FROM generate_series(1, 10000) g", [shared]);
+    await pool.query("INSERT INTO config_items (type, name) SELECT 'Bench::Item', 'item-' || lpad(g::text, 5, '0') || '-own' FROM generate_series(1, 10000) g");
+    await pool.query('ANALYZE config_items');
+    const builtinPort = await freePort();
+    // Its own pool: an app's authenticator is kept per pool, and this one is in the built-in mode.
+    const builtinPool = createPool(databaseUrl, createLogger('silent'));
+    const builtin = await buildApp({ config: loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', PUBLIC_URL: `http://127.0.0.1:${builtinPort}` }), pool: builtinPool, log: createLogger('silent') });
+    await builtin.app.listen({ port: builtinPort, host: '127.0.0.1' });
+    try {
+      const { id } = await createIdentity(pool, { traits: { email: 'owner@example.com', name: { first: 'Console', last: 'Owner' } }, roles: ['admin'], verified: true });
+      const { token: ownerToken } = await createSession(pool, id, { method: 'password', aal: 'aal1' }, { ip: '127.0.0.1', userAgent: 'bench' });
+      const page = "/api/db/config_items?select=id,name&type=eq.Bench::Item&order=name&limit=50";
+      const owner: number[] = [];
+      const scoped: number[] = [];
+      for (let i = 0; i < 50; i += 1) {
+        await once(`http://127.0.0.1:${builtinPort}${page}`, { 'x-session-token': ownerToken });
+        await once(`${frontUrl}${page}`, { cookie: `watchkeeper_session=${sharedSession}` });
+      }
+      for (let i = 0; i < REQUESTS; i += 1) {
+        owner.push(await once(`http://127.0.0.1:${builtinPort}${page}`, { 'x-session-token': ownerToken }));
+        scoped.push(await once(`${frontUrl}${page}`, { cookie: `watchkeeper_session=${sharedSession}` }));
+      }
+      const o = stats(owner);
+      const r = stats(scoped);
+      process.stdout.write(`GET ${page} (the first 50 by name), ${REQUESTS} sequential requests each:\n`);
+      process.stdout.write(`  built-in mode, the console's administrator (all 20,000 rows, no policy): median ${ms(o.median)}, p95 ${ms(o.p95)}\n`);
+      process.stdout.write(`  an organization sharing the database (its 10,000 rows, row-level security): median ${ms(r.median)}, p95 ${ms(r.p95)}\n`);
+      process.stdout.write(`  row-level security difference: median ${ms(r.median - o.median)}, p95 ${ms(r.p95 - o.p95)}\n`);
+    } finally {
+      await builtin.app.close();
+      await builtinPool.end();
+    }
     await client.close();
   } finally {
     await backend.stop();
