@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +12,7 @@ import { inOrganization } from '../../platform/db/tenant';
 import { claimEvents, publish } from '../../platform/jobs/event-queue';
 import { createLogger } from '../../platform/logger';
 import { evaluateIncidentRules } from '../incidents/rules/engine';
+import { NotificationEngine } from '../notifications/engine';
 import { startOidcApp, type TestIssuer } from '../identity/oidc/testing/issuer';
 import { collectIds, probeEveryRelation } from './testing/every-relation';
 
@@ -260,6 +264,39 @@ describe('organizations sharing one database (row-level security)', () => {
       await inOrganization(org.globex, () => pool.query("DELETE FROM permissions WHERE subject = 'admin' AND deny"));
     }
     expect((await call(people.bob, 'GET', '/api/db/teams?select=name')).status).toBe(200);
+  });
+
+  it('a notification is matched and delivered in its organization: Acme\'s rule sends through Acme\'s connection "hook", not Globex\'s', async () => {
+    const received: string[] = [];
+    const peer = http.createServer((req, res) => {
+      received.push(req.url ?? '');
+      req.resume();
+      req.on('end', () => res.end('{"ok":true}'));
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    const peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+    try {
+      // Globex's "hook" first: a lookup by name that ignored the organization would find it.
+      for (const [who, path] of [[people.bob, '/globex'], [people.alice, '/acme']] as const) {
+        const made = await call(who, 'POST', '/api/connections', { name: 'hook', type: 'generic_webhook', url: `${peerUrl}${path}` });
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+      }
+      const rule = await call(people.alice, 'POST', '/api/notifications', { name: 'acme-hook', spec: { events: ['check.failed'], to: { connection: 'hook' } } });
+      expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+      const engine = new NotificationEngine(t.db.pool, createLogger('silent'), { publicUrl: base, retryBaseMillis: 20 });
+      const event = { id: randomUUID(), eventId: randomUUID(), name: 'check.failed', properties: { id: made.check }, priority: 0, attempt: 1, maxAttempts: 5, createdAt: new Date() };
+      // Globex handles nothing of it (its rules are its own); Acme records one message.
+      expect(await inOrganization(org.globex, () => engine.handleEvent(event))).toBe(0);
+      expect(await inOrganization(org.acme, () => engine.handleEvent(event))).toBe(1);
+      // The sender runs as the server, for every organization.
+      for (let round = 0; round < 20 && received.length === 0; round += 1) {
+        await engine.sendDue(50);
+        if (received.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(received).toEqual(['/acme']);
+    } finally {
+      await new Promise<void>((resolve) => peer.close(() => resolve()));
+    }
   });
 
   it('every table holding data is an organization table (a new table must be added in its migration)', async () => {

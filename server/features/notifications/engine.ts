@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { currentOrganization } from '../../platform/db/tenant';
+import { currentOrganization, inOrganizationOf } from '../../platform/db/tenant';
 import { sendThrough, type ChannelMessage } from '../../platform/channels';
 import { parseShoutrrr } from '../../platform/channels/shoutrrr';
 import type { ResolvedConnection } from '../../platform/connections/types';
@@ -139,6 +139,8 @@ type HistoryRow = {
   retries: number;
   first_observed: Date;
   created_at: Date;
+  /** Hosted mode (docs/HOSTED.md "Row-level security"): delivered in its organization's scope. */
+  organization_id?: string | null;
 };
 
 /**
@@ -366,7 +368,8 @@ export class NotificationEngine {
     );
     await Promise.all(rows.map(async (row) => {
       if (signal.aborted) return;
-      await this.deliver(row, []).catch((error) => this.log.warn({ err: errorMessage(error), history: row.id }, 'could not deliver a notification'));
+      // An organization's message is delivered in its scope: its notification, connections and people only.
+      await inOrganizationOf(row.organization_id, () => this.deliver(row, [])).catch((error) => this.log.warn({ err: errorMessage(error), history: row.id }, 'could not deliver a notification'));
       done += 1;
     }));
     done += await this.sendDueGroups(signal);
@@ -386,7 +389,7 @@ export class NotificationEngine {
       if (members.length === 0) continue;
       const [primary, ...rest] = members;
       if (!primary) continue;
-      await this.deliver(primary, rest).catch((error) => this.log.warn({ err: errorMessage(error), history: primary.id }, 'could not deliver a grouped notification'));
+      await inOrganizationOf(primary.organization_id, () => this.deliver(primary, rest)).catch((error) => this.log.warn({ err: errorMessage(error), history: primary.id }, 'could not deliver a grouped notification'));
       done += members.length;
     }
     return done;
