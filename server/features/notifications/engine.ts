@@ -173,7 +173,8 @@ export class NotificationEngine {
     const key = currentOrganization() ?? '';
     let cached = this.rules.get(key);
     if (!cached || Date.now() - cached.at > 30_000) {
-      const { rows } = await this.pool.query<RuleRow>(`SELECT ${RULE_COLUMNS} FROM notifications WHERE deleted_at IS NULL AND NOT disabled`);
+      // An event of no organization (the console's own work) meets the console's own rules only.
+      const { rows } = await this.pool.query<RuleRow>(`SELECT ${RULE_COLUMNS} FROM notifications WHERE deleted_at IS NULL AND NOT disabled AND organization_id IS NOT DISTINCT FROM current_organization()`);
       const byEvent = new Map<string, StoredRule[]>();
       for (const row of rows) {
         const rule = toRule(row);

@@ -244,7 +244,7 @@ export const SILENCE_COLUMNS = 'id, name, description, "from", until, recursive,
 
 /** Silences not deleted and not over (from may be ahead: they start while cached). */
 export async function loadActiveSilences(db: Queryable): Promise<ActiveSilence[]> {
-  const { rows } = await db.query<SilenceRow>(`SELECT ${SILENCE_COLUMNS} FROM notification_silences WHERE deleted_at IS NULL AND (until IS NULL OR until > now())`);
+  const { rows } = await db.query<SilenceRow>(`SELECT ${SILENCE_COLUMNS} FROM notification_silences WHERE deleted_at IS NULL AND (until IS NULL OR until > now()) AND organization_id IS NOT DISTINCT FROM current_organization()`);
   return rows.map(toActive);
 }
 

@@ -28,7 +28,8 @@ async function candidates(pool: pg.Pool, kind: Kind, rule: StoredRule): Promise<
   if (kind !== 'check' && spec.severities) return [];
   const sql = new SqlValues();
   const { table, health, owner, namespace, since } = RESOURCE_SQL[kind];
-  const where = ['r.deleted_at IS NULL', `(${spec.selectors[kind].map((selector) => selectorSql(kind, selector, health, sql)).join(' OR ')})`];
+  // The rule's own organization's resources (a rule of the console's own: the console's own resources).
+  const where = ['r.deleted_at IS NULL', 'r.organization_id IS NOT DISTINCT FROM current_organization()', `(${spec.selectors[kind].map((selector) => selectorSql(kind, selector, health, sql)).join(' OR ')})`];
   if (spec.healths) where.push(`${health} = ANY(${sql.add(spec.healths)}::text[])`);
   let latest = '';
   if (kind === 'check') {
