@@ -323,7 +323,7 @@ async function measure(pool: pg.Pool, url: string, label: string, built: boolean
 /** Seeds unless the database already holds this bench's data, seeded within the last day. */
 async function prepare(pool: pg.Pool): Promise<void> {
   // The server's retention job keeps 60 days of changes: the oldest seeded ones would go while it runs.
-  await pool.query("INSERT INTO properties (name, value) VALUES ('config_changes.retention_days', '90') ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value");
+  await pool.query("INSERT INTO properties (name, value) VALUES ('config_changes.retention_days', '90') ON CONFLICT (name, organization_id) DO UPDATE SET value = EXCLUDED.value");
   const { rows } = await pool.query<{ items: number; changes: number; fresh: boolean }>(
     `SELECT (SELECT count(*) FROM config_items WHERE source = 'bench')::int AS items, (SELECT count(*) FROM config_changes)::int AS changes,
             coalesce((SELECT max(created_at) FROM config_changes) > now() - interval '1 day', false) AS fresh`,

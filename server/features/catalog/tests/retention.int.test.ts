@@ -32,7 +32,7 @@ describe('config change retention', () => {
   });
 
   it('follows the config_changes.retention_days property', async () => {
-    await db.pool.query("INSERT INTO properties (name, value) VALUES ('config_changes.retention_days', '30') ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value");
+    await db.pool.query("INSERT INTO properties (name, value) VALUES ('config_changes.retention_days', '30') ON CONFLICT (name, organization_id) DO UPDATE SET value = EXCLUDED.value");
     try {
       // runSystemJobOnce answers the job's first finished run: the first test's goes.
       await db.pool.query("DELETE FROM job_history WHERE name = 'ConfigChangeRetention'");
