@@ -224,6 +224,40 @@ describe('organizations sharing one database (row-level security)', () => {
     expect(back[0]?.n).toBe(3); // the console's, Acme's and Globex's
   });
 
+  it('Globex cannot file its rows under Acme\'s (a foreign key naming an Acme id answers as for an id that does not exist)', async () => {
+    const pool = t.db.pool;
+    const { rows: found } = await pool.query<{ team: string; bob: string }>(
+      "SELECT (SELECT id FROM teams WHERE name = 'acme-team' AND organization_id = $1) AS team, (SELECT id FROM people WHERE email = 'bob@example.com') AS bob",
+      [org.acme],
+    );
+    const acmeTeam = String(found[0]?.team);
+    const bob = String(found[0]?.bob);
+    const joined = await call(people.bob, 'POST', '/api/db/team_members', { team_id: acmeTeam, person_id: bob });
+    const nowhere = await call(people.bob, 'POST', '/api/db/team_members', { team_id: randomUUID(), person_id: bob });
+    expect(joined.status, JSON.stringify(joined.body)).toBe(409);
+    expect(nowhere.status, JSON.stringify(nowhere.body)).toBe(409);
+    const shape = (body: unknown) => String((body as { message?: string }).message);
+    expect(shape(joined.body)).toBe(shape(nowhere.body));
+    expect(shape(joined.body)).toMatch(/violates foreign key constraint "team_members_team_id_fkey"/);
+    expect((await pool.query('SELECT 1 FROM team_members WHERE team_id = $1', [acmeTeam])).rowCount).toBe(0);
+
+    await inOrganization(org.globex, async () => {
+      await expect(pool.query("INSERT INTO checks (canary_id, key, type, name) VALUES ($1, 'planted', 'tcp', 'planted')", [made.canary])).rejects.toThrow(/foreign key/);
+      // Moving its own row under Acme's is refused the same way.
+      const { rows: own } = await pool.query<{ id: string }>("INSERT INTO canaries (name, namespace, spec) VALUES ('globex-own', 'default', '{}') RETURNING id");
+      const { rows: check } = await pool.query<{ id: string }>("INSERT INTO checks (canary_id, key, type, name) VALUES ($1, 'globex-check', 'tcp', 'globex-check') RETURNING id", [own[0]?.id]);
+      await expect(pool.query('UPDATE checks SET canary_id = $1 WHERE id = $2', [made.canary, check[0]?.id])).rejects.toThrow(/foreign key/);
+      await pool.query('DELETE FROM checks WHERE id = $1', [check[0]?.id]);
+      await pool.query('DELETE FROM canaries WHERE id = $1', [own[0]?.id]);
+    });
+    // Acme's check has no planted sibling.
+    expect((await pool.query("SELECT 1 FROM checks WHERE canary_id = $1 AND name = 'planted'", [made.canary])).rowCount).toBe(0);
+    // A worker outside any scope still writes its parent's rows (the check applies to an organization's work only).
+    const { rows: worker } = await pool.query<{ organization_id: string }>("INSERT INTO checks (canary_id, key, type, name) VALUES ($1, 'worker-made', 'tcp', 'worker-made') RETURNING organization_id", [made.canary]);
+    expect(worker[0]?.organization_id).toBe(org.acme);
+    await pool.query("DELETE FROM checks WHERE canary_id = $1 AND name = 'worker-made'", [made.canary]);
+  });
+
   it('a worker writing for Acme (no scope) files the row under Acme; Acme events are handled in Acme', async () => {
     const pool = t.db.pool;
     await pool.query('INSERT INTO check_statuses (check_id, time, status) VALUES ($1, now() + interval \'1 minute\', false)', [made.check]);
