@@ -4,7 +4,9 @@
 // against the same request sent to the backend directly with the token. Target: p95 overhead ≤ 5 ms.
 // Then an organization without a backend URL, served from the front's own database under row-level
 // security (its connection switched to watchkeeper_tenant), against the same page read by the console's
-// own administrator in the built-in mode on the same database (no policies apply to the owner).
+// own administrator in the built-in mode on the same database (no policies apply to the owner), and the
+// cost of writing in its scope: 10,000 config changes, each naming its item (the policy's check and the
+// trigger that keeps foreign keys inside the organization), against the same rows written by the server.
 // Run: npx tsx bench/hosted.ts [requests per side, default 400]
 import fs from 'node:fs/promises';
 import { Agent, request } from 'undici';
@@ -17,6 +19,7 @@ import { oidcEnv, startTestIssuer } from '../server/features/identity/oidc/testi
 import { loadConfig } from '../server/platform/config';
 import { freePort } from '../server/platform/db/embedded';
 import { createPool } from '../server/platform/db/pool';
+import { inOrganization } from '../server/platform/db/tenant';
 import { createLogger } from '../server/platform/logger';
 import { withEmbedded, type BenchDatabase } from './_db';
 
@@ -125,6 +128,24 @@ async function main({ pool, url: databaseUrl, label }: BenchDatabase): Promise<v
       process.stdout.write(`  built-in mode, the console's administrator (all 20,000 rows, no policy): median ${ms(o.median)}, p95 ${ms(o.p95)}\n`);
       process.stdout.write(`  an organization sharing the database (its 10,000 rows, row-level security): median ${ms(r.median)}, p95 ${ms(r.p95)}\n`);
       process.stdout.write(`  row-level security difference: median ${ms(r.median - o.median)}, p95 ${ms(r.p95 - o.p95)}\n`);
+
+      const change = "INSERT INTO config_changes (config_id, config_type, change_type, summary) SELECT id, type, 'BenchWrite', 'bench' FROM config_items WHERE type = 'Bench::Item'";
+      const writes: Array<{ server: number; scoped: number }> = [];
+      for (let round = 0; round < 3; round += 1) {
+        let started = performance.now();
+        const own = await pool.query(`${change} AND organization_id IS NULL`);
+        const server = performance.now() - started;
+        started = performance.now();
+        // In the organization's scope the same statement sees its 10,000 items only.
+        const theirs = await inOrganization(shared, () => pool.query(change));
+        if (own.rowCount !== 10_000 || theirs.rowCount !== 10_000) throw new Error(`wrote ${own.rowCount} and ${theirs.rowCount} changes, not 10,000 each`);
+        writes.push({ server, scoped: performance.now() - started });
+        await pool.query("DELETE FROM config_changes WHERE change_type = 'BenchWrite'");
+      }
+      const best = (pick: (write: { server: number; scoped: number }) => number) => Math.min(...writes.map(pick));
+      process.stdout.write('INSERT 10,000 config_changes, one per item (best of 3):\n');
+      process.stdout.write(`  as the server (the console's own items): ${ms(best((w) => w.server))}\n`);
+      process.stdout.write(`  in an organization's scope (policy check, parent of the same organization): ${ms(best((w) => w.scoped))}\n`);
     } finally {
       await builtin.app.close();
       await builtinPool.end();

@@ -10,6 +10,7 @@ import { features } from './features';
 import { serve } from './serve';
 import { adminCreate, CliError, tokenCreate } from './features/identity/cli';
 import { orgCommand, ORG_USAGE } from './features/organizations-admin/cli';
+import { inviteMailer } from './features/organizations-admin/invite-mail';
 import { messageOf } from './platform/errors';
 import { initSecrets, KeyringError } from './platform/secrets';
 import { rotateSecrets } from './platform/secrets/rotate';
@@ -282,7 +283,8 @@ async function run(argv: string[]): Promise<void> {
     case 'org': {
       const options = { backend: values.backend, direct: values.direct, proxied: values.proxied, role: values.role, externalId: values['external-id'] };
       await cliOnDatabase(config, async (pool) => {
-        process.stdout.write(await orgCommand(pool, positionals.slice(1), options));
+        const mail = { send: inviteMailer(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel)), consoleUrl: config.publicUrl };
+        process.stdout.write(await orgCommand(pool, positionals.slice(1), options, mail, (line) => process.stderr.write(`${line}\n`)));
       });
       return;
     }

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db';
+import { startSmtpSink } from '../../../test/smtp-sink';
+import { oidcEnv } from '../identity/oidc/testing/issuer';
 
 /** `watchkeeper org …` from the sources (tsx), on a clone of the test database. */
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -16,10 +18,14 @@ afterAll(async () => {
 });
 
 function org(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return orgWith({}, ...args);
+}
+
+function orgWith(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', 'org', ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -57,6 +63,7 @@ describe('watchkeeper org', () => {
 
     const invited = await org('invite', 'team blue', 'ada@example.com', '--role', 'editor');
     expect(invited.stdout).toBe('added ada@example.com to Team Blue as editor (a new account)\n');
+    expect(invited.stderr).toContain('no invitation mail: that needs SMTP_URL and WATCHKEEPER_AUTH=oidc');
     const direct = await org('set-backend', 'Team Blue', 'http://127.0.0.1:4001', '--direct');
     expect(direct.stdout).toContain('backend: http://127.0.0.1:4001 (direct)');
 
@@ -68,4 +75,20 @@ describe('watchkeeper org', () => {
     );
     expect(rows).toEqual([{ backend_url: 'http://127.0.0.1:4001', direct: true, role: 'editor', email: 'ada@example.com' }]);
   }, 400_000);
+
+  it('mails the invitation when the console has a mail server and signs in through a provider', async () => {
+    const smtp = await startSmtpSink();
+    try {
+      await org('create', 'Team Mail');
+      const env = { ...oidcEnv({ url: 'https://id.example.com' }), SMTP_URL: smtp.url, PUBLIC_URL: 'https://console.example.com' };
+      const invited = await orgWith(env, 'invite', 'Team Mail', 'grace@example.com');
+      expect(invited.status, invited.stderr).toBe(0);
+      expect(invited.stdout).toBe('added grace@example.com to Team Mail (a new account)\nmailed the invitation to grace@example.com (sign in at https://console.example.com/login)\n');
+      const mail = await smtp.next('grace@example.com');
+      expect(mail.raw).toContain('Subject: You are invited to Team Mail on Watchkeeper');
+      expect(mail.raw.replace(/=\r?\n/g, '')).toContain('open https://console.example.com/login and sign in through id.example.com');
+    } finally {
+      await smtp.close();
+    }
+  }, 200_000);
 });

@@ -2,13 +2,15 @@ import type pg from 'pg';
 import { isRole, ROLES } from '../../../common/rbac';
 import { AppError, ValidationError } from '../../platform/http/errors';
 import { CliError } from '../identity/cli';
+import type { InviteMail, InviteMailResult } from './invite-mail';
 import { createOrganization, findOrganization, inviteMember, listOrganizations, updateOrganization, type OrganizationRow } from './service';
 
 export const ORG_USAGE = `  org create NAME [--backend URL] [--direct] [--external-id ID]
                         create an organization of hosted mode (docs/HOSTED.md)
   org list              list organizations: id, name, members, backend
   org invite ORG EMAIL [--role R]
-                        add a person (their account is made when there is none); ORG is a name, external id or id
+                        add a person (their account is made when there is none); ORG is a name, external id or id;
+                        with SMTP_URL and WATCHKEEPER_AUTH=oidc they are mailed where to sign in (PUBLIC_URL/login)
   org set-backend ORG URL|none [--direct|--proxied]
                         set (or clear) the organization's backend URL and how the browser reaches it`;
 
@@ -18,6 +20,12 @@ export interface OrgOptions {
   proxied?: boolean | undefined;
   role?: string | undefined;
   externalId?: string | undefined;
+}
+
+/** How `org invite` mails the person: the console's invitation mailer and where they sign in. */
+export interface OrgMail {
+  send: (mail: InviteMail) => Promise<InviteMailResult>;
+  consoleUrl: string;
 }
 
 /** The service's field names, as the command line spells them. */
@@ -33,8 +41,11 @@ function line(row: OrganizationRow): string {
   return `${row.id}  ${row.name}${row.external_id ? ` [${row.external_id}]` : ''}  ${row.members} member(s)  backend: ${backend}`;
 }
 
-/** `watchkeeper org create|list|invite|set-backend …`: answers what to print; a refusal is a CliError. */
-export async function orgCommand(pool: pg.Pool, args: string[], options: OrgOptions): Promise<string> {
+/**
+ * `watchkeeper org create|list|invite|set-backend …`: answers what to print; a refusal is a CliError. What
+ * the invitation mail did goes to `notes` (stderr), the membership being made whatever it did.
+ */
+export async function orgCommand(pool: pg.Pool, args: string[], options: OrgOptions, mail?: OrgMail, notes: (line: string) => void = () => undefined): Promise<string> {
   const [sub, ...rest] = args;
   try {
     switch (sub) {
@@ -56,7 +67,11 @@ export async function orgCommand(pool: pg.Pool, args: string[], options: OrgOpti
         if (options.role !== undefined && !isRole(options.role)) throw new CliError(`--role ${options.role}: use one of ${ROLES.join(', ')}`);
         const organization = await findOrganization(pool, reference);
         const { member, created } = await inviteMember(pool, organization.id, { email, role: isRole(options.role) ? options.role : null });
-        return `added ${email} to ${organization.name}${member.role ? ` as ${member.role}` : ''}${created ? ' (a new account)' : ''}\n`;
+        const added = `added ${email} to ${organization.name}${member.role ? ` as ${member.role}` : ''}${created ? ' (a new account)' : ''}\n`;
+        const sent = mail ? await mail.send({ to: member.email ?? email, organization: organization.name, consoleUrl: mail.consoleUrl, invitedBy: undefined }) : { email_sent: false as const };
+        if (sent.email_sent) return `${added}mailed the invitation to ${member.email ?? email} (sign in at ${mail?.consoleUrl}/login)\n`;
+        notes(sent.email_error ?? 'no invitation mail: that needs SMTP_URL and WATCHKEEPER_AUTH=oidc (the person signs in at PUBLIC_URL/login through the provider)');
+        return added;
       }
       case 'set-backend': {
         const [reference, url] = rest;
