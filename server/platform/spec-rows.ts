@@ -83,7 +83,7 @@ export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, in
   const spec = table.normalize?.(input.spec) ?? input.spec;
   const found = options.id
     ? await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [options.id])
-    : await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE`, [input.namespace, input.name]);
+    : await client.query<{ id: string; source: string }>(`SELECT id, source FROM ${table.table} WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL FOR UPDATE`, [input.namespace, input.name]);
   const existing = found.rows[0];
   assertSavable(existing, { noun: table.noun, name: input.name, namespace: input.namespace, source: input.source, id: options.id, createOnly: options.createOnly });
   const extra = table.columns?.(spec) ?? {};

@@ -101,7 +101,7 @@ async function pick(db: pg.Pool, selectors: readonly AppSelector[]): Promise<App
 
 export async function loadApplication(db: pg.Pool, namespace: string, name: string): Promise<ApplicationRow> {
   const { rows } = await db.query<ApplicationRow>(
-    'SELECT id, name, namespace, type, description, labels, spec, source, created_at, updated_at FROM applications WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL',
+    'SELECT id, name, namespace, type, description, labels, spec, source, created_at, updated_at FROM applications WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL',
     [namespace, name],
   );
   const row = rows[0];
@@ -240,6 +240,6 @@ export async function applicationReport(db: pg.Pool, app: ApplicationRow, range:
 async function viewId(db: pg.Pool, namespace: string, name: string): Promise<string | null> {
   const { rows: exists } = await db.query<{ found: boolean }>("SELECT to_regclass('public.views') IS NOT NULL AS found");
   if (!exists[0]?.found) return null;
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM views WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, name]);
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM views WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL', [namespace, name]);
   return rows[0]?.id ?? null;
 }

@@ -114,7 +114,7 @@ export async function saveSecret(client: pg.PoolClient, input: SecretInput, opti
   const noun = input.kind === 'Secret' ? 'secret' : 'config map';
   const found = options.id
     ? await client.query<{ id: string; source: string; data: Record<string, string> }>('SELECT id, source, data FROM secrets WHERE id = $1 AND kind = $2 AND deleted_at IS NULL FOR UPDATE', [options.id, input.kind])
-    : await client.query<{ id: string; source: string; data: Record<string, string> }>('SELECT id, source, data FROM secrets WHERE kind = $1 AND namespace = $2 AND name = $3 AND deleted_at IS NULL FOR UPDATE', [input.kind, input.namespace, input.name]);
+    : await client.query<{ id: string; source: string; data: Record<string, string> }>('SELECT id, source, data FROM secrets WHERE kind = $1 AND namespace = $2 AND name = $3 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL FOR UPDATE', [input.kind, input.namespace, input.name]);
   const existing = found.rows[0];
   assertSavable(existing, { noun, name: input.name, namespace: input.namespace, source: options.source, id: options.id, createOnly: options.createOnly, field: 'name' });
   const keyring = processKeyring();

@@ -279,7 +279,7 @@ export async function saveConnection(client: pg.PoolClient, keyring: Keyring, in
   const found = options.id
     ? await client.query<StoredFields & { id: string; source: string; type: string }>('SELECT id, source, type, url, username, password, certificate, insecure_tls, properties FROM connections WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
     : await client.query<StoredFields & { id: string; source: string; type: string }>(
-        'SELECT id, source, type, url, username, password, certificate, insecure_tls, properties FROM connections WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE',
+        'SELECT id, source, type, url, username, password, certificate, insecure_tls, properties FROM connections WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL FOR UPDATE',
         [input.namespace, input.name],
       );
   const existing = found.rows[0];

@@ -49,7 +49,7 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
   const found = options.id
     ? await client.query<ExistingCanary>("SELECT id, source, schedule, spec, labels, (SELECT a.name FROM agents a WHERE a.id = agent_id AND NOT upstream_origin AND agent_id <> '00000000-0000-0000-0000-000000000000') AS pushed_by FROM canaries WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [options.id])
     : await client.query<ExistingCanary>(
-        "SELECT id, source, schedule, spec, labels FROM canaries WHERE agent_id = agent_target($3::jsonb) AND namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE",
+        "SELECT id, source, schedule, spec, labels FROM canaries WHERE agent_id = agent_target($3::jsonb) AND namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL FOR UPDATE",
         // The agent its label watchkeeper.io/agent names (docs/AGENTS.md), else this console.
         [input.namespace, input.name, JSON.stringify(input.labels)],
       );

@@ -10,7 +10,10 @@ import { presetScopes } from '../../../common/rbac';
 import { functions, relations } from '../../postgrest/relations';
 import { inOrganization } from '../../platform/db/tenant';
 import { claimEvents, publish } from '../../platform/jobs/event-queue';
+import { readIntegerProperty } from '../../platform/jobs/properties';
 import { createLogger } from '../../platform/logger';
+import { processKeyring } from '../../platform/secrets';
+import { SecretStore } from '../../platform/secrets/store';
 import { evaluateIncidentRules } from '../incidents/rules/engine';
 import { NotificationEngine } from '../notifications/engine';
 import { startOidcApp, type TestIssuer } from '../identity/oidc/testing/issuer';
@@ -256,6 +259,27 @@ describe('organizations sharing one database (row-level security)', () => {
     const { rows: worker } = await pool.query<{ organization_id: string }>("INSERT INTO checks (canary_id, key, type, name) VALUES ($1, 'worker-made', 'tcp', 'worker-made') RETURNING organization_id", [made.canary]);
     expect(worker[0]?.organization_id).toBe(org.acme);
     await pool.query("DELETE FROM checks WHERE canary_id = $1 AND name = 'worker-made'", [made.canary]);
+  });
+
+  it('names resolve in their own organization: a connection and a setting of the same name in each, none for the console', async () => {
+    const pool = t.db.pool;
+    await inOrganization(org.acme, () => pool.query("INSERT INTO connections (name, type, url) VALUES ('same-name', 'http', 'https://acme.example.com')"));
+    await inOrganization(org.globex, () => pool.query("INSERT INTO connections (name, type, url) VALUES ('same-name', 'http', 'https://globex.example.com')"));
+    await inOrganization(org.acme, () => pool.query("INSERT INTO properties (name, value) VALUES ('job_history.retention_days', '3')"));
+    try {
+      // One store for the whole process, as the server keeps it: each organization's lookup is its own entry.
+      const store = new SecretStore(pool, processKeyring());
+      expect((await inOrganization(org.acme, () => store.connection('default', 'same-name')))?.url).toBe('https://acme.example.com');
+      expect((await inOrganization(org.globex, () => store.connection('default', 'same-name')))?.url).toBe('https://globex.example.com');
+      // The console's own work (no organization) finds neither, nor Acme's setting.
+      expect(await store.connection('default', 'same-name')).toBeUndefined();
+      const property = { name: 'job_history.retention_days', defaultValue: 30, min: 1, max: 3650 };
+      expect((await readIntegerProperty(pool, property)).value).toBe(30);
+      expect((await inOrganization(org.acme, () => readIntegerProperty(pool, property))).value).toBe(3);
+    } finally {
+      await pool.query("DELETE FROM connections WHERE name = 'same-name'");
+      await pool.query("DELETE FROM properties WHERE name = 'job_history.retention_days'");
+    }
   });
 
   it('a worker writing for Acme (no scope) files the row under Acme; Acme events are handled in Acme', async () => {

@@ -158,7 +158,7 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
     access: 'public',
     handler: async () => {
       const count = await identityCount(pool);
-      const { rows } = await pool.query<{ value: string }>('SELECT value FROM properties WHERE name = $1', [REGISTRATION_DISABLE]);
+      const { rows } = await pool.query<{ value: string }>('SELECT value FROM properties WHERE name = $1 AND organization_id IS NOT DISTINCT FROM current_organization()', [REGISTRATION_DISABLE]);
       const disabled = rows[0]?.value.trim().toLowerCase() === 'true';
       return { first_run: count === 0, registration: count === 0 || !disabled, mail: deps.mailer.delivers };
     },

@@ -68,7 +68,7 @@ export const permissionGroupKind: ResourceKind<GroupDocument> = {
     const presentTeams = new Set(knownTeams.rows.map((row) => row.ref));
     for (const team of teams) if (!presentTeams.has(team)) warnings.push(`spec.teams: no team "${team}" in this console yet; its members join when it exists`);
     const found = await client.query<{ id: string; source: string; namespace: string }>(
-      'SELECT id, source, namespace FROM permission_groups WHERE name = $1 AND deleted_at IS NULL FOR UPDATE',
+      'SELECT id, source, namespace FROM permission_groups WHERE name = $1 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL FOR UPDATE',
       [name],
     );
     const existing = found.rows[0];

@@ -77,7 +77,7 @@ async function subjectOf(client: pg.PoolClient, subject: PermissionSpec['subject
 
 async function groupWarnings(client: pg.PoolClient, subject: SubjectColumns, warnings: string[]): Promise<void> {
   if (subject.subject_type !== 'group' || isRole(subject.subject)) return;
-  const { rowCount } = await client.query('SELECT 1 FROM permission_groups WHERE name = $1 AND deleted_at IS NULL', [subject.subject]);
+  const { rowCount } = await client.query('SELECT 1 FROM permission_groups WHERE name = $1 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL', [subject.subject]);
   if (!rowCount) warnings.push(`spec.subject: no role or permission group is named "${subject.subject}" (yet); the permission applies once a PermissionGroup of that name exists`);
 }
 
@@ -102,7 +102,7 @@ export const permissionKind: ResourceKind<PermissionDocument> = {
     const subject = await subjectOf(client, doc.spec.subject, warnings);
     await groupWarnings(client, subject, warnings);
     const found = await client.query<{ id: string; source: string }>(
-      "SELECT id, source FROM permissions WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL ORDER BY source = 'UI' LIMIT 1 FOR UPDATE",
+      "SELECT id, source FROM permissions WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL ORDER BY source = 'UI' LIMIT 1 FOR UPDATE",
       [namespace, name],
     );
     const existing = found.rows[0];

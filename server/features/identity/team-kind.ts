@@ -66,7 +66,7 @@ export const teamKind: ResourceKind<TeamDocument> = {
   async apply(doc, { client, source }) {
     const name = doc.metadata.name;
     const { icon, members, ...rest } = doc.spec;
-    const existing = await client.query<{ id: string; source: string }>('SELECT id, source FROM teams WHERE lower(name) = lower($1) AND deleted_at IS NULL FOR UPDATE', [name]);
+    const existing = await client.query<{ id: string; source: string }>('SELECT id, source FROM teams WHERE lower(name) = lower($1) AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL FOR UPDATE', [name]);
     const found = existing.rows[0];
     if (found && found.source === 'UI') {
       throw new Error(`metadata.name: a team named "${name}" was created in the console; rename one of them (a console team is never taken over)`);

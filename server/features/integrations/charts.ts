@@ -96,7 +96,7 @@ export async function shippedChart(name: string): Promise<ChartAnswer | undefine
 
 /** The registry URL of the property, or undefined when unset (blank counts as unset). */
 export async function chartRegistry(db: Queryable): Promise<string | undefined> {
-  const { rows } = await db.query<{ value: string }>('SELECT value FROM properties WHERE name = $1', [CHART_REGISTRY_PROPERTY]);
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM properties WHERE name = $1 AND organization_id IS NOT DISTINCT FROM current_organization()', [CHART_REGISTRY_PROPERTY]);
   const value = rows[0]?.value.trim();
   return value ? value.replace(/\/+$/, '') : undefined;
 }

@@ -286,7 +286,7 @@ export class NotificationEngine {
    */
   private async runPlaybook(reference: string, rule: StoredRule, eventName: string, eventId: string, resource: EventResource): Promise<Record<string, unknown>> {
     const [namespace, name] = reference.includes('/') ? (reference.split('/', 2) as [string, string]) : [rule.namespace, reference];
-    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM playbooks WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [namespace, name]);
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM playbooks WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL', [namespace, name]);
     const playbookId = rows[0]?.id;
     if (!playbookId) return { status: 'error', error: `playbook ${namespace}/${name} not found`, reason: `playbook ${namespace}/${name} not found` };
     const target = resource.kind === 'config' || resource.kind === 'component' || resource.kind === 'check' ? { [`${resource.kind}_id`]: resource.id } : {};

@@ -81,7 +81,7 @@ async function teamRecipients(db: Queryable, teamId: string): Promise<Recipient[
       const reference = channel.connection.includes('://') ? channel.connection : `connection://${channel.connection}`;
       const match = /^connection:\/\/(?:([^/\s]+)\/)?([^/\s]+)$/.exec(reference);
       const found = match
-        ? await db.query<{ id: string; type: string; namespace: string; name: string }>('SELECT id, type, namespace, name FROM connections WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [match[1] ?? 'default', match[2]])
+        ? await db.query<{ id: string; type: string; namespace: string; name: string }>('SELECT id, type, namespace, name FROM connections WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL', [match[1] ?? 'default', match[2]])
         : { rows: [] };
       const connection = found.rows[0];
       if (connection) {

@@ -38,7 +38,7 @@ async function lookupConnection(db: Queryable, reference: string, namespace: str
     problems.push({ path, message: `${JSON.stringify(reference)} is not a connection reference (connection://<namespace>/<name>)` });
     return undefined;
   }
-  const { rows } = await db.query<{ id: string; type: string }>('SELECT id, type FROM connections WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL', [target.namespace, target.name]);
+  const { rows } = await db.query<{ id: string; type: string }>('SELECT id, type FROM connections WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL', [target.namespace, target.name]);
   const row = rows[0];
   if (!row) {
     problems.push({ path, message: `connection ${JSON.stringify(`${target.namespace}/${target.name}`)} not found` });
@@ -127,7 +127,7 @@ export async function saveNotification(client: pg.PoolClient, input: Notificatio
 
   const found = options.id
     ? await client.query<{ id: string; source: string }>('SELECT id, source FROM notifications WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
-    : await client.query<{ id: string; source: string }>('SELECT id, source FROM notifications WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE', [input.namespace, input.name]);
+    : await client.query<{ id: string; source: string }>('SELECT id, source FROM notifications WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL FOR UPDATE', [input.namespace, input.name]);
   const existing = found.rows[0];
   assertSavable(existing, { noun: 'notification', name: input.name, namespace: input.namespace, source: input.source, id: options.id, createOnly: options.createOnly });
 

@@ -147,7 +147,7 @@ export async function saveSilence(client: pg.PoolClient, checked: CheckedSilence
   const names = Object.keys(columns);
   const quoted = names.map((name) => (name === 'from' ? '"from"' : name));
   if (values.name) {
-    const found = await client.query<{ id: string; source: string }>('SELECT id, source FROM notification_silences WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE', [values.namespace, values.name]);
+    const found = await client.query<{ id: string; source: string }>('SELECT id, source FROM notification_silences WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL FOR UPDATE', [values.namespace, values.name]);
     const existing = found.rows[0];
     assertSavable(existing, { noun: 'notification silence', name: values.name, namespace: values.namespace, source: String(source), createOnly: source === 'UI' });
     if (existing) {

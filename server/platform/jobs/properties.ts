@@ -12,7 +12,7 @@ export interface IntegerProperty {
  * back to the default and says why, so the job can report it instead of failing.
  */
 export async function readIntegerProperty(db: Queryable, property: IntegerProperty): Promise<{ value: number; problem?: string }> {
-  const { rows } = await db.query<{ value: string }>('SELECT value FROM properties WHERE name = $1', [property.name]);
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM properties WHERE name = $1 AND organization_id IS NOT DISTINCT FROM current_organization()', [property.name]);
   const raw = rows[0]?.value.trim();
   if (raw === undefined || raw === '') return { value: property.defaultValue };
   const value = Number(raw);

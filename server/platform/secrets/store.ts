@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '../logger';
+import { currentOrganization } from '../db/tenant';
 import { Listener } from '../jobs/listener';
 import { isEncrypted, type Keyring } from './keyring';
 
@@ -51,7 +52,10 @@ export class SecretStore {
     return isEncrypted(stored) ? this.keyring.decrypt(stored) : stored;
   }
 
-  private async cached<T>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+  private async cached<T>(name: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    // Each organization has its own names (hosted mode): its entries are its own. An invalidation names
+    // `secrets:ns/name` or `connections:ns/name`, and drops that name for every organization.
+    const key = `${name}:${currentOrganization() ?? 'console'}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value as T | undefined;
     const value = await load();
@@ -64,7 +68,7 @@ export class SecretStore {
   /** The data of a Secret (values still encrypted) or ConfigMap; undefined when there is none of that name. */
   data(kind: 'Secret' | 'ConfigMap', namespace: string, name: string): Promise<Record<string, string> | undefined> {
     return this.cached(`secrets:${namespace}/${name}:${kind}`, async () => {
-      const { rows } = await this.pool.query<{ data: Record<string, string> }>('SELECT data FROM secrets WHERE kind = $1 AND namespace = $2 AND name = $3 AND deleted_at IS NULL', [kind, namespace, name]);
+      const { rows } = await this.pool.query<{ data: Record<string, string> }>('SELECT data FROM secrets WHERE kind = $1 AND namespace = $2 AND name = $3 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL', [kind, namespace, name]);
       return rows[0]?.data;
     });
   }
@@ -84,7 +88,7 @@ export class SecretStore {
   connection(namespace: string, name: string): Promise<StoredConnection | undefined> {
     return this.cached(`connections:${namespace}/${name}`, async () => {
       const { rows } = await this.pool.query<StoredConnection>(
-        'SELECT id, name, namespace, type, url, username, password, certificate, insecure_tls, properties FROM connections WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL',
+        'SELECT id, name, namespace, type, url, username, password, certificate, insecure_tls, properties FROM connections WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL',
         [namespace, name],
       );
       return rows[0];

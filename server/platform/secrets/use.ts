@@ -32,7 +32,7 @@ export async function assertConnectionUse(pool: pg.Pool, actor: Actor | undefine
   const foreign = connectionReferences(spec, namespace, where).filter((ref) => ref.namespace !== namespace);
   for (const ref of foreign) {
     const { rows } = await pool.query<{ id: string; name: string; namespace: string; type: string; labels: Record<string, string> }>(
-      'SELECT id, name, namespace, type, labels FROM connections WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL',
+      'SELECT id, name, namespace, type, labels FROM connections WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL',
       [ref.namespace, ref.name],
     );
     const row = rows[0];

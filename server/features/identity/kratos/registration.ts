@@ -29,7 +29,7 @@ function nodes(): UiNode[] {
 }
 
 async function settings(ctx: FlowContext): Promise<{ disabled: boolean; role: Role }> {
-  const { rows } = await ctx.deps.pool.query<{ name: string; value: string }>('SELECT name, value FROM properties WHERE name = ANY($1)', [[REGISTRATION_DISABLE, REGISTRATION_DEFAULT_ROLE]]);
+  const { rows } = await ctx.deps.pool.query<{ name: string; value: string }>('SELECT name, value FROM properties WHERE name = ANY($1) AND organization_id IS NOT DISTINCT FROM current_organization()', [[REGISTRATION_DISABLE, REGISTRATION_DEFAULT_ROLE]]);
   const value = (name: string) => rows.find((row) => row.name === name)?.value.trim();
   const role = value(REGISTRATION_DEFAULT_ROLE);
   return { disabled: value(REGISTRATION_DISABLE)?.toLowerCase() === 'true', role: isRole(role) ? role : DEFAULT_ROLE };

@@ -106,7 +106,7 @@ async function addCredential(db: Queryable, identityId: string, issuer: string, 
 }
 
 async function defaultRole(db: Queryable): Promise<Role> {
-  const { rows } = await db.query<{ value: string }>('SELECT value FROM properties WHERE name = $1', [REGISTRATION_DEFAULT_ROLE]);
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM properties WHERE name = $1 AND organization_id IS NOT DISTINCT FROM current_organization()', [REGISTRATION_DEFAULT_ROLE]);
   const value = rows[0]?.value.trim();
   return isRole(value) ? value : DEFAULT_ROLE;
 }
