@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { currentOrganization } from '../../platform/db/tenant';
 import { isRecord, messageOf } from '../../platform/errors';
 import { evaluateCel, goText } from '../../platform/expressions';
 import type { MetricSample } from './transform';
@@ -51,6 +52,11 @@ export class CheckMetrics {
 
   /** Exports samples; answers the problems (one per sample that could not be exported). */
   export(samples: readonly MetricSample[]): string[] {
+    // /metrics is public and one per process: an organization sharing this console (hosted mode) would show
+    // its metrics to everyone, and take names from other organizations. Its own backend exports them.
+    if (samples.length > 0 && currentOrganization() !== undefined) {
+      return [`metrics: not exported: this console's /metrics is shared by its organizations (an organization with its own backend exports its checks' metrics there)`];
+    }
     const problems: string[] = [];
     for (const sample of samples) {
       try {
