@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
+import { inOrganizationOf } from '../../platform/db/tenant';
 import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
@@ -32,12 +33,13 @@ const query = z.object({
 
 interface WebhookRow extends RunnableCheck {
   canary_id: string;
+  organization_id: string | null;
 }
 
 async function findCheck(ctx: AppContext, id: string): Promise<WebhookRow> {
   // canary-checker finds a webhook by its check id or by its name; a name must then be unique.
   const { rows } = await ctx.pool.query<WebhookRow>(
-    `SELECT c.id, c.key, c.type, c.name, c.namespace, c.description, c.icon, c.endpoint, c.labels, c.spec, c.canary_id
+    `SELECT c.id, c.key, c.type, c.name, c.namespace, c.description, c.icon, c.endpoint, c.labels, c.spec, c.canary_id, c.organization_id
        FROM checks c JOIN canaries k ON k.id = c.canary_id AND k.deleted_at IS NULL
       WHERE c.type = 'webhook' AND c.deleted_at IS NULL AND c.transformed_from IS NULL AND (c.id::text = $1 OR c.name = $1)
       ORDER BY (c.id::text = $1) DESC`,
@@ -135,29 +137,35 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
       query,
       handler: async ({ params, query: sent, req }) => {
         const check = await findCheck(ctx, params.id);
-        const spec = webhookCheck.parse(check.spec);
-        const token = spec.ok && isRecord(spec.spec) && typeof spec.spec.token === 'string' ? spec.spec.token : '';
-        if (token !== '' && !sameToken(token, sent.token ?? headerText(req.headers['webhook-token']))) {
-          throw new AppError('unauthorized', 'invalid webhook token: send it as ?token= or in the Webhook-Token header');
-        }
-        const data = webhookPayload(req);
-        const { pass, message, error } = verdict(data.json, sent);
-        const results = { headers: data.headers, json: data.json, content: data.content };
-        const canary = await loadCanary(ctx.pool, check.canary_id);
-        if (!canary) throw new AppError('not_found', `no webhook check has the id or name "${params.id}"`);
-        const env = parseCanarySpec(canary.spec, { namespace: canary.namespace }).env;
-        const info = { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels, env };
-        const outcome: CheckOutcome = { pass, message, ...(error ? { error } : {}), data: { results }, details: kept(data, data.headers['content-type']) };
-        const result = applyExpressions(check, info, outcome, 0, new Date());
-        await recordOutcome({ pool: ctx.pool, log: ctx.log, metrics: checkMetricsOf(ctx.metrics.registry) }, check, info, result);
-        return {
-          message: 'ok',
-          check_id: check.id,
-          status: result.result.pass ? 'healthy' : 'unhealthy',
-          result_message: result.result.message,
-          transformed: result.transformed?.length ?? 0,
-        };
+        // The post is the check's organization's work (hosted mode): its result, events and notifications are there.
+        return inOrganizationOf(check.organization_id, () => receive(ctx, check, params.id, sent, req));
       },
     });
   }
+}
+
+/** A post for one webhook check, in its organization's scope: through the check's test, display and transform, then recorded. */
+async function receive(ctx: AppContext, check: WebhookRow, id: string, sent: z.infer<typeof query>, req: FastifyRequest) {
+  const spec = webhookCheck.parse(check.spec);
+  const token = spec.ok && isRecord(spec.spec) && typeof spec.spec.token === 'string' ? spec.spec.token : '';
+  if (token !== '' && !sameToken(token, sent.token ?? headerText(req.headers['webhook-token']))) {
+    throw new AppError('unauthorized', 'invalid webhook token: send it as ?token= or in the Webhook-Token header');
+  }
+  const data = webhookPayload(req);
+  const { pass, message, error } = verdict(data.json, sent);
+  const results = { headers: data.headers, json: data.json, content: data.content };
+  const canary = await loadCanary(ctx.pool, check.canary_id);
+  if (!canary) throw new AppError('not_found', `no webhook check has the id or name "${id}"`);
+  const env = parseCanarySpec(canary.spec, { namespace: canary.namespace }).env;
+  const info = { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels, env };
+  const outcome: CheckOutcome = { pass, message, ...(error ? { error } : {}), data: { results }, details: kept(data, data.headers['content-type']) };
+  const result = applyExpressions(check, info, outcome, 0, new Date());
+  await recordOutcome({ pool: ctx.pool, log: ctx.log, metrics: checkMetricsOf(ctx.metrics.registry) }, check, info, result);
+  return {
+    message: 'ok',
+    check_id: check.id,
+    status: result.result.pass ? 'healthy' : 'unhealthy',
+    result_message: result.result.message,
+    transformed: result.transformed?.length ?? 0,
+  };
 }

@@ -282,6 +282,35 @@ describe('organizations sharing one database (row-level security)', () => {
     }
   });
 
+  it('public webhooks work in their organization: a check\'s post raises an Acme event, a playbook\'s call is authenticated with Acme\'s secret', async () => {
+    const pool = t.db.pool;
+    const canary = await call(people.alice, 'POST', '/api/canary/canaries', { name: 'acme-hooks', spec: { webhook: [{ name: 'acme-hook', token: 'hook-token' }] } });
+    expect(canary.status, JSON.stringify(canary.body)).toBe(201);
+    const hook = String(rows(await call(people.alice, 'GET', `/api/db/checks?canary_id=eq.${String((canary.body as { id: string }).id)}&select=id`))[0]?.id);
+    const posted = await fetch(`${base}/webhook/${hook}?token=hook-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'unhealthy', message: 'disk full' }) });
+    expect(posted.status, await posted.clone().text()).toBe(200);
+    const { rows: events } = await pool.query<{ organization_id: string | null }>("SELECT organization_id FROM event_queue WHERE name = 'check.failed' AND properties->>'check_id' = $1", [hook]);
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.organization_id === org.acme)).toBe(true);
+
+    expect((await call(people.alice, 'POST', '/api/secrets', { name: 'deploy-hook', data: { password: 'acme-pw' } })).status).toBe(201);
+    const playbook = await call(people.alice, 'POST', '/api/playbooks', {
+      name: 'acme-deploy',
+      spec: {
+        on: { webhook: { path: 'acme/deploy', authentication: { basic: { username: { value: 'ci' }, password: { valueFrom: { secretKeyRef: { name: 'deploy-hook', key: 'password' } } } } } } },
+        actions: [{ name: 'a', exec: { script: 'true' } }],
+      },
+    });
+    expect(playbook.status, JSON.stringify(playbook.body)).toBe(201);
+    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`ci:${password}`).toString('base64')}` });
+    expect((await fetch(`${base}/api/playbook/webhook/acme/deploy`, { method: 'POST', headers: basic('wrong') })).status).toBe(401);
+    const started = await fetch(`${base}/api/playbook/webhook/acme/deploy`, { method: 'POST', headers: basic('acme-pw') });
+    const run = (await started.json()) as { run_id: string };
+    expect(started.status, JSON.stringify(run)).toBe(201);
+    const { rows: runs } = await pool.query<{ organization_id: string | null }>('SELECT organization_id FROM playbook_runs WHERE id = $1', [run.run_id]);
+    expect(runs[0]?.organization_id).toBe(org.acme);
+  });
+
   it('a worker writing for Acme (no scope) files the row under Acme; Acme events are handled in Acme', async () => {
     const pool = t.db.pool;
     await pool.query('INSERT INTO check_statuses (check_id, time, status) VALUES ($1, now() + interval \'1 minute\', false)', [made.check]);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { allows } from '../../platform/auth/decide';
 import type { Actor, AccessTarget } from '../../platform/auth/types';
 import type { AppContext } from '../../platform/context';
+import { inOrganizationOf } from '../../platform/db/tenant';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { inTransaction } from '../../platform/jobs/db';
@@ -275,21 +276,24 @@ async function webhookRoute(app: FastifyInstance, ctx: AppContext): Promise<void
       bodyLimit: WEBHOOK_BODY_LIMIT,
       handler: async ({ req, reply }) => {
         const path = ((req.params as Record<string, string>)['*'] ?? '').replace(/^\/+/, '');
-        const { rows } = await ctx.pool.query<{ id: string; namespace: string; spec: Record<string, unknown> }>(
-          'SELECT id, namespace, spec FROM playbooks WHERE webhook_path = $1 AND deleted_at IS NULL',
+        const { rows } = await ctx.pool.query<{ id: string; namespace: string; spec: Record<string, unknown>; organization_id: string | null }>(
+          'SELECT id, namespace, spec, organization_id FROM playbooks WHERE webhook_path = $1 AND deleted_at IS NULL',
           [path],
         );
         const playbook = rows[0];
         if (!playbook) throw new AppError('not_found', `no playbook has the webhook path "${path}"`);
-        const data = webhookPayload(req);
-        const auth = checkPlaybookSpec(playbook.spec).checked?.spec.on?.webhook?.authentication;
-        if (!(await authenticated(ctx, playbook.namespace, auth, req, data.content))) throw new AppError('unauthorized', 'this webhook needs its authentication (spec.on.webhook.authentication)');
-        const url = new URL(req.url, 'http://localhost');
-        const request = { content: data.content, headers: data.headers, json: data.json, params: Object.fromEntries(url.searchParams), url: req.url };
-        const run = await inTransaction(ctx.pool, (client) =>
-          createRun(client, secretStore(ctx.pool), { playbookId: playbook.id, request: { trigger: 'webhook', ...request } }),
-        );
-        return reply.status(201).send({ run_id: run.id, status: run.status });
+        // The call is the playbook's organization's work (hosted mode): its secrets authenticate it, its run is there.
+        return inOrganizationOf(playbook.organization_id, async () => {
+          const data = webhookPayload(req);
+          const auth = checkPlaybookSpec(playbook.spec).checked?.spec.on?.webhook?.authentication;
+          if (!(await authenticated(ctx, playbook.namespace, auth, req, data.content))) throw new AppError('unauthorized', 'this webhook needs its authentication (spec.on.webhook.authentication)');
+          const url = new URL(req.url, 'http://localhost');
+          const request = { content: data.content, headers: data.headers, json: data.json, params: Object.fromEntries(url.searchParams), url: req.url };
+          const run = await inTransaction(ctx.pool, (client) =>
+            createRun(client, secretStore(ctx.pool), { playbookId: playbook.id, request: { trigger: 'webhook', ...request } }),
+          );
+          return reply.status(201).send({ run_id: run.id, status: run.status });
+        });
       },
     });
   }
