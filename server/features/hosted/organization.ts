@@ -31,6 +31,8 @@ export async function organizationOfSession(pool: pg.Pool, actor: Actor): Promis
   // The session's or, for an API token, the token's (docs/HOSTED.md "API tokens in hosted mode").
   const organizationId = actor.organizationId;
   if (!organizationId) return undefined;
+  // Read by the request's own principal statement (authenticate.ts): no second query on the proxy's path.
+  if (actor.organization?.id === organizationId) return actor.organization;
   const { rows } = await pool.query<OrganizationRow>({
     name: 'watchkeeper_session_organization',
     text: `SELECT o.id, o.name, o.backend_url, o.direct, m.role

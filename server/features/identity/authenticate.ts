@@ -57,6 +57,10 @@ interface PrincipalRow {
   token_id: string | null;
   scopes: unknown;
   organization_id: string | null;
+  organization_name: string | null;
+  backend_url: string | null;
+  direct: boolean | null;
+  member_role: string | null;
 }
 
 /**
@@ -113,12 +117,18 @@ const FROM: Record<PrincipalFrom, { columns: string; organization: string; from:
  */
 const PRINCIPAL = (kind: PrincipalFrom) => `
   SELECT p.id, p.name, p.email, r.roles, tm.team_ids, pg.groups, sf.second_factor, (SELECT version::int FROM rbac_version) AS rbac_version, ${FROM[kind].columns},
-         org.organization_id
+         org.organization_id, ob.organization_name, ob.backend_url, ob.direct, ob.member_role
   FROM ${FROM[kind].from}
   JOIN identities i ON i.id = p.id AND i.state = 'active'
   -- Hosted mode: the organization the request works in; its teams, groups and permission rows apply.
   CROSS JOIN LATERAL (SELECT ${FROM[kind].organization} AS organization_id) org
   -- The member's role in that organization when one is set (docs/HOSTED.md), else the person's own roles.
+  -- Its name, backend and the member's role, for the front's proxy (docs/HOSTED.md "Organization backends").
+  LEFT JOIN LATERAL (
+    SELECT o.name AS organization_name, o.backend_url, o.direct, m.role AS member_role
+    FROM organizations o JOIN organization_members m ON m.organization_id = o.id AND m.person_id = p.id
+    WHERE o.id = org.organization_id
+  ) ob ON true
   CROSS JOIN LATERAL (SELECT coalesce(
     (SELECT ARRAY[m.role] FROM organization_members m WHERE m.person_id = p.id AND m.organization_id = org.organization_id AND m.role IS NOT NULL),
     (SELECT array_agg(role) FROM person_roles WHERE person_id = p.id),
@@ -162,6 +172,9 @@ async function toActor(row: PrincipalRow, rules: RuleCache): Promise<Actor> {
       : {}),
     ...(row.token_id ? { token: { id: row.token_id, scopes: parseScopes(row.scopes) } } : {}),
     ...(row.session_id || row.token_id ? { organizationId: row.organization_id } : {}),
+    ...((row.session_id || row.token_id) && row.organization_id && row.organization_name !== null
+      ? { organization: { id: row.organization_id, name: row.organization_name, backendUrl: row.backend_url, direct: row.direct === true, role: row.member_role } }
+      : {}),
   };
 }
 

@@ -50,6 +50,11 @@ export interface Actor {
    * asking what someone may do).
    */
   organizationId?: string | null;
+  /**
+   * That organization as the same statement read it (hosted mode): its name, backend and the person's role
+   * there, so the front's proxy forwards without another query.
+   */
+  organization?: { id: string; name: string; backendUrl: string | null; direct: boolean; role: string | null };
 }
 
 /** One specific resource a request acts on, for permission rows that name a resource or a selector. */
