@@ -23,6 +23,9 @@ export default defineConfig({
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
           setupFiles: ['test/setup-unit.ts'],
+          // jsdom renders of whole pages take seconds on a busy 2-core machine: the 5 s default failed
+          // tests that pass, and no unit test waits on anything slower than its own work.
+          testTimeout: 20_000,
         },
       },
       {
@@ -46,6 +49,9 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // expect.poll waits on the browser and the server; its 1 s default is too short for a busy 2-core
+          // machine (a page that answers in 1.2 s under load is not a failure of the journey).
+          expect: { poll: { timeout: 15_000 } },
           pool: 'forks',
           maxWorkers: 1,
           fileParallelism: false,

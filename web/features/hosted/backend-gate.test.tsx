@@ -61,9 +61,10 @@ describe('the provisioning screen (spec §1)', () => {
     await screen.findByText(PROVISIONING_TEXT);
     expect(PROVISIONING_TEXT).toBe('Please wait, instance provisioning in-progress ...');
     expect(screen.queryByText('the console')).toBeNull();
-    await screen.findByText('the console', undefined, { timeout: 9_000 });
+    // Two polls of PROVISIONING_POLL_MS (3 s) each; the margin is for a busy machine.
+    await screen.findByText('the console', undefined, { timeout: 20_000 });
     expect(calls.filter((call) => call.endsWith('/api/auth/organization-backend')).length).toBe(3);
-  }, 15_000);
+  }, 30_000);
 
   it('shows an error page, not the provisioning screen, when the backend refuses the front', async () => {
     serve(json({ organization: ORG, state: 'error', reason: 'the backend refused this console’s token (HTTP 401)' }));
