@@ -75,6 +75,10 @@ describe('Settings → Organizations in hosted mode', () => {
     await row.waitFor();
     await row.getByRole('button', { name: 'Delete Team Blue' }).click();
     await confirm.getByRole('button', { name: 'Delete' }).click();
+    // While the confirmation is open the page behind it is hidden from the accessibility tree, so the row's
+    // locator finds nothing before the delete has landed: wait for the answer first.
+    await page.getByText('Team Blue deleted successfully').waitFor();
+    await confirm.waitFor({ state: 'detached' });
     await row.waitFor({ state: 'detached' });
     const deleted = await pool.query<{ deleted: boolean }>('SELECT deleted_at IS NOT NULL AS deleted FROM organizations WHERE id = $1', [saved.rows[0]?.id]);
     expect(deleted.rows).toEqual([{ deleted: true }]);
