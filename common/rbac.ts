@@ -35,8 +35,43 @@ export const RESOURCES = [
   'playbook_runs',
   'permissions',
   'views',
+  // Capabilities (DESIGN §9, docs/SECURITY.md): what runs code, reads server files or uses secrets.
+  'exec',
+  'javascript',
+  'server_files',
+  'connection_use',
+  'sql',
+  'auth_settings',
+  'agent_tokens',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
+
+/**
+ * Capabilities: named permissions for what can take over the server or read what the author could not
+ * (docs/SECURITY.md). Only admins hold them by role; an admin grants one to a person, team or group with a
+ * permission whose object is the capability and whose action is `*` (or `create`); an API token uses them
+ * only when its scopes write every object (the Write and Admin presets). A spec that uses one is refused at
+ * save for an author without it, and not run when its last author no longer holds it.
+ */
+export const CAPABILITIES = ['exec', 'javascript', 'server_files', 'connection_use', 'sql', 'auth_settings', 'agent_tokens'] as const satisfies readonly Resource[];
+export type Capability = (typeof CAPABILITIES)[number];
+
+export const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
+  exec: 'run code on the server (exec checks, exec actions, exec scrapers)',
+  javascript: 'run javascript (tests, displays, transforms)',
+  server_files: "read files on the server's disk (log backends, folder and junit checks, file scrapers)",
+  connection_use: 'use a stored connection, secret or config map by reference',
+  sql: 'run SQL through a connection (view sql queries, playbook sql actions, sql scrapers)',
+  auth_settings: 'change sign-in and identity settings (auth.* properties)',
+  agent_tokens: 'mint or rotate agent tokens',
+};
+
+export function isCapability(value: unknown): value is Capability {
+  return CAPABILITIES.some((capability) => capability === value);
+}
+
+/** The action a capability is checked with: a permission granting `create` (or `*`) on it grants it. */
+export const CAPABILITY_ACTION = 'create' as const;
 
 export function isResource(value: unknown): value is Resource {
   return RESOURCES.some((resource) => resource === value);
@@ -54,7 +89,7 @@ export function isAction(value: unknown): value is Action {
 export type Level = 'read' | 'write';
 
 /** Spec §6, role by role: which resources each role may read and write. */
-const EXCEPT_ADMIN_ONLY = (resource: Resource) => resource !== 'connections' && resource !== 'identities' && resource !== 'rbac';
+const EXCEPT_ADMIN_ONLY = (resource: Resource) => resource !== 'connections' && resource !== 'identities' && resource !== 'rbac' && !isCapability(resource);
 const RESPONDER_WRITES: readonly Resource[] = ['responder', 'incident', 'evidences', 'comments'];
 
 export function roleGrants(role: Role, resource: Resource, level: Level): boolean {

@@ -1,7 +1,8 @@
 import type { Feature } from '../../platform/context';
 import { backgroundWork } from '../../platform/jobs/registry';
 import { identityApi } from './api';
-import { identityAuthenticator } from './authenticate';
+import { registerActorLoader } from '../../platform/auth/capabilities';
+import { actorOfPerson, identityAuthenticator } from './authenticate';
 import { identityCleanupJob } from './cleanup';
 import { ORY_PREFIX, type IdentityDeps } from './kratos/context';
 import { kratosRoutes } from './kratos/routes';
@@ -13,6 +14,9 @@ import { permissionGroupKind } from './permission-group-kind';
 import { permissionKind } from './permission-kind';
 import { teamKind } from './team-kind';
 import './service-accounts';
+
+// Capabilities are checked against a spec's last author when it runs (docs/SECURITY.md).
+registerActorLoader((pool, personId) => actorOfPerson(pool, identityAuthenticator(pool).rules, personId));
 
 /**
  * Identity and access (spec §1, §6, §8): the Kratos-compatible self-service API under /api/.ory, the

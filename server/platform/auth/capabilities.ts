@@ -1,0 +1,221 @@
+import type pg from 'pg';
+import { CAPABILITY_ACTION, CAPABILITY_DESCRIPTIONS, type Capability } from '../../../common/rbac';
+import { isRecord } from '../errors';
+import { AppError } from '../http/errors';
+import { parseConnectionReference } from '../secrets/resolve';
+import { decide } from './decide';
+import type { Actor } from './types';
+
+/**
+ * Capabilities in specs (DESIGN §9, docs/SECURITY.md): which fields of a Canary, ScrapeConfig, Topology,
+ * Playbook, View, Notification or log backend run code on the server, read its files, use a stored
+ * connection or secret, or run SQL through a connection. A spec that uses one is refused at save for an
+ * author without it (403 `capability_required`, naming the capability and the field), and is not run when
+ * its last author (`updated_by`) no longer holds it. Specs from files (`apply -f`, the watched folder, the
+ * demo) have no author: whoever can write the server's files already holds every capability.
+ */
+export interface CapabilityUse {
+  capability: Capability;
+  /** The field that uses it, as problems name fields: `spec.exec[0]`, `spec.actions[1].exec`. */
+  path: string;
+}
+
+/** Folder and file paths on another machine (read through a connection, not from this server's disk). */
+const REMOTE = /^(s3|gcs|smb|sftp|https?|git|ssh):\/\//i;
+
+const VALUE_FROM_KEYS = ['secretKeyRef', 'configMapKeyRef', 'helmRef', 'serviceAccount'];
+
+function each(value: unknown, path: string, visit: (item: Record<string, unknown>, path: string) => void): void {
+  if (Array.isArray(value)) value.forEach((item, index) => isRecord(item) && visit(item, `${path}[${index}]`));
+  else if (isRecord(value)) visit(value, path);
+}
+
+/** True when a `connection` field names a stored connection (connection://ns/name), not an inline URL. */
+export function isConnectionReference(value: unknown): boolean {
+  return typeof value === 'string' && parseConnectionReference(value, 'default') !== undefined;
+}
+
+/** True when a string is a stored-field reference to a secret or config map (`secret://name/key`). */
+function isStoredReference(value: string): boolean {
+  return /^(secret|configmap):\/\//i.test(value.trim());
+}
+
+/**
+ * Every capability a spec uses, with its field. The rules go by field name, so they hold at any depth
+ * (a check inside a topology component, an action of a playbook):
+ * - `exec` (a mapping or a list of them): exec
+ * - `javascript` (non-empty text): javascript
+ * - `folder` / `junit` / `file` entries with a local `path`, `testResults` or `paths`: server_files
+ * - `connection: connection://…`, `valueFrom: {secretKeyRef|configMapKeyRef|helmRef|serviceAccount}` and
+ *   `secret://…` / `configmap://…` values: connection_use
+ * - `sql` (a mapping or a list of them: a view query, a playbook action, a sql scraper): sql
+ */
+export function capabilityUses(spec: unknown, where = 'spec'): CapabilityUse[] {
+  const uses: CapabilityUse[] = [];
+  const seen = new Set<string>();
+  const add = (capability: Capability, path: string) => {
+    const key = `${capability} ${path}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    uses.push({ capability, path });
+  };
+  const walk = (value: unknown, path: string) => {
+    if (typeof value === 'string') {
+      if (isStoredReference(value)) add('connection_use', path);
+      return;
+    }
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => walk(item, `${path}[${index}]`));
+      return;
+    }
+    if (!isRecord(value)) return;
+    for (const [key, item] of Object.entries(value)) {
+      const at = `${path}.${key}`;
+      switch (key) {
+        case 'exec':
+          each(item, at, (_entry, entryPath) => add('exec', entryPath));
+          break;
+        case 'javascript':
+          if (typeof item === 'string' && item.trim() !== '') add('javascript', at);
+          break;
+        case 'folder':
+          each(item, at, (entry, entryPath) => {
+            if (typeof entry.path === 'string' && !REMOTE.test(entry.path.trim())) add('server_files', `${entryPath}.path`);
+          });
+          break;
+        case 'junit':
+          each(item, at, (entry, entryPath) => {
+            if (typeof entry.testResults === 'string') add('server_files', `${entryPath}.testResults`);
+          });
+          break;
+        case 'file':
+          each(item, at, (entry, entryPath) => {
+            const paths = Array.isArray(entry.paths) ? entry.paths : [];
+            if (paths.some((file) => typeof file === 'string' && !REMOTE.test(file.trim()))) add('server_files', `${entryPath}.paths`);
+          });
+          break;
+        case 'sql':
+          each(item, at, (_entry, entryPath) => add('sql', entryPath));
+          break;
+        case 'connection':
+          if (isConnectionReference(item)) add('connection_use', at);
+          break;
+        case 'valueFrom':
+          if (isRecord(item) && VALUE_FROM_KEYS.some((ref) => item[ref] !== undefined && item[ref] !== null)) add('connection_use', at);
+          break;
+        default:
+          break;
+      }
+      walk(item, at);
+    }
+  };
+  walk(spec, where);
+  return uses;
+}
+
+/** Whether the actor holds a capability (by role, or a permission on it); undefined (files, the system) holds all. */
+export function holdsCapability(actor: Actor | undefined, capability: Capability): boolean {
+  if (!actor) return true;
+  return decide(actor, capability, CAPABILITY_ACTION).allowed;
+}
+
+/** The uses the actor may not make, each once per capability and field. */
+export function missingCapabilities(actor: Actor | undefined, uses: readonly CapabilityUse[]): CapabilityUse[] {
+  if (!actor) return [];
+  const held = new Map<Capability, boolean>();
+  return uses.filter((use) => {
+    let has = held.get(use.capability);
+    if (has === undefined) {
+      has = holdsCapability(actor, use.capability);
+      held.set(use.capability, has);
+    }
+    return !has;
+  });
+}
+
+/** `spec.exec[0]: needs the capability "exec" (run code on the server: …)`. */
+export function describeMissing(use: CapabilityUse): string {
+  return `${use.path}: needs the capability "${use.capability}" (${CAPABILITY_DESCRIPTIONS[use.capability]})`;
+}
+
+export const CAPABILITY_REQUIRED = 'capability_required';
+
+/** The 403 a save gets when its author lacks a capability the spec uses: every missing one named. */
+export function capabilityError(missing: readonly CapabilityUse[], who = 'you'): AppError {
+  const capabilities = [...new Set(missing.map((use) => use.capability))];
+  const fields = missing.map(describeMissing);
+  return new AppError(
+    'forbidden',
+    `${fields.join('; ')}; ${who === 'you' ? 'no role or permission of yours grants' : `${who} holds no role or permission granting`} ${capabilities.length === 1 ? 'it' : 'them'}: an admin grants a capability in Settings → Permissions`,
+    { error: CAPABILITY_REQUIRED, capabilities, fields: missing.map((use) => ({ path: use.path, capability: use.capability })) },
+  );
+}
+
+/**
+ * At save: refuses (403) a spec that uses a capability its author does not hold. `actor` undefined is
+ * the server itself (a file, the demo, an agent's push of its own rows).
+ */
+export function assertCapabilities(actor: Actor | undefined, spec: unknown, where = 'spec', extra: readonly CapabilityUse[] = []): void {
+  const missing = missingCapabilities(actor, [...capabilityUses(spec, where), ...extra]);
+  if (missing.length > 0) throw capabilityError(missing);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// At run time: the spec's last author must still hold what it uses.
+
+type ActorLoader = (pool: pg.Pool, personId: string) => Promise<Actor | undefined>;
+let loadActor: ActorLoader | undefined;
+
+/** Identity registers how a person's roles and permissions are read (platform never imports a feature). */
+export function registerActorLoader(loader: ActorLoader): void {
+  loadActor = loader;
+}
+
+/** Authors read for runs, kept a few seconds: a canary of many checks asks once per run, not per check. */
+const AUTHOR_TTL_MS = 5000;
+const authors = new WeakMap<pg.Pool, Map<string, { at: number; actor: Promise<Actor | undefined> }>>();
+
+async function authorActor(pool: pg.Pool, personId: string): Promise<Actor | undefined> {
+  if (!loadActor) return undefined;
+  let cache = authors.get(pool);
+  if (!cache) {
+    cache = new Map();
+    authors.set(pool, cache);
+  }
+  const now = Date.now();
+  const hit = cache.get(personId);
+  if (hit && now - hit.at < AUTHOR_TTL_MS) return hit.actor;
+  if (cache.size > 1000) cache.clear();
+  const actor = loadActor(pool, personId);
+  cache.set(personId, { at: now, actor });
+  try {
+    return await actor;
+  } catch (error) {
+    cache.delete(personId);
+    throw error;
+  }
+}
+
+/** What a run may not do because its author does not hold a capability any more (or was deleted). */
+export interface RunRefusal {
+  missing: CapabilityUse[];
+  message: string;
+}
+
+/**
+ * Checks a spec's uses against its last author (`updated_by`), when the spec runs. No author: written by
+ * a file or the system, allowed. An author that no longer exists holds nothing. Answers undefined when
+ * the run may go on.
+ */
+export async function runRefusal(pool: pg.Pool, authorId: string | null | undefined, uses: readonly CapabilityUse[]): Promise<RunRefusal | undefined> {
+  if (!authorId || uses.length === 0) return undefined;
+  const actor = await authorActor(pool, authorId);
+  const missing = actor ? missingCapabilities(actor, uses) : [...uses];
+  if (missing.length === 0) return undefined;
+  const capabilities = [...new Set(missing.map((use) => `"${use.capability}"`))].join(', ');
+  const who = actor ? `its last author (${actor.email ?? actor.name})` : 'its last author, who no longer exists,';
+  return {
+    missing,
+    message: `not run: ${missing.map((use) => use.path).join(', ')} ${missing.length === 1 ? 'needs' : 'need'} the capability ${capabilities}, which ${who} does not hold; an admin grants it, or saves the spec again`,
+  };
+}
