@@ -45,7 +45,8 @@ function isStoredReference(value: string): boolean {
  * (a check inside a topology component, an action of a playbook):
  * - `exec` (a mapping or a list of them): exec
  * - `javascript` (non-empty text): javascript
- * - `folder` / `junit` / `file` entries with a local `path`, `testResults` or `paths`: server_files
+ * - `folder` / `junit` / `file` / `files` entries with a local `path`, `testResults` or `paths` (checks, file
+ *   scrapers, log backends): server_files
  * - `connection: connection://…`, `valueFrom: {secretKeyRef|configMapKeyRef|helmRef|serviceAccount}` and
  *   `secret://…` / `configmap://…` values: connection_use
  * - `sql` (a mapping or a list of them: a view query, a playbook action, a sql scraper): sql
@@ -89,8 +90,9 @@ export function capabilityUses(spec: unknown, where = 'spec'): CapabilityUse[] {
           });
           break;
         case 'file':
+        case 'files':
           each(item, at, (entry, entryPath) => {
-            const paths = Array.isArray(entry.paths) ? entry.paths : [];
+            const paths = Array.isArray(entry.paths) ? entry.paths : typeof entry.path === 'string' ? [entry.path] : [];
             if (paths.some((file) => typeof file === 'string' && !REMOTE.test(file.trim()))) add('server_files', `${entryPath}.paths`);
           });
           break;
