@@ -87,7 +87,7 @@ describe('views engine', () => {
     expect(panels.People.error).toMatch(/permission denied for table people/);
     expect(panels.Delete.error).toMatch(/must be a query \(SELECT …\): DELETE is not allowed/);
     expect(panels.Insert.error).toMatch(/INSERT is not allowed/);
-    expect(panels.Escalate.error).toMatch(/permission denied for function set_config/);
+    expect(panels.Escalate.error).toMatch(/set_config is not allowed in view SQL/);
     expect(panels.Chained.error).toBeDefined();
     expect(Number(panels.Count.rows[0].value)).toBe(3);
     expect(panels.Count.error).toBeUndefined();

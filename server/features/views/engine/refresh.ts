@@ -5,7 +5,7 @@ import { evaluateCel } from '../../../platform/expressions';
 import { parseDuration } from '../../../platform/units';
 import { plan, tableTypes, writeRows } from './pushdown';
 import { localStatement, QueryFailed, runQuery, type Row } from './queries';
-import { loadRows, readerReady, runStatements, selectRows, shareTable } from './sandbox';
+import { loadRows, readerReady, resetSession, runStatements, selectRows, shareTable } from './sandbox';
 import { coerce, ensureTable, quoteIdent, replaceRows, storedColumns, viewTableName, type EngineColumn } from './table';
 import { templated, type ResolvedVariable } from './variables';
 
@@ -224,7 +224,9 @@ async function materialise(pool: pg.Pool, view: ViewRow, variables: readonly Res
       });
       throw error;
     } finally {
-      client.release(broken);
+      // Whatever view SQL left on the session goes before the connection returns to the pool (else it is destroyed).
+      const clean = !broken && (await resetSession(client));
+      client.release(!clean);
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { isRecord } from '../../../platform/errors';
 import type { Row } from './queries';
+import { refusal } from './sql-guard';
 import { quoteIdent } from './table';
 
 /**
@@ -8,7 +9,10 @@ import { quoteIdent } from './table';
  * named query's rows into a TEMP table named after the query (ON COMMIT DROP), grants SELECT on them to
  * the NOLOGIN role watchkeeper_view_reader (migration 0021), turns READ ONLY and SET LOCAL ROLE to it,
  * with a statement timeout. Each statement then runs in a savepoint, so one panel's error is that
- * panel's alone.
+ * panel's alone. Nothing may outlive it on the session (issue 35): the guard (sql-guard.ts) refuses
+ * anything but one query and, by name, functions with session or server side effects (advisory locks,
+ * pg_notify, set_config, dblink, …); the reader role has no EXECUTE on set_config (0021) or the session
+ * advisory locks (0039); and the connection is reset after each use (resetSession).
  */
 
 export const READER_ROLE = 'watchkeeper_view_reader';
@@ -66,8 +70,13 @@ export async function readerReady(client: pg.PoolClient): Promise<string | undef
   const { rows } = await client.query<{ ok: boolean | null }>('SELECT pg_has_role(current_user, oid, \'MEMBER\') AS ok FROM pg_roles WHERE rolname = $1', [READER_ROLE]);
   if (rows.length === 0) return `the database has no role ${READER_ROLE} (migration 0021 needs a user that may create roles), so view SQL cannot run safely`;
   if (!rows[0]?.ok) return `the server's database user may not SET ROLE ${READER_ROLE}`;
-  const { rows: guard } = await client.query<{ open: boolean }>("SELECT has_function_privilege($1, 'pg_catalog.set_config(text, text, boolean)', 'EXECUTE') AS open", [READER_ROLE]);
+  const { rows: guard } = await client.query<{ open: boolean; locks: boolean }>(
+    `SELECT has_function_privilege($1, 'pg_catalog.set_config(text, text, boolean)', 'EXECUTE') AS open,
+            has_function_privilege($1, 'pg_catalog.pg_advisory_lock(bigint)', 'EXECUTE') AS locks`,
+    [READER_ROLE],
+  );
   if (guard[0]?.open) return `${READER_ROLE} may still call set_config (migration 0021 needs a superuser to revoke it), so view SQL cannot run safely`;
+  if (guard[0]?.locks) return `${READER_ROLE} may still take session advisory locks (migration 0039 needs a superuser to revoke pg_advisory_lock from PUBLIC), so view SQL cannot run safely`;
   return undefined;
 }
 
@@ -82,14 +91,9 @@ function sqlError(error: unknown): string {
   return error.message;
 }
 
-const QUERY_START = /^(select|with|values|table)\b/i;
-
-/** Why a text is not a query: view SQL only reads (SELECT, WITH, VALUES, TABLE). */
+/** Why a text may not run as view SQL (not a query, or a call with a session-level side effect): sql-guard.ts. */
 export function notAQuery(statement: string): string | undefined {
-  const text = statement.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/|\()+/, '');
-  if (QUERY_START.test(text)) return undefined;
-  const word = /^[A-Za-z]+/.exec(text)?.[0]?.toUpperCase() ?? 'it';
-  return `view SQL must be a query (SELECT …): ${word} is not allowed`;
+  return refusal(statement, STATEMENT_TIMEOUT_MS);
 }
 
 function plainRow(row: Row): Row {
@@ -149,7 +153,7 @@ export async function runStatements(client: pg.PoolClient, statements: readonly 
   for (const statement of statements) {
     await client.query('SAVEPOINT panel');
     try {
-      const refused = notAQuery(statement);
+      const refused = refusal(statement, STATEMENT_TIMEOUT_MS);
       if (refused) out.push({ rows: [], error: refused });
       else {
         // A bound parameter makes it one statement of the extended protocol: nothing can follow it.
@@ -167,6 +171,22 @@ export async function runStatements(client: pg.PoolClient, statements: readonly 
   const { rows } = await client.query<{ user: string; ro: string }>("SELECT current_user AS user, current_setting('transaction_read_only') AS ro");
   if (rows[0]?.user === READER_ROLE || rows[0]?.ro !== 'off') throw new Error('the view SQL sandbox did not end');
   return out;
+}
+
+/**
+ * After view SQL ran on `client` (its transaction ended): drops what could outlive it on the pooled
+ * connection, session advisory locks and LISTENs, whatever got past the guard and the reader role. Not
+ * RESET ALL or DISCARD ALL: in hosted mode the connection's organization scope is a session setting
+ * (server/platform/db/tenant.ts) that must stay. Answers false when it could not (the caller then
+ * destroys the connection instead of releasing it).
+ */
+export async function resetSession(client: pg.PoolClient): Promise<boolean> {
+  try {
+    await client.query('SELECT pg_advisory_unlock_all(); UNLISTEN *');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -200,6 +220,7 @@ export async function runSandboxed(
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release(broken);
+    const clean = !broken && (await resetSession(client));
+    client.release(!clean);
   }
 }
