@@ -1,3 +1,4 @@
+import { mkdtempSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,13 +10,13 @@ import { useJourney } from './harness';
  * a line attached to a new incident; a component's logs reached from its topology page.
  */
 describe('logs', () => {
-  const journey = useJourney({ signIn: true });
+  // Backends read only under WATCHKEEPER_LOG_ROOTS (docs/LOGS.md): this journey's folder, made before the server starts.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wk-e2e-logs-'));
+  const journey = useJourney({ signIn: true, env: { WATCHKEEPER_LOG_ROOTS: dir } });
   const url = (to: string) => `${journey.server().url}${to}`;
-  let dir = '';
   const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
 
   beforeAll(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-e2e-logs-'));
     await fs.writeFile(
       path.join(dir, 'app.log'),
       [`${ago(300)} INFO checkout served in 12 ms`, `${ago(200)} ERROR payment gateway refused the connection`, `${ago(100)} INFO checkout served in 9 ms`, ''].join('\n'),

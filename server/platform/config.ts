@@ -23,6 +23,11 @@ export interface Config {
   oidc?: OidcConfig;
   /** Set when this server is an organization backend of a hosted front (`--auth trusted-front`, docs/HOSTED.md). */
   trustedFront?: TrustedFrontConfig;
+  /**
+   * Folders log backends may read under (`WATCHKEEPER_LOG_ROOTS`, docs/LOGS.md "Where backends may read"):
+   * absolute paths; by default only `./logs` (DEFAULT_LOG_ROOT). The data directory is never readable.
+   */
+  logRoots?: string[];
 }
 
 /** `serve --auth trusted-front`: requests carry the hosted front's short-lived JWT, checked against its JWKS. */
@@ -206,6 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
 
   const resourcesIn = raw('resourcesDir');
   const resourcesDir = resourcesIn.value?.trim() ? path.resolve(resourcesIn.value.trim()) : undefined;
+  const logRoots = logRootsSetting(env);
+  if (logRoots instanceof Error) problems.push(logRoots.message);
 
   const upstream = readUpstream(raw, problems);
   const oidc = readOidc(raw, problems);
@@ -215,7 +222,25 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
   return {
     port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir,
     ...(upstream ? { upstream } : {}), ...(oidc ? { oidc } : {}), ...(trustedFront ? { trustedFront } : {}),
+    ...(Array.isArray(logRoots) ? { logRoots } : {}),
   };
+}
+
+export const LOG_ROOTS_ENV = 'WATCHKEEPER_LOG_ROOTS';
+/** The console's own log folder, relative to the working directory as the default data directory is: the one log root by default. */
+export const DEFAULT_LOG_ROOT = 'logs';
+
+/**
+ * `WATCHKEEPER_LOG_ROOTS`: the folders log backends may read under, separated by `:` (relative ones from the
+ * working directory); unset or empty: `./logs` only; `none`: no folder at all.
+ */
+export function logRootsSetting(env: NodeJS.ProcessEnv): string[] | Error {
+  const value = env[LOG_ROOTS_ENV]?.trim();
+  if (!value) return [path.resolve(DEFAULT_LOG_ROOT)];
+  if (value.toLowerCase() === 'none') return [];
+  const roots = value.split(path.delimiter).map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (roots.length === 0) return new Error(`${LOG_ROOTS_ENV}=${JSON.stringify(env[LOG_ROOTS_ENV])} names no folder (separate folders with "${path.delimiter}", or say none)`);
+  return roots.map((root) => path.resolve(root));
 }
 
 /** Agent names as upstream accepts them (POST /api/agent/generate). */

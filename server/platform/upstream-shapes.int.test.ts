@@ -22,7 +22,8 @@ async function apply(text: string): Promise<DocumentResult> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The LogBackend below names /var/log/nginx: a log root here (docs/LOGS.md).
+  t = await createTestApp({ env: { WATCHKEEPER_LOG_ROOTS: '/var/log' } });
 });
 
 afterAll(async () => {

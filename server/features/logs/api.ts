@@ -47,10 +47,12 @@ export function logsApi(app: FastifyInstance, ctx: AppContext): void {
       const controller = new AbortController();
       // A search the client gave up on stops reading.
       req.raw.once('close', () => controller.abort());
-      const files = await targetFiles(target, controller.signal);
+      const refused: string[] = [];
+      const files = await targetFiles(target, controller.signal, refused);
       const found = await searchLogFiles(files, { query: body.query, start, end, limit: body.limit, signal: controller.signal });
       return {
         ...found,
+        truncated: [...refused, ...found.truncated],
         start: start.toISOString(),
         end: end.toISOString(),
         backends: target.backends.map((backend) => backend.name),

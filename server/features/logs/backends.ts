@@ -4,10 +4,19 @@ import { AppError, ValidationError } from '../../platform/http/errors';
 import { specRowKind, type SpecRowTable } from '../../platform/spec-rows';
 import { expandPaths } from '../catalog/sources/files';
 import type { LogFile } from './search';
+import { fileAllowed, pathRefusal, rootProblems } from './roots';
 import { parseLogBackendSpec, type LogBackendSpec } from './spec';
 
 /** logging_backends as a spec row table (Settings → Log Backends, `apply -f`, the watched folder). */
-export const LOG_BACKENDS: SpecRowTable = { table: 'logging_backends', noun: 'log backend', problems: (spec) => parseLogBackendSpec(spec).errors };
+export const LOG_BACKENDS: SpecRowTable = {
+  table: 'logging_backends',
+  noun: 'log backend',
+  // The shape first; then each path must be under a log root (WATCHKEEPER_LOG_ROOTS) and not in the data directory.
+  problems: (spec) => {
+    const parsed = parseLogBackendSpec(spec);
+    return parsed.spec ? rootProblems(parsed.spec) : parsed.errors;
+  },
+};
 
 /** `kind: LogBackend`. */
 export const logBackendKind = specRowKind(LOG_BACKENDS, {
@@ -74,16 +83,36 @@ function segment(value: string | null | undefined): string {
   return safe === '' || /^\.+$/.test(safe) ? '_' : safe;
 }
 
-/** The files a target's backends name; `{{name}}` / `{{type}}` are the component's, or `*` without one. */
-export async function targetFiles(target: SearchTarget, signal: AbortSignal): Promise<LogFile[]> {
+/**
+ * The files a target's backends name; `{{name}}` / `{{type}}` are the component's, or `*` without one.
+ * Only under the log roots (roots.ts): a path or glob outside them (a row saved before, or roots changed
+ * since) is not even listed, and a file whose real path is outside (a symlink) or in the data directory is
+ * left out; `refused` collects what was left out and why.
+ */
+export async function targetFiles(target: SearchTarget, signal: AbortSignal, refused: string[] = []): Promise<LogFile[]> {
   const files = new Map<string, LogFile>();
   for (const backend of target.backends) {
     for (const source of backend.spec.files) {
-      const patterns = source.paths.map((pattern) =>
-        pattern.replace(/\{\{\s*\.?(name|type)\s*\}\}/g, (_, key: string) => (target.component ? segment(key === 'name' ? target.component.name : target.component.type) : '*')),
-      );
+      const patterns = source.paths
+        .filter((pattern) => {
+          const why = pathRefusal(pattern);
+          if (why) refused.push(`${backend.name}: ${why}`);
+          return why === undefined;
+        })
+        .map((pattern) =>
+          pattern.replace(/\{\{\s*\.?(name|type)\s*\}\}/g, (_, key: string) => (target.component ? segment(key === 'name' ? target.component.name : target.component.type) : '*')),
+        );
+      if (patterns.length === 0) continue;
       const { files: found } = await expandPaths(patterns, process.cwd(), signal);
-      for (const file of found) if (!files.has(file)) files.set(file, { path: path.resolve(file), labels: { backend: backend.name, ...(source.labels ?? {}) } });
+      for (const file of found) {
+        const absolute = path.resolve(file);
+        if (files.has(absolute)) continue;
+        if (!(await fileAllowed(absolute))) {
+          refused.push(`${absolute}: not read (its real path is outside the log roots, or in the data directory)`);
+          continue;
+        }
+        files.set(absolute, { path: absolute, labels: { backend: backend.name, ...(source.labels ?? {}) } });
+      }
     }
   }
   return [...files.values()];

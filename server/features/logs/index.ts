@@ -1,6 +1,7 @@
 import type { Feature } from '../../platform/context';
 import { logsApi } from './api';
 import { logBackendKind } from './backends';
+import { configureLogRoots } from './roots';
 
 /**
  * Logs (spec §2 /logs, §7 POST /logs, /components_with_logs): log backends name files on this server and
@@ -11,6 +12,8 @@ export const logsFeature: Feature = {
   name: 'logs',
   kinds: [logBackendKind],
   register(app, ctx) {
+    // Where backends may read: WATCHKEEPER_LOG_ROOTS, never the data directory (roots.ts).
+    configureLogRoots(ctx.config);
     logsApi(app, ctx);
   },
 };

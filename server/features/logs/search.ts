@@ -1,8 +1,9 @@
-import { createReadStream, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import readline from 'node:readline';
 import type { LogLineResult } from '../../../common/logs';
 import { isRecord } from '../../platform/errors';
+import { openAllowed } from './roots';
 
 /** Of a larger file, only the newest this many bytes are read (the answer says it was cut). */
 export const MAX_BYTES_PER_FILE = 32 * 1024 * 1024;
@@ -94,9 +95,15 @@ export function parseLine(line: string): { time?: Date; message: string; level?:
 async function searchFile(file: LogFile, stat: Stats, search: LogSearch, needle: string, truncated: string[]): Promise<{ lines: LogLine[]; total: number }> {
   // Nothing written after the start can hold a line inside the range.
   if (stat.mtime < search.start) return { lines: [], total: 0 };
+  // Read only through a descriptor whose real file is under a log root (roots.ts): never through a symlink out.
+  const handle = await openAllowed(file.path);
+  if (!handle) {
+    truncated.push(`${file.path}: not read (outside the log roots, or in the data directory)`);
+    return { lines: [], total: 0 };
+  }
   const from = Math.max(0, stat.size - MAX_BYTES_PER_FILE);
   if (from > 0) truncated.push(`${file.path}: only the newest ${MAX_BYTES_PER_FILE / 1024 / 1024} MB read`);
-  const stream = createReadStream(file.path, { start: from, encoding: 'utf8' });
+  const stream = handle.createReadStream({ start: from, encoding: 'utf8' });
   const reader = readline.createInterface({ input: stream, crlfDelay: Infinity });
   const kept: LogLine[] = [];
   let total = 0;

@@ -32,8 +32,9 @@ interface SearchAnswer {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-logs-'));
+  // Backends read only under the log roots (docs/LOGS.md): this test's folder, and /var/log for the examples.
+  t = await createTestApp({ env: { WATCHKEEPER_LOG_ROOTS: [dir, '/var/log'].join(path.delimiter) } });
   await fs.mkdir(path.join(dir, 'shop'));
   await fs.writeFile(
     path.join(dir, 'app.log'),
@@ -101,11 +102,11 @@ describe('log backends', () => {
     expect((await call('POST', '/api/logs/backends', { name: 'v', spec: { files: [{ paths: ['/tmp/x.log'] }] } }, viewer.headers)).status).toBe(403);
     const created = await call('POST', '/api/logs/backends', { name: 'app', spec: { files: [{ paths: [path.join(dir, '*.log')], labels: { host: 'a' } }] } });
     expect(created.status).toBe(201);
-    const again = await call('POST', '/api/logs/backends', { name: 'app', spec: { files: [{ paths: ['/x'] }] } });
+    const again = await call('POST', '/api/logs/backends', { name: 'app', spec: { files: [{ paths: [path.join(dir, 'x')] }] } });
     expect(again.status).toBe(409);
-    const temp = await call('POST', '/api/logs/backends', { name: 'temp', spec: { files: [{ paths: ['/nowhere/*.log'] }] } });
+    const temp = await call('POST', '/api/logs/backends', { name: 'temp', spec: { files: [{ paths: [path.join(dir, 'nowhere', '*.log')] }] } });
     const id = temp.json<{ id: string }>().id;
-    expect((await call('PUT', `/api/logs/backends/${id}`, { spec: { files: [{ paths: ['/elsewhere.log'] }] } })).status).toBe(200);
+    expect((await call('PUT', `/api/logs/backends/${id}`, { spec: { files: [{ paths: [path.join(dir, 'elsewhere.log')] }] } })).status).toBe(200);
     expect((await call('DELETE', `/api/logs/backends/${id}`)).status).toBe(200);
     expect((await call('DELETE', `/api/logs/backends/${id}`)).status).toBe(404);
     const read = await t.app.inject({ method: 'GET', url: '/api/db/logging_backends?select=name&order=name', headers: viewer.headers });

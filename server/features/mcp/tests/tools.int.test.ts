@@ -62,7 +62,8 @@ async function allPages(client: Client, name: string, args: Record<string, unkno
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The log backend below reads a temporary folder: a log root here (docs/LOGS.md).
+  t = await createTestApp({ env: { WATCHKEEPER_LOG_ROOTS: os.tmpdir() } });
   base = await t.listen();
   const pool = t.db.pool;
   adminToken = (await tokenFor(t, ['admin'], presetScopes('Admin'))).token;

@@ -10,6 +10,7 @@ import { applyDocuments } from '../../../platform/resources';
 import { initSecrets, secretStore } from '../../../platform/secrets';
 import { connectionKind, secretKind } from '../../connections/kinds';
 import { logBackendKind } from '../../logs/backends';
+import { configureLogRoots } from '../../logs/roots';
 import type { ActionSpec } from '../spec';
 import { actionExecutors } from './index';
 import type { ActionOutcome } from './types';
@@ -113,6 +114,8 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, body: strin
 beforeAll(async () => {
   scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-actions-more-'));
   initSecrets(path.join(scratch, 'data'));
+  // Log backends read only under the log roots (docs/LOGS.md): this test's logs folder.
+  configureLogRoots({ dataDir: path.join(scratch, 'data'), logRoots: [path.join(scratch, 'logs')] });
   db = await createTestDatabase();
   peer = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
