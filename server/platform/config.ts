@@ -23,6 +23,8 @@ export interface Config {
   oidc?: OidcConfig;
   /** Set when this server is an organization backend of a hosted front (`--auth trusted-front`, docs/HOSTED.md). */
   trustedFront?: TrustedFrontConfig;
+  /** Set when `WATCHKEEPER_EXEC_USER` is: the user exec scripts run as when the console runs as root (`nobody` without it; `root` turns it off, unsafe). Scripts read it through execUserSetting. */
+  execUser?: string;
   /**
    * Folders log backends may read under (`WATCHKEEPER_LOG_ROOTS`, docs/LOGS.md "Where backends may read"):
    * absolute paths; by default only `./logs` (DEFAULT_LOG_ROOT). The data directory is never readable.
@@ -214,6 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
   const logRoots = logRootsSetting(env);
   if (logRoots instanceof Error) problems.push(logRoots.message);
 
+  const execUser = execUserSetting(env);
+  if (execUser instanceof Error) problems.push(execUser.message);
+
   const upstream = readUpstream(raw, problems);
   const oidc = readOidc(raw, problems);
   const trustedFront = readTrustedFront(raw, problems);
@@ -221,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port, host, databaseUrl, dataDir, logLevel: logLevel ?? 'info', publicUrl, smtpUrl, smtpFrom, demo, resourcesDir,
+    ...(typeof execUser === 'string' && env[EXEC_USER_ENV]?.trim() ? { execUser } : {}),
     ...(upstream ? { upstream } : {}), ...(oidc ? { oidc } : {}), ...(trustedFront ? { trustedFront } : {}),
     ...(Array.isArray(logRoots) ? { logRoots } : {}),
   };
@@ -241,6 +247,19 @@ export function logRootsSetting(env: NodeJS.ProcessEnv): string[] | Error {
   const roots = value.split(path.delimiter).map((entry) => entry.trim()).filter((entry) => entry !== '');
   if (roots.length === 0) return new Error(`${LOG_ROOTS_ENV}=${JSON.stringify(env[LOG_ROOTS_ENV])} names no folder (separate folders with "${path.delimiter}", or say none)`);
   return roots.map((root) => path.resolve(root));
+}
+
+export const EXEC_USER_ENV = 'WATCHKEEPER_EXEC_USER';
+
+/**
+ * `WATCHKEEPER_EXEC_USER`: the unprivileged user exec scripts (checks, playbook actions, scrapers) run as
+ * when the console runs as root; `nobody` by default. `root` runs them as the console itself (unsafe: they
+ * can read the data directory). A user name or a numeric uid; whether it exists is checked when a script runs.
+ */
+export function execUserSetting(env: NodeJS.ProcessEnv): string | Error {
+  const value = env[EXEC_USER_ENV]?.trim() || 'nobody';
+  if (!/^(?:[A-Za-z_][A-Za-z0-9_.-]*\$?|\d+)$/.test(value)) return new Error(`${EXEC_USER_ENV}=${JSON.stringify(env[EXEC_USER_ENV])} is not a user name or a numeric uid`);
+  return value;
 }
 
 /** Agent names as upstream accepts them (POST /api/agent/generate). */

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Logger } from '../logger';
 import { codeOf, isRecord } from '../errors';
+import { allowDatabaseThrough, secureDataDirSync } from '../data-dir';
 
 const execFileAsync = promisify(execFile);
 
@@ -292,7 +293,8 @@ export async function ensureEmbedded({ dataDir, log, avoidPorts = [] }: Embedded
   const pgDir = path.join(dataDir, 'postgres');
   const credsFile = path.join(dataDir, 'postgres.json');
   const logFile = path.join(dataDir, 'postgres.log');
-  await fs.mkdir(dataDir, { recursive: true });
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  secureDataDirSync(dataDir);
 
   let creds = await readCredentials(credsFile);
   const initialised = creds !== undefined && (await fs.access(path.join(pgDir, 'PG_VERSION'), fsConstants.F_OK).then(() => true, () => false));
@@ -318,6 +320,8 @@ export async function ensureEmbedded({ dataDir, log, avoidPorts = [] }: Embedded
   await hydrateSymlinks(bins);
   const runAs = await resolveRunAs(log);
   if (runAs) {
+    // Only the database's user passes through the data directory to its cluster; scripts (another user) may not enter.
+    allowDatabaseThrough(dataDir, runAs.gid);
     await assertReachable(dataDir, runAs, 'the data directory');
     await assertReachable(path.dirname(bins.postgres), runAs, 'the PostgreSQL binaries in');
   }
@@ -325,7 +329,8 @@ export async function ensureEmbedded({ dataDir, log, avoidPorts = [] }: Embedded
   if (!initialised || !creds) creds = await initialise(pgDir, credsFile, bins, runAs, log);
   else if (runAs) await fs.chown(pgDir, runAs.uid, runAs.gid).catch(() => undefined);
 
-  const logHandle = await fs.open(logFile, 'a');
+  const logHandle = await fs.open(logFile, 'a', 0o600);
+  await fs.chmod(logFile, 0o600).catch(() => undefined);
   if (runAs) await fs.chown(logFile, runAs.uid, runAs.gid).catch(() => undefined);
   let port = await freePort();
   for (let tries = 0; avoidPorts.includes(port) && tries < 10; tries += 1) port = await freePort();

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { handOver, scriptUser, type ScriptUser } from './script';
 
 /** A repository to check out before a script runs: duty's GitConnection as exec `checkout` writes it. */
 export interface GitCheckoutSpec {
@@ -89,9 +90,10 @@ export function gitTarget(spec: Pick<GitCheckoutSpec, 'url' | 'branch' | 'depth'
   return { url: parsed.toString(), branch, depth, ssh: parsed.protocol === 'ssh:', git };
 }
 
-function runGit(args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<string> {
+function runGit(args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; signal: AbortSignal; user?: ScriptUser }): Promise<string> {
+  const identity = options.user ? { uid: options.user.uid, gid: options.user.gid } : {};
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd: options.cwd, env: options.env, signal: options.signal, maxBuffer: MAX_GIT_OUTPUT, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('git', args, { cwd: options.cwd, env: options.env, signal: options.signal, maxBuffer: MAX_GIT_OUTPUT, encoding: 'utf8', ...identity }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout.trim());
       const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('hint:') && !line.startsWith('warning:'));
       reject(new GitCheckoutError(options.signal.aborted ? 'stopped before the checkout finished' : lines.at(-1) ?? error.message));
@@ -142,9 +144,21 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
  * Clones the repository (depth 1 unless told, the branch given or `?ref=`; without one `main`, as duty,
  * then the remote's default branch when it has no `main`) into a temporary directory or the destination.
  * A destination that is a checkout already is fetched and reset to the branch instead.
+ *
+ * When scripts run as an unprivileged user (the console is root, WATCHKEEPER_EXEC_USER), the checkout is
+ * theirs: a fresh clone is handed over to that user once git is done. A destination kept between runs
+ * holds what an earlier script left, its `.git` included, so the console's git never runs in it: the
+ * console fetches into a fresh relay repository of its own, hands that over, and the update of the
+ * destination from the relay runs as the script's user.
  */
 export async function gitCheckout(spec: GitCheckoutSpec, options: { signal: AbortSignal }): Promise<GitCheckout> {
   const target = gitTarget(spec);
+  let user: ScriptUser | undefined;
+  try {
+    user = scriptUser();
+  } catch (error) {
+    throw new GitCheckoutError(error instanceof Error ? error.message : String(error));
+  }
   const temporary = spec.destination === undefined || spec.destination.trim() === '';
   const scratch = temporary ? await fs.mkdtemp(path.join(os.tmpdir(), 'wk-checkout-')) : undefined;
   const dir = scratch ? path.join(scratch, 'checkout') : path.resolve(spec.destination ?? '');
@@ -157,14 +171,7 @@ export async function gitCheckout(spec: GitCheckoutSpec, options: { signal: Abor
     const depth = target.depth > 0 ? ['--depth', String(target.depth)] : [];
     const clone = (branch: string | undefined) =>
       git(['clone', '--quiet', '--no-local', '--single-branch', '--no-tags', ...depth, ...(branch ? ['--branch', branch] : []), '--', target.url, dir]);
-    const work = async (): Promise<string | undefined> => {
-      if (!temporary && (await isGitCheckout(dir))) {
-        await git(['remote', 'set-url', 'origin', target.url], dir);
-        await git(['fetch', '--quiet', '--force', '--no-tags', ...depth, 'origin', target.branch ?? 'HEAD'], dir);
-        await git(['checkout', '--quiet', '--force', '--detach', 'FETCH_HEAD'], dir);
-        return target.branch;
-      }
-      if (!temporary && !(await isEmptyOrMissing(dir))) throw new GitCheckoutError(`checkout.destination ${dir} is not empty and not a git checkout`);
+    const fresh = async (): Promise<string | undefined> => {
       if (target.branch) {
         await clone(target.branch);
         return target.branch;
@@ -179,8 +186,22 @@ export async function gitCheckout(spec: GitCheckoutSpec, options: { signal: Abor
         return (await git(['rev-parse', '--abbrev-ref', 'HEAD'], dir)) || undefined;
       }
     };
-    const branch = temporary ? await work() : await withLock(dir, work);
-    const commit = await git(['rev-parse', 'HEAD'], dir);
+    const work = async (): Promise<{ branch: string | undefined; commit: string }> => {
+      if (!temporary && (await isGitCheckout(dir))) {
+        if (user) return { branch: target.branch, commit: await updateAs(user, dir, target, depth, git, options.signal) };
+        await git(['remote', 'set-url', 'origin', target.url], dir);
+        await git(['fetch', '--quiet', '--force', '--no-tags', ...depth, 'origin', target.branch ?? 'HEAD'], dir);
+        await git(['checkout', '--quiet', '--force', '--detach', 'FETCH_HEAD'], dir);
+        return { branch: target.branch, commit: await git(['rev-parse', 'HEAD'], dir) };
+      }
+      if (!temporary && !(await isEmptyOrMissing(dir))) throw new GitCheckoutError(`checkout.destination ${dir} is not empty and not a git checkout`);
+      const branch = await fresh();
+      const commit = await git(['rev-parse', 'HEAD'], dir);
+      // The clone is the console's own until now: the script's user gets all of it (the scratch folder too).
+      if (user) await handOver(scratch ?? dir, user);
+      return { branch, commit };
+    };
+    const { branch, commit } = temporary ? await work() : await withLock(dir, work);
     return { dir, commit, git: target.git, branch, cleanup: removeScratch };
   } catch (error) {
     await removeScratch();
@@ -188,6 +209,38 @@ export async function gitCheckout(spec: GitCheckoutSpec, options: { signal: Abor
     throw new GitCheckoutError(redact(message, spec));
   } finally {
     await fs.rm(secrets, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Brings a destination the script's user owns up to date without the console's git running in it (its
+ * `.git/config` and hooks are the script's to change): the console fetches into a relay repository of its
+ * own, gives it to the user, and the user's git fetches from the relay and checks out. Answers the commit.
+ */
+async function updateAs(
+  user: ScriptUser,
+  dir: string,
+  target: Target,
+  depth: string[],
+  git: (args: string[], cwd?: string) => Promise<string>,
+  signal: AbortSignal,
+): Promise<string> {
+  // A checkout the console made before scripts ran as this user is the console's own: hand it over first.
+  if ((await fs.lstat(dir)).uid === (process.getuid?.() ?? 0)) await handOver(dir, user);
+  const relay = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-git-relay-'));
+  try {
+    await git(['init', '--quiet', '--bare', relay]);
+    await git(['fetch', '--quiet', '--force', '--no-tags', ...depth, target.url, target.branch ?? 'HEAD'], relay);
+    await git(['update-ref', 'refs/heads/relay', 'FETCH_HEAD'], relay);
+    await handOver(relay, user);
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: relay, LANG: process.env.LANG ?? 'C.UTF-8', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' };
+    const asUser = (args: string[]) => runGit(['-c', 'advice.detachedHead=false', ...args], { env, signal, cwd: dir, user });
+    await asUser(['remote', 'set-url', 'origin', target.url]);
+    await asUser(['fetch', '--quiet', '--force', '--no-tags', ...depth, `file://${relay}`, 'refs/heads/relay']);
+    await asUser(['checkout', '--quiet', '--force', '--detach', 'FETCH_HEAD']);
+    return await asUser(['rev-parse', 'HEAD']);
+  } finally {
+    await fs.rm(relay, { recursive: true, force: true });
   }
 }
 

@@ -44,10 +44,12 @@ describe('scripts as duty’s shell runs them', () => {
 describe('a script never outlives the process that ran it', () => {
   it('is killed, with what it started, when that process is killed -9', async () => {
     const { spawn } = await import('node:child_process');
-    const { mkdtemp, readFile, rm } = await import('node:fs/promises');
+    const { chmod, mkdtemp, readFile, rm } = await import('node:fs/promises');
     const os = await import('node:os');
     const path = await import('node:path');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'wk-orphan-'));
+    // Writable by the unprivileged user scripts run as when the tests run as root.
+    await chmod(dir, 0o777);
     const pidFile = path.join(dir, 'pids');
     const runner = `import { runScript } from ${JSON.stringify(path.resolve('server/platform/peers/script.ts'))};
       runScript('sleep 60 & echo $$ $! > ${pidFile}; sleep 60', { signal: new AbortController().signal });

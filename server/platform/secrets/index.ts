@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type pg from 'pg';
+import { secureDataDirSync } from '../data-dir';
 import { loadKeyring, type Keyring } from './keyring';
 import { SecretStore } from './store';
 
@@ -20,6 +21,8 @@ export function initSecrets(dataDir: string): Keyring {
   if (!keyring || keyringDir !== dir) {
     keyring = loadKeyring(dir);
     keyringDir = dir;
+    // Made by earlier versions with the default mode, or just now: scripts must not read it (docs/OPERATIONS.md).
+    secureDataDirSync(dir);
   }
   return keyring;
 }

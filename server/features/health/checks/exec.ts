@@ -2,9 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { collectArtifacts, DEFAULT_ARTIFACT_LIMITS } from '../../../platform/artifacts';
+import { DEFAULT_ARTIFACT_LIMITS } from '../../../platform/artifacts';
 import { gitCheckout, GitCheckoutError, type GitCheckout } from '../../../platform/peers/git-checkout';
-import { MAX_SCRIPT_OUTPUT, runScript, trimSpace } from '../../../platform/peers/script';
+import { collectScriptArtifacts, makeScriptDir, MAX_SCRIPT_OUTPUT, runScript, trimSpace } from '../../../platform/peers/script';
 import { defineCheckType } from '../define';
 import type { CheckOutcome } from '../types';
 import { envVarField as envVarSchema, namedEnvVarField as namedEnvVarSchema } from '../../../platform/peers/credentials';
@@ -96,7 +96,8 @@ export const execCheck = defineCheckType({
           return { ...failed(message, notRun(message)), duration: Math.round(performance.now() - started) };
         }
       } else {
-        scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-exec-'));
+        // Owned by the user the script runs as (WATCHKEEPER_EXEC_USER) when the console is root.
+        scratch = await makeScriptDir('wk-exec-');
       }
       const cwd = checkout?.dir ?? scratch ?? os.tmpdir();
       const ran = await runScript(spec.script, { env, signal: ctx.signal, cwd, maxOutput: MAX_OUTPUT, maxError: MAX_OUTPUT });
@@ -106,7 +107,7 @@ export const execCheck = defineCheckType({
       const exitCode = ran.exitCode ?? -1;
       const extra = checkout ? { git: checkout.git, commit: checkout.commit } : undefined;
       const results: Record<string, unknown> = { stdout, stderr, exitCode, path: ran.path, args: ran.args, ...(extra ? { extra } : {}) };
-      const collected = spec.artifacts && spec.artifacts.length > 0 ? await collectArtifacts(spec.artifacts, { cwd, stdout, stderr }) : undefined;
+      const collected = spec.artifacts && spec.artifacts.length > 0 ? await collectScriptArtifacts(spec.artifacts, { cwd, stdout, stderr }) : undefined;
       const details: Record<string, unknown> = {
         stdout: clipDetail(stdout),
         stderr: clipDetail(stderr),

@@ -65,6 +65,8 @@ describe('exec checkout', () => {
   it('keeps a destination between runs and brings it up to date', async () => {
     const destination = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'wk-dest-')), 'checkout');
     cleanup.push(path.dirname(destination));
+    // As root the script runs as WATCHKEEPER_EXEC_USER (nobody), which must be able to enter the destination's folder.
+    await fs.chmod(path.dirname(destination), 0o755);
     const first = await outcome('exec', { name: 'x', script: 'cat VERSION; touch local-file', checkout: { url: `file://${repo.dir}`, destination } });
     expect(first.data.stdout).toBe('2');
     const third = await repo.commit({ VERSION: '3\n' }, 'third');

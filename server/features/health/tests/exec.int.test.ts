@@ -11,6 +11,8 @@ import { closeHarness, outcome, result, validate } from './check-harness';
 let work = '';
 beforeAll(async () => {
   work = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-exec-test-'));
+  // Scripts write here; as root they run as WATCHKEEPER_EXEC_USER (nobody), which may not enter a 0700 folder of root's.
+  await fs.chmod(work, 0o777);
 });
 afterAll(async () => {
   await fs.rm(work, { recursive: true, force: true });

@@ -211,7 +211,11 @@ describe('exec', () => {
 
   it('on cancel stops the script and the processes it started (the whole group) within 5 s, with the reason', async () => {
     const controller = new AbortController();
-    const pidFile = path.join(scratch, `child-${Date.now()}.pid`);
+    // As root the script runs as WATCHKEEPER_EXEC_USER (nobody): it writes its pid where that user may.
+    const pids = await fs.mkdtemp(path.join(scratch, 'pids-'));
+    await fs.chmod(scratch, 0o755);
+    await fs.chmod(pids, 0o777);
+    const pidFile = path.join(pids, `child-${Date.now()}.pid`);
     const started = run({ exec: { script: `sleep 60 &\necho $! > ${pidFile}\nwait` } }, { signal: controller.signal });
     expect(await until(async () => (await fs.readFile(pidFile, 'utf8').catch(() => '')).trim() !== '', 5_000)).toBe(true);
     const child = Number((await fs.readFile(pidFile, 'utf8')).trim());

@@ -1,7 +1,8 @@
-import { collectArtifacts, DEFAULT_ARTIFACT_LIMITS, prepareArtifacts, storeArtifacts } from '../../../platform/artifacts';
+import fs from 'node:fs/promises';
+import { DEFAULT_ARTIFACT_LIMITS, prepareArtifacts, storeArtifacts } from '../../../platform/artifacts';
 import { messageOf } from '../../../platform/errors';
 import { gitCheckout, GitCheckoutError, type GitCheckout } from '../../../platform/peers/git-checkout';
-import { runScript, trimSpace } from '../../../platform/peers/script';
+import { collectScriptArtifacts, makeScriptDir, runScript, trimSpace } from '../../../platform/peers/script';
 import { resolveEnvVar } from '../../../platform/secrets/resolve';
 import { actionConnection, envValueOf, notRun, stopReason } from './shared';
 import type { ActionContext, ActionOutcome } from './types';
@@ -42,7 +43,7 @@ async function checkoutOf(ctx: ActionContext, spec: NonNullable<Spec['checkout']
 /** Stores what `artifacts` names against this attempt; what the limits left out, or what matched nothing, is said in the result. */
 async function storeCollected(ctx: ActionContext, spec: Spec, run: { cwd: string; stdout: string; stderr: string }): Promise<Record<string, unknown>> {
   if (!spec.artifacts || spec.artifacts.length === 0) return {};
-  const collected = await collectArtifacts(spec.artifacts, run);
+  const collected = await collectScriptArtifacts(spec.artifacts, run);
   const prepared = await prepareArtifacts(collected.artifacts);
   const stored = await storeArtifacts(ctx.pool, { playbookRunActionId: ctx.actionId }, prepared);
   const notes = [...collected.notes, ...stored.notes];
@@ -70,13 +71,17 @@ export async function exec(ctx: ActionContext): Promise<ActionOutcome> {
   const spec = ctx.spec.exec;
   if (!spec) return { result: notRunResult(), error: 'the action has no exec block' };
   let checkout: GitCheckout | undefined;
+  let scratch: string | undefined;
   try {
     let env: Record<string, string>;
     let cwd: string;
     try {
       env = await environment(ctx, spec);
       if (spec.checkout) checkout = await checkoutOf(ctx, spec.checkout);
-      cwd = checkout?.dir ?? (await ctx.workDir());
+      // A fresh directory of the user the script runs as (WATCHKEEPER_EXEC_USER when the console is root),
+      // outside the data directory, which that user may not enter.
+      if (!checkout) scratch = await makeScriptDir('wk-action-');
+      cwd = checkout?.dir ?? scratch ?? '';
     } catch (error) {
       if (ctx.signal.aborted) return { result: notRunResult(), error: stopReason(ctx.signal) };
       return error instanceof GitCheckoutError ? { result: notRunResult(), error: `checkout failed: ${error.message}` } : notRun(error, notRunResult());
@@ -104,5 +109,6 @@ export async function exec(ctx: ActionContext): Promise<ActionOutcome> {
     return exitCode === 0 ? { result } : { result, error: exitMessage(exitCode, stderr) };
   } finally {
     await checkout?.cleanup();
+    if (scratch) await fs.rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
 }
