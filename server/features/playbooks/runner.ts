@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { inOrganizationOf } from '../../platform/db/tenant';
-import { evaluateCel, interpolate, renderTemplate } from '../../platform/expressions';
+import { evaluateCel, renderTemplate } from '../../platform/expressions';
 import { errorMessage, interval } from '../../platform/jobs/db';
 import { publish } from '../../platform/jobs/event-queue';
 import { Listener } from '../../platform/jobs/listener';
@@ -16,6 +16,7 @@ import type { ActionExecutors, ActionOutcome } from './actions/types';
 import { CANCEL_CHANNEL, revealParameters, RUNS_CHANNEL } from './runs';
 import { actionTypeOf, checkPlaybookSpec, conditionExpression, templateText, type ActionSpec, type PlaybookSpec } from './spec';
 import { loadTarget, type TargetKind } from './targets';
+import { renderActionInContext } from './contextual/action';
 
 /** Why an action or run was stopped: the reason becomes its status and error. */
 export class StopReason extends Error {
@@ -604,27 +605,12 @@ export function remoteAgentOf(action: Pick<ActionSpec, 'runsOn'>, spec: Pick<Pla
   return first;
 }
 
-/** The action with every Go template rendered; an http body only with templateBody (as Mission Control). */
+/**
+ * The action with every Go template rendered; an http body only with templateBody (as Mission Control). A
+ * value that lands in exec.script, sql.query or http.url is data there (contextual/action.ts).
+ */
 export function renderAction(action: ActionSpec, data: Record<string, unknown>): ActionSpec {
-  const render = (value: unknown, where: string): unknown => {
-    if (typeof value === 'string') {
-      const templated = value.includes('{{') ? renderTemplate(where, templateText(value), data) : value;
-      // `$(.params.x)` as Mission Control's struct templater fills fields; a script's own `$(command)` stays shell.
-      if (!templated.includes('$(') || where.endsWith('.exec.script')) return templated;
-      try {
-        return interpolate(where, templated, data);
-      } catch {
-        return templated;
-      }
-    }
-    if (Array.isArray(value)) return value.map((item, index) => render(item, `${where}[${index}]`));
-    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, render(item, `${where}.${key}`)]));
-    return value;
-  };
-  const { if: condition, filter, delay, ...rest } = action;
-  const out = render(rest, action.name) as ActionSpec;
-  if (action.http?.body !== undefined && !action.http.templateBody && out.http) out.http.body = action.http.body;
-  return { ...out, ...(condition !== undefined ? { if: condition } : {}), ...(filter !== undefined ? { filter } : {}), ...(delay !== undefined ? { delay } : {}) };
+  return renderActionInContext(action, data);
 }
 
 function formatMillis(millis: number): string {

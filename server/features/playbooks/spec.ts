@@ -426,6 +426,7 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
       }
     });
   }
+  problems.push(...webhookAuthentication(spec, warnings));
   if (spec.on?.webhook?.authentication?.jwt) warnings.push('spec.on.webhook.authentication.jwt is not run: JWT webhook authentication is refused (401) until it is supported');
   if (spec.permissions?.length) warnings.push('spec.permissions is not run: the playbook acts with the console\'s own access');
   spec.on?.schedule?.forEach((entry, index) => {
@@ -437,6 +438,27 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
   });
   if (problems.length > 0) return { problems };
   return { problems, checked: { spec, warnings } };
+}
+
+/**
+ * A webhook trigger without authentication lets anyone who reaches the console start the playbook. With an
+ * exec action that is anyone running code on the server: refused, naming the path. Without one it is
+ * allowed (as Mission Control), with a warning.
+ */
+function webhookAuthentication(spec: PlaybookSpec, warnings: string[]): Problem[] {
+  const webhook = spec.on?.webhook;
+  if (!webhook) return [];
+  const auth = webhook.authentication;
+  if (auth?.basic || auth?.github || auth?.svix || auth?.jwt) return [];
+  const execAt = spec.actions.findIndex((action) => action.exec !== undefined);
+  if (execAt >= 0) {
+    return [{
+      path: 'spec.on.webhook.authentication',
+      message: `is required when the playbook runs exec actions (spec.actions[${execAt}].exec): anyone who can reach the console could run it; give basic, github or svix`,
+    }];
+  }
+  warnings.push('spec.on.webhook.authentication: is not set, so anyone who can reach the console can start this playbook through its webhook; give basic, github or svix');
+  return [];
 }
 
 let jsonSchema: Record<string, unknown> | undefined;

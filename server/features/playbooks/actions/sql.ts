@@ -2,6 +2,9 @@ import type { ResolvedConnection } from '../../../platform/connections/types';
 import { isUrlForm } from '../../../platform/peers/credentials';
 import { mysqlOptions, plainValue, queryMysql, queryPostgres, SqlConnectionInvalid, sqlDriverOf, type SqlTarget } from '../../../platform/peers/sql';
 import { sqlFailure, sqlSchema } from '../../health/checks/sql';
+import type { SqlTemplateParts } from '../contextual/action';
+import { TemplateValueRefused } from '../contextual/shared';
+import { renderQuery } from '../contextual/sql';
 import { actionConnection, envValueOf, notRun, stopReason } from './shared';
 import type { ActionContext, ActionOutcome } from './types';
 
@@ -68,8 +71,19 @@ export async function sql(ctx: ActionContext): Promise<ActionOutcome> {
   if (driver === 'sqlserver') return { result: {}, error: 'driver sqlserver is not supported on this console (postgres and mysql are)' };
   if (driver !== 'postgres' && driver !== 'mysql') return { result: {}, error: driver };
   const options = { timeoutMs: QUERY_TIMEOUT_MS, signal: ctx.signal, applicationName: 'watchkeeper-playbook' };
+  // Template values in the query are quoted again for the dialect the connection turned out to speak.
+  let query = spec.query;
+  const parts = (spec as SqlTemplateParts).templateParts;
+  if (Array.isArray(parts)) {
+    try {
+      query = renderQuery('sql.query', parts, driver).query;
+    } catch (error) {
+      if (error instanceof TemplateValueRefused) return { result: { rows: [], count: 0 }, error: error.message };
+      throw error;
+    }
+  }
   try {
-    const rows = driver === 'postgres' ? await queryPostgres(target, spec.query, options) : await queryMysql(target, spec.query, options);
+    const rows = driver === 'postgres' ? await queryPostgres(target, query, options) : await queryMysql(target, query, options);
     const plain = rows.slice(0, MAX_ROWS).map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, plainValue(value)])));
     return { result: { rows: plain, count: rows.length, ...(rows.length > MAX_ROWS ? { truncated: true } : {}) } };
   } catch (error) {

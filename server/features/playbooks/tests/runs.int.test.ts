@@ -275,7 +275,7 @@ describe('playbook runs', () => {
     await waitFor(ok.json().run_id, ['completed']);
     expect((await actions(ok.json().run_id))[0].result.stdout).toBe('main');
     expect((await t.app.inject({ method: 'POST', url: '/api/playbook/webhook/nope', payload: {} })).statusCode).toBe(404);
-    const clash = await post('/api/playbooks', { name: 'hooked-2', spec: { on: { webhook: { path: 'deploy/web' } }, actions: [{ name: 'a', exec: { script: 'true' } }] } });
+    const clash = await post('/api/playbooks', { name: 'hooked-2', spec: { on: { webhook: { path: 'deploy/web', authentication: { basic: { username: { value: 'ci' }, password: { value: 'pw' } } } } }, actions: [{ name: 'a', exec: { script: 'true' } }] } });
     expect(clash.statusCode).toBe(409);
 
     await playbook('gh-hook', { on: { webhook: { path: 'gh', authentication: { github: { token: { value: 'gh-token' } } } } }, actions: [{ name: 'a', exec: { script: 'echo gh' } }] });

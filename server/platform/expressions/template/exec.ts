@@ -56,6 +56,28 @@ export function execute(template: ParsedTemplate, data: unknown): string {
   return state.out;
 }
 
+/**
+ * A piece of a template's output: literal template text (`action: false`, also the text inside
+ * {{if}}/{{range}}/{{define}} bodies), or what one action `{{…}}` printed (`action: true`).
+ */
+export interface OutputSegment {
+  text: string;
+  action: boolean;
+}
+
+/**
+ * Runs a parsed template as `execute` does, but answers its output in segments: which text came from the
+ * template as written and which from an action's value. Callers that put the output into a language
+ * (a shell script, SQL, a URL) read the literal text for its lexical context and treat each action's
+ * value as data there (as Go's html/template escapes action output by context). Adjacent literal text is
+ * one segment; each action is its own.
+ */
+export function executeSegments(template: ParsedTemplate, data: unknown): OutputSegment[] {
+  const state = new State(template, data, []);
+  state.walk(data, template.root);
+  return state.segments ?? [];
+}
+
 class State {
   out = '';
   private vars: Variable[];
@@ -66,6 +88,8 @@ class State {
   constructor(
     private readonly template: ParsedTemplate,
     data: unknown,
+    /** Set when the caller asks for the output in segments (executeSegments). */
+    readonly segments?: OutputSegment[],
   ) {
     this.vars = [{ name: '$', value: data }];
   }
@@ -98,9 +122,13 @@ class State {
     this.fail(`undefined variable: ${name}`);
   }
 
-  private write(text: string) {
+  private write(text: string, action = false) {
     this.out += text;
     if (this.out.length > MAX_OUTPUT) this.fail(`output exceeds ${MAX_OUTPUT} characters`);
+    if (!this.segments) return;
+    const last = this.segments[this.segments.length - 1];
+    if (!action && last && !last.action) last.text += text;
+    else if (action || text !== '') this.segments.push({ text, action });
   }
 
   walk(dot: unknown, node: Node): Signal {
@@ -136,11 +164,11 @@ class State {
 
   private printValue(node: Node, value: unknown) {
     if (value === undefined) {
-      this.write('<no value>');
+      this.write('<no value>', true);
       return;
     }
     if (kindOf(value) === Kind.Func) this.fail(`can't print ${nodeString(node)} of type ${typeName(value)}`, node);
-    this.write(printV(value));
+    this.write(printV(value), true);
   }
 
   private walkIfOrWith(dot: unknown, node: BranchNode<'if'> | BranchNode<'with'>): Signal {

@@ -1,5 +1,7 @@
 import { ExpressionError, type ExpressionPosition } from '../errors';
-import { ExecError, execute } from './exec';
+import { ExecError, execute, executeSegments, type OutputSegment } from './exec';
+
+export type { OutputSegment } from './exec';
 import { lookupFunction } from './functions';
 import { ParseError, type ParsedTemplate, parse } from './parser';
 
@@ -12,6 +14,8 @@ import { ParseError, type ParsedTemplate, parse } from './parser';
 export interface CompiledTemplate {
   readonly template: string;
   render(data: unknown): string;
+  /** The output as render gives it, in literal and action segments (see executeSegments). */
+  renderSegments(data: unknown): OutputSegment[];
 }
 
 type Entry = { parsed: ParsedTemplate; lineOffset: number; columnText: string } | { error: string; pos: number; text: string; lineOffset: number };
@@ -84,18 +88,20 @@ export function compileTemplate(where: string, template: string): CompiledTempla
   const entry = cached(template);
   if ('error' in entry) throw new ExpressionError(where, template, entry.error, positionOf(entry.text, entry.pos, entry.lineOffset));
   const { parsed, lineOffset, columnText } = entry;
+  const run = <T>(go: () => T): T => {
+    try {
+      return go();
+    } catch (error) {
+      if (!(error instanceof ExecError)) throw error;
+      const context = error.context === undefined ? '' : `executing at <${error.context}>: `;
+      const position = error.pos === undefined ? undefined : positionOf(columnText, error.pos, lineOffset);
+      throw new ExpressionError(where, template, `${context}${error.message}`, position);
+    }
+  };
   return {
     template,
-    render(data: unknown): string {
-      try {
-        return execute(parsed, data);
-      } catch (error) {
-        if (!(error instanceof ExecError)) throw error;
-        const context = error.context === undefined ? '' : `executing at <${error.context}>: `;
-        const position = error.pos === undefined ? undefined : positionOf(columnText, error.pos, lineOffset);
-        throw new ExpressionError(where, template, `${context}${error.message}`, position);
-      }
-    },
+    render: (data: unknown): string => run(() => execute(parsed, data)),
+    renderSegments: (data: unknown): OutputSegment[] => run(() => executeSegments(parsed, data)),
   };
 }
 
@@ -103,4 +109,14 @@ export function compileTemplate(where: string, template: string): CompiledTempla
 export function renderTemplate(where: string, template: string, data: unknown): string {
   if (!template.includes('{{') && !template.includes(HEADER)) return template;
   return compileTemplate(where, template).render(data);
+}
+
+/**
+ * Renders a Go template as renderTemplate does, answering the output in segments: literal template text
+ * and each action's value apart (joined, they are renderTemplate's answer). A text without a template is
+ * one literal segment.
+ */
+export function renderTemplateSegments(where: string, template: string, data: unknown): OutputSegment[] {
+  if (!template.includes('{{') && !template.includes(HEADER)) return template === '' ? [] : [{ text: template, action: false }];
+  return compileTemplate(where, template).renderSegments(data);
 }

@@ -3,7 +3,7 @@ import { celDuration } from '../cel';
 import { ExpressionError } from '../errors';
 import { GoDuration } from '../values';
 import { KNOWN_DIFFERENCES, runDifferential } from '../../../../test/oracles/gotemplate/differential';
-import { compileTemplate, renderTemplate } from './index';
+import { compileTemplate, renderTemplate, renderTemplateSegments } from './index';
 
 const where = 'display.template';
 const render = (template: string, data?: unknown) => renderTemplate(where, template, data ?? {});
@@ -296,5 +296,28 @@ describe(`Go templates: differential against Go ${differential.go}'s text/templa
     const { disagreements } = differential;
     expect(disagreements.filter(({ name }) => !Object.hasOwn(KNOWN_DIFFERENCES, name))).toEqual([]);
     expect(disagreements.map(({ name }) => name).sort()).toEqual(Object.keys(KNOWN_DIFFERENCES).sort());
+  });
+});
+
+describe('output segments (renderTemplateSegments)', () => {
+  it('tells literal text, block bodies included, from what actions printed', () => {
+    const segments = renderTemplateSegments(where, 'echo "{{.a}}"{{if .a}} ok {{.b}}{{end}}{{range .l}}[{{.}}]{{end}}{{define "t"}}<{{.}}>{{end}}{{template "t" .a}}{{.missing}}', { a: 'x', b: 2, l: ['p', 'q'] });
+    expect(segments).toEqual([
+      { text: 'echo "', action: false },
+      { text: 'x', action: true },
+      { text: '" ok ', action: false },
+      { text: '2', action: true },
+      { text: '[', action: false },
+      { text: 'p', action: true },
+      { text: '][', action: false },
+      { text: 'q', action: true },
+      { text: ']<', action: false },
+      { text: 'x', action: true },
+      { text: '>', action: false },
+      { text: '<no value>', action: true },
+    ]);
+    expect(segments.map((segment) => segment.text).join('')).toBe(render('echo "{{.a}}"{{if .a}} ok {{.b}}{{end}}{{range .l}}[{{.}}]{{end}}{{define "t"}}<{{.}}>{{end}}{{template "t" .a}}{{.missing}}', { a: 'x', b: 2, l: ['p', 'q'] }));
+    expect(renderTemplateSegments(where, 'plain', {})).toEqual([{ text: 'plain', action: false }]);
+    expect(renderTemplateSegments(where, '{{"a"}}{{"b"}}', {})).toEqual([{ text: 'a', action: true }, { text: 'b', action: true }]);
   });
 });
