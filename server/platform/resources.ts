@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { zodIssues } from './http/validation';
 import type { Logger } from './logger';
 import { isRecord, messageOf } from './errors';
+import type { Actor } from './auth/types';
 
 /** Where a resource came from (DESIGN §4 `source`). */
 export type ResourceSource = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Push' | 'Topology' | 'System' | 'Upstream';
@@ -22,6 +23,11 @@ export interface ApplyContext {
   client: pg.PoolClient;
   source: ResourceSource;
   log: Logger;
+  /**
+   * The person applying it (kubectl), recorded as the spec's author (`updated_by`, docs/SECURITY.md); none
+   * for files and the system.
+   */
+  actor?: Actor;
 }
 
 export interface ApplyOutcome {
@@ -78,14 +84,17 @@ export function specResourceKind(options: {
   kind: string;
   apiVersions: string[];
   problems: Parameters<typeof specDocumentSchema>[1];
-  save: (client: pg.PoolClient, input: { name: string; namespace: string; labels: Record<string, string>; spec: Record<string, unknown>; source: ResourceSource }) => Promise<SavedSpecResource>;
+  save: (
+    client: pg.PoolClient,
+    input: { name: string; namespace: string; labels: Record<string, string>; spec: Record<string, unknown>; source: ResourceSource; createdBy?: string | undefined },
+  ) => Promise<SavedSpecResource>;
 }): ResourceKind<SpecDocument> {
   return {
     kind: options.kind,
     apiVersions: options.apiVersions,
     schema: specDocumentSchema(options.kind, options.problems),
-    async apply(doc, { client, source }) {
-      const saved = await options.save(client, { name: doc.metadata.name, namespace: doc.metadata.namespace ?? 'default', labels: doc.metadata.labels ?? {}, spec: doc.spec, source });
+    async apply(doc, { client, source, actor }) {
+      const saved = await options.save(client, { name: doc.metadata.name, namespace: doc.metadata.namespace ?? 'default', labels: doc.metadata.labels ?? {}, spec: doc.spec, source, createdBy: actor?.id });
       return { action: saved.action, id: saved.id, name: doc.metadata.name, ...(saved.warnings.length > 0 ? { warnings: saved.warnings } : {}) };
     },
   };

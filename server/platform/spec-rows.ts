@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Resource } from '../../common/rbac';
+import { assertSpecCapabilities } from './auth/capabilities';
+import type { Actor } from './auth/types';
 import { AppError, ValidationError } from './http/errors';
 import { route } from './http/route';
 import { inTransaction, type Queryable } from './jobs/db';
@@ -91,14 +93,14 @@ export async function saveSpecRow(client: pg.PoolClient, table: SpecRowTable, in
   const extraValues = Object.values(extra);
   if (existing) {
     await client.query(
-      `UPDATE ${table.table} SET name = $2, namespace = $3, labels = $4, spec = $5, source = $6${extraNames.map((name, index) => `, ${name} = $${index + 7}`).join('')} WHERE id = $1`,
-      [existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source, ...extraValues],
+      `UPDATE ${table.table} SET name = $2, namespace = $3, labels = $4, spec = $5, source = $6, updated_by = $7${extraNames.map((name, index) => `, ${name} = $${index + 8}`).join('')} WHERE id = $1`,
+      [existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source, input.createdBy || null, ...extraValues],
     );
     return { id: existing.id, action: 'updated', warnings };
   }
   const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO ${table.table} (name, namespace, labels, spec, source, created_by${extraNames.map((name) => `, ${name}`).join('')})
-     VALUES ($1, $2, $3, $4, $5, $6${extraNames.map((_, index) => `, $${index + 7}`).join('')}) RETURNING id`,
+    `INSERT INTO ${table.table} (name, namespace, labels, spec, source, created_by, updated_by${extraNames.map((name) => `, ${name}`).join('')})
+     VALUES ($1, $2, $3, $4, $5, $6, $6${extraNames.map((_, index) => `, $${index + 7}`).join('')}) RETURNING id`,
     [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), input.source, input.createdBy || null, ...extraValues],
   );
   const id = rows[0]?.id;
@@ -138,7 +140,10 @@ export function specRowRoutes(
 ): void {
   const { table } = options;
   const saveRow = options.save ?? ((client: pg.PoolClient, input: SpecRowInput, saveOptions: { id?: string; createOnly?: boolean }) => saveSpecRow(client, table, input, saveOptions));
-  const save = async (input: z.infer<typeof body>, createdBy: string, saveOptions: { id?: string; createOnly?: boolean }) => {
+  const save = async (input: z.infer<typeof body>, actor: Actor | undefined, saveOptions: { id?: string; createOnly?: boolean }) => {
+    const createdBy = actor?.id ?? '';
+    // Capabilities (docs/SECURITY.md): code, server files, connections and SQL need their author to hold them.
+    await assertSpecCapabilities(pool, actor, input.spec, input.namespace);
     try {
       return await inTransaction(pool, (client) => saveRow(client, { ...input, source: 'UI', createdBy }, saveOptions));
     } catch (error) {
@@ -154,7 +159,7 @@ export function specRowRoutes(
     tags: [options.tag],
     access: { resource: options.access, action: 'create' },
     body,
-    handler: async ({ body: input, req, reply }) => reply.status(201).send(await save(input, req.actor?.id ?? '', { createOnly: true })),
+    handler: async ({ body: input, req, reply }) => reply.status(201).send(await save(input, req.actor, { createOnly: true })),
   });
 
   route(app, {
@@ -169,7 +174,7 @@ export function specRowRoutes(
       const { rows } = await pool.query<{ name: string; namespace: string }>(`SELECT name, namespace FROM ${table.table} WHERE id = $1 AND deleted_at IS NULL`, [params.id]);
       const current = rows[0];
       if (!current) throw new AppError('not_found', `${table.noun} ${params.id} not found`);
-      return save({ ...input, name: current.name, namespace: current.namespace }, req.actor?.id ?? '', { id: params.id });
+      return save({ ...input, name: current.name, namespace: current.namespace }, req.actor, { id: params.id });
     },
   });
 

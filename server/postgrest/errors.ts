@@ -128,3 +128,16 @@ export function fromDatabaseError(error: unknown): { error: PgrstError; internal
   }
   return { error: new PgrstError(500, 'PGRSTX00', 'internal error; the server log has the details'), internal: true };
 }
+
+/** A platform refusal (an AppError 403, such as a missing capability) in PostgREST's shape: 42501. */
+export async function asPgrstRefusal<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'AppError' && Reflect.get(error, 'code') === 'forbidden') {
+      const details: unknown = Reflect.get(error, 'details');
+      throw new PgrstError(403, '42501', error.message, details === undefined ? null : JSON.stringify(details), 'An admin grants a capability in Settings → Permissions (docs/SECURITY.md).');
+    }
+    throw error;
+  }
+}

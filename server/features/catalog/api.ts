@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../../platform/auth/types';
-import { assertConnectionUse } from '../../platform/secrets/use';
+import { assertSpecCapabilities } from '../../platform/auth/capabilities';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { decide } from '../../platform/auth/decide';
@@ -56,8 +56,8 @@ export async function scraperApi(app: FastifyInstance, ctx: AppContext): Promise
 
   const save = async (body: z.infer<typeof scraperBody>, actor: Actor | undefined, id?: string) => {
     const createdBy = actor?.id ?? '';
-    // Spec §6: a connection of another namespace is used only by who may read it.
-    await assertConnectionUse(pool, actor, body.spec, body.namespace ?? 'default');
+    // Capabilities (docs/SECURITY.md): code, server files, connections and SQL need their author to hold them.
+    await assertSpecCapabilities(pool, actor, body.spec, body.namespace ?? 'default');
     try {
       return await inTransaction(pool, (client) => saveScraper(client, { ...body, source: 'UI', createdBy }, id ? { id } : { createOnly: true }));
     } catch (error) {

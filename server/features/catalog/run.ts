@@ -1,3 +1,4 @@
+import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
 import type pg from 'pg';
 import { messageOf } from '../../platform/errors';
 import { inTransaction } from '../../platform/jobs/db';
@@ -28,7 +29,10 @@ export async function runScraper(pool: pg.Pool, id: string, options: { signal?: 
   const errors = runErrors(options.job);
   const error = (message: string) => errors.add(message);
   for (const problem of parsed.errors) error(`${problem.path}: ${problem.message}`);
-  if (parsed.errors.length > 0) {
+  // Capabilities (docs/SECURITY.md): exec, server files, connections and SQL run only while the last author holds them.
+  const refusal = parsed.errors.length > 0 ? undefined : await runRefusal(pool, scraper.updated_by, capabilityUses(scraper.spec), scraper.namespace);
+  if (refusal) error(refusal.message);
+  if (parsed.errors.length > 0 || refusal) {
     // A spec that no longer reads (edited in the database, an older format): nothing is touched.
     return { created: 0, updated: 0, unchanged: 0, deleted: 0, changes: 0, analysis: 0, errors: errors.list() };
   }

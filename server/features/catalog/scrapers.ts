@@ -74,16 +74,16 @@ export async function saveScraper(client: pg.PoolClient, input: ScraperInput, op
     const same =
       JSON.stringify(existing.spec) === JSON.stringify(input.spec) && JSON.stringify(existing.labels) === JSON.stringify(input.labels) && (existing.description ?? null) === (input.description ?? null);
     await client.query(
-      `UPDATE config_scrapers SET name = $2, namespace = $3, labels = $4, spec = $5, schedule = $6, source = $7, description = $9,
+      `UPDATE config_scrapers SET name = $2, namespace = $3, labels = $4, spec = $5, schedule = $6, source = $7, description = $9, updated_by = $10,
          next_run_at = CASE WHEN schedule IS DISTINCT FROM $6 THEN coalesce($8::timestamptz, 'infinity') ELSE next_run_at END
        WHERE id = $1`,
-      [existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, nextRun, input.description ?? null],
+      [existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, nextRun, input.description ?? null, input.createdBy || null],
     );
     return { id: existing.id, action: same ? 'unchanged' : 'updated', warnings: parsed.warnings };
   }
   const inserted = await client.query<{ id: string }>(
-    `INSERT INTO config_scrapers (name, namespace, labels, spec, schedule, source, created_by, next_run_at, description)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, 'infinity'), $9) RETURNING id`,
+    `INSERT INTO config_scrapers (name, namespace, labels, spec, schedule, source, created_by, updated_by, next_run_at, description)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7, coalesce($8::timestamptz, 'infinity'), $9) RETURNING id`,
     [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, input.createdBy || null, nextRun, input.description ?? null],
   );
   const row = inserted.rows[0];
@@ -114,10 +114,15 @@ export interface ScraperForRun {
   name: string;
   namespace: string;
   spec: Record<string, unknown>;
+  /** Who last saved the spec from the console or the API (null: a file, the system): its capabilities are checked at run. */
+  updated_by: string | null;
 }
 
 export async function loadScraper(db: Queryable, id: string): Promise<ScraperForRun | undefined> {
-  const { rows } = await db.query<{ id: string; name: string; namespace: string; spec: unknown }>('SELECT id, name, namespace, spec FROM config_scrapers WHERE id = $1 AND deleted_at IS NULL', [id]);
+  const { rows } = await db.query<{ id: string; name: string; namespace: string; spec: unknown; updated_by: string | null }>(
+    'SELECT id, name, namespace, spec, updated_by FROM config_scrapers WHERE id = $1 AND deleted_at IS NULL',
+    [id],
+  );
   const row = rows[0];
   return row ? { ...row, spec: isRecord(row.spec) ? row.spec : {} } : undefined;
 }

@@ -79,16 +79,16 @@ export async function saveCanary(client: pg.PoolClient, input: CanaryInput, opti
     const same = JSON.stringify(existing.spec) === JSON.stringify(input.spec) && JSON.stringify(existing.labels) === JSON.stringify(input.labels);
     action = same ? 'unchanged' : 'updated';
     await client.query(
-      `UPDATE canaries SET name = $2, namespace = $3, labels = $4, spec = $5, schedule = $6, source = $7,
+      `UPDATE canaries SET name = $2, namespace = $3, labels = $4, spec = $5, schedule = $6, source = $7, updated_by = $9,
          next_run_at = CASE WHEN schedule IS DISTINCT FROM $6 THEN coalesce($8::timestamptz, 'infinity') ELSE next_run_at END
        WHERE id = $1`,
-      [id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, nextRun],
+      [id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, nextRun, input.createdBy || null],
     );
   } else {
     const inserted = await client.query<{ id: string }>(
-      `INSERT INTO canaries (name, namespace, labels, spec, schedule, source, created_by, next_run_at) VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, 'infinity'))
+      `INSERT INTO canaries (name, namespace, labels, spec, schedule, source, created_by, updated_by, next_run_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, coalesce($8::timestamptz, 'infinity'))
        RETURNING id`,
-      [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, input.createdBy ?? null, nextRun],
+      [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, input.createdBy || null, nextRun],
     );
     const row = inserted.rows[0];
     if (!row) throw new Error('canary insert returned no row');
@@ -159,12 +159,17 @@ export interface CanaryForRun {
   namespace: string;
   labels: Record<string, string>;
   spec: Record<string, unknown>;
+  /** Who last saved the spec from the console or the API (null: a file, the system): its capabilities are checked at run. */
+  updatedBy: string | null;
 }
 
 export async function loadCanary(db: Queryable, id: string): Promise<CanaryForRun | undefined> {
-  const { rows } = await db.query<{ id: string; name: string; namespace: string; labels: unknown; spec: unknown }>('SELECT id, name, namespace, labels, spec FROM canaries WHERE id = $1 AND deleted_at IS NULL', [id]);
+  const { rows } = await db.query<{ id: string; name: string; namespace: string; labels: unknown; spec: unknown; updated_by: string | null }>(
+    'SELECT id, name, namespace, labels, spec, updated_by FROM canaries WHERE id = $1 AND deleted_at IS NULL',
+    [id],
+  );
   const row = rows[0];
   if (!row) return undefined;
   const labels = isRecord(row.labels) ? Object.fromEntries(Object.entries(row.labels).map(([key, value]) => [key, String(value)])) : {};
-  return { id: row.id, name: row.name, namespace: row.namespace, labels, spec: isRecord(row.spec) ? row.spec : {} };
+  return { id: row.id, name: row.name, namespace: row.namespace, labels, spec: isRecord(row.spec) ? row.spec : {}, updatedBy: row.updated_by };
 }

@@ -3,7 +3,8 @@ import type pg from 'pg';
 import type { JobRun } from '../../platform/jobs';
 import type { Logger } from '../../platform/logger';
 import type { CheckMetrics } from './check-metrics';
-import { loadCanary } from './canaries';
+import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
+import { loadCanary, type CanaryForRun } from './canaries';
 import { combinedJunitResult, JUNIT_RESULT_MODE } from './result-mode';
 import { checkTypeOf } from './registry';
 import { recordOutcome, resolveCanaryEnv, runCheck, type CanaryInfo, type CheckRun, type CheckRunOutcome, type RunnableCheck } from './runner';
@@ -78,6 +79,29 @@ async function runInOrder(
   return Promise.all(checks.map(start));
 }
 
+/** A check its author may not run any more (a capability withdrawn): it fails with why, and runs nothing. */
+function refused(message: string): CheckRunOutcome {
+  return { result: { pass: false, invalid: true, time: new Date(), duration: 0, message, error: message, details: null }, transformed: undefined, metrics: [], variables: {} };
+}
+
+/**
+ * The run-time half of capabilities (docs/SECURITY.md): a check whose spec runs code, reads server files or
+ * uses a connection runs only while the canary's last author holds those capabilities; what the canary
+ * itself uses (env from secrets) is asked for every check.
+ */
+function capabilityGate(deps: CanaryRunDeps, canary: CanaryForRun): (check: RunnableCheck) => Promise<string | undefined> {
+  if (!canary.updatedBy) return async () => undefined;
+  const perCanary = capabilityUses(Object.fromEntries(Object.entries(canary.spec).filter(([key]) => !checkTypeOf(key))));
+  let canaryRefusal: Promise<string | undefined> | undefined;
+  return async (check) => {
+    canaryRefusal ??= runRefusal(deps.pool, canary.updatedBy, perCanary, canary.namespace).then((refusal) => refusal?.message);
+    const whole = await canaryRefusal;
+    if (whole) return whole;
+    const uses = capabilityUses({ [check.type]: check.spec }, 'spec');
+    return (await runRefusal(deps.pool, canary.updatedBy, uses, canary.namespace))?.message;
+  };
+}
+
 function skipped(check: RunnableCheck, failed: string[]): CheckRunOutcome {
   const message = `not run: it depends on ${failed.map((name) => `"${name}"`).join(', ')}, which failed`;
   return { result: { pass: false, invalid: false, time: new Date(), duration: 0, message, error: message, details: null }, transformed: undefined, metrics: [], variables: {} };
@@ -129,6 +153,11 @@ export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: A
   await deps.pool.query("UPDATE checks SET next_runtime = (SELECT nullif(next_run_at, 'infinity') FROM canaries WHERE id = $1) WHERE canary_id = $1 AND deleted_at IS NULL", [canaryId]);
   const definitions = new Map(parsed.checks.map((definition) => [definition.key, definition]));
   const dependsOn = (check: RunnableCheck) => definitions.get(check.key)?.dependsOn ?? [];
+  const gate = capabilityGate(deps, canary);
+  const guardedRun = async (check: RunnableCheck, outputs: Record<string, unknown> | undefined): Promise<CheckRunOutcome> => {
+    const refusal = await gate(check);
+    return refusal ? refused(refusal) : runCheck(check, info, deps, signal, outputs);
+  };
   const note = (check: RunnableCheck, outcome: CheckRunOutcome) => {
     if (outcome.result.invalid) options.job?.error(`${check.type} check "${check.name}": ${outcome.result.message}`);
     else options.job?.success();
@@ -138,7 +167,7 @@ export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: A
     const combined = stored[0];
     if (!combined) return [];
     const checks = parsed.checks.filter((definition) => !checkTypeOf(definition.type)?.push).map(fromDefinition);
-    const runs = await runInOrder(checks, dependsOn, (check, outputs) => runCheck(check, info, deps, signal, outputs));
+    const runs = await runInOrder(checks, dependsOn, guardedRun);
     const outcome = combinedJunitResult(canary.name, runs);
     await recordOutcome(deps, combined, info, outcome);
     note(combined, outcome);
@@ -160,7 +189,7 @@ export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: A
     dependsOn,
     async (check, outputs) => {
       try {
-        return await record(check, await runCheck(check, info, deps, signal, outputs));
+        return await record(check, await guardedRun(check, outputs));
       } catch (error) {
         options.job?.error(error);
         throw error;

@@ -1,3 +1,4 @@
+import { capabilityError, capabilityUses, missingCapabilities } from '../../platform/auth/capabilities';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
@@ -481,6 +482,11 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
         causes: issues.map((issue) => ({ field: issue.path, message: issue.message, reason: 'FieldValueInvalid' })),
       });
     }
+    // Capabilities (docs/SECURITY.md): a spec that runs code, reads server files or uses a connection needs its author to hold them.
+    const missing = kind.topLevel ? [] : missingCapabilities(actor, capabilityUses(clean.spec));
+    if (missing.length > 0) {
+      throw new KubeError('Forbidden', `${kind.kind} "${name}": ${capabilityError(missing).message}`, { name, group: kind.group, kind: kind.plural });
+    }
     // The save runs in one transaction; a dry run (`kubectl apply --dry-run=server`) rolls it back after
     // reading what it would have written, so every check of the save runs and nothing stays.
     let outcome;
@@ -488,7 +494,7 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      outcome = await kind.resourceKind.apply(parsed.data, { client, source: SOURCE, log });
+      outcome = await kind.resourceKind.apply(parsed.data, { client, source: SOURCE, log, actor });
       if (Object.keys(annotations).length > 0) {
         await client.query(
           `INSERT INTO kube_annotations (resource_id, kind, annotations) VALUES ($1, $2, $3)

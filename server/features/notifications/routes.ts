@@ -1,3 +1,4 @@
+import { assertSpecCapabilities } from '../../platform/auth/capabilities';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
@@ -46,6 +47,8 @@ export function notificationRoutes(app: FastifyInstance, ctx: AppContext, onChan
     access: { resource: 'notifications', action: 'create' },
     body: ruleBody,
     handler: async ({ body, req, reply }) => {
+      // Capabilities (docs/SECURITY.md): sending through a stored connection needs its author to hold connection_use.
+      await assertSpecCapabilities(pool, req.actor, body.spec, body.namespace ?? 'default');
       const saved = await asValidation(() => inTransaction(pool, (client) => saveNotification(client, { ...body, source: 'UI', createdBy: req.actor?.id }, { createOnly: true })));
       onChange();
       return reply.status(201).send(saved);
@@ -64,6 +67,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: AppContext, onChan
       const { rows } = await pool.query<{ name: string; namespace: string; labels: Record<string, string> }>('SELECT name, namespace, labels FROM notifications WHERE id = $1 AND deleted_at IS NULL', [params.id]);
       const current = rows[0];
       if (!current) throw new AppError('not_found', `notification ${params.id} not found`);
+      await assertSpecCapabilities(pool, req.actor, body.spec, current.namespace);
       const saved = await asValidation(() =>
         inTransaction(pool, (client) => saveNotification(client, { name: current.name, namespace: current.namespace, labels: body.labels ?? current.labels, spec: body.spec, source: 'UI', createdBy: req.actor?.id }, { id: params.id })),
       );

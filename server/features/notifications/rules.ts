@@ -158,6 +158,7 @@ export async function saveNotification(client: pg.PoolClient, input: Notificatio
     wait_for_eval_period: nanos(spec.waitForEvalPeriod),
     inhibitions: json(spec.inhibitions),
     source: input.source,
+    updated_by: input.createdBy || null,
     error: null,
     error_at: null,
   };

@@ -1,3 +1,4 @@
+import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
 import type pg from 'pg';
 import { inTransaction } from '../../platform/jobs/db';
 import { runErrors } from '../../platform/jobs/run-errors';
@@ -27,7 +28,10 @@ export async function runTopology(pool: pg.Pool, id: string, options: { signal?:
   const errors = runErrors(options.job);
   const error = (message: string) => errors.add(message);
   for (const problem of parsed.errors) error(`${problem.path}: ${problem.message}`);
-  if (parsed.errors.length > 0) return { created: 0, updated: 0, unchanged: 0, deleted: 0, components: [], errors: errors.list() };
+  // Capabilities (docs/SECURITY.md): code, server files, connections and SQL run only while the last author holds them.
+  const refusal = parsed.errors.length > 0 ? undefined : await runRefusal(pool, topology.updated_by, capabilityUses(topology.spec), topology.namespace);
+  if (refusal) error(refusal.message);
+  if (parsed.errors.length > 0 || refusal) return { created: 0, updated: 0, unchanged: 0, deleted: 0, components: [], errors: errors.list() };
   const root = await buildTopology(parsed.root, { name: topology.name, icon: topology.icon, labels: topology.labels }, { db: pool, pool, namespace: topology.namespace, topologyId: id, signal, log: options.log, error });
   if (signal.aborted) throw new Error('the run was stopped before it finished; nothing was written');
   const summary = await inTransaction(pool, async (client) => {

@@ -70,16 +70,16 @@ export async function saveTopology(client: pg.PoolClient, input: TopologyInput, 
     const same = canonical(existing.spec) === canonical(spec) && canonical(existing.labels) === canonical(input.labels);
     // A changed spec runs at once, so the dashboard shows it; an unchanged one keeps its slot.
     await client.query(
-      `UPDATE topologies SET name = $2, namespace = $3, labels = $4, spec = $5, schedule = $6, source = $7, icon = $8,
+      `UPDATE topologies SET name = $2, namespace = $3, labels = $4, spec = $5, schedule = $6, source = $7, icon = $8, updated_by = $10,
          next_run_at = CASE WHEN $9 THEN next_run_at WHEN $6::text IS NULL THEN 'infinity' ELSE now() END
        WHERE id = $1`,
-      [existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), parsed.schedule, input.source, icon, same],
+      [existing.id, input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(spec), parsed.schedule, input.source, icon, same, input.createdBy || null],
     );
     return { id: existing.id, action: same ? 'unchanged' : 'updated', warnings: parsed.warnings };
   }
   const inserted = await client.query<{ id: string }>(
-    `INSERT INTO topologies (name, namespace, labels, spec, schedule, source, created_by, next_run_at, icon)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $5::text IS NULL THEN 'infinity'::timestamptz ELSE now() END, $8) RETURNING id`,
+    `INSERT INTO topologies (name, namespace, labels, spec, schedule, source, created_by, updated_by, next_run_at, icon)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7, CASE WHEN $5::text IS NULL THEN 'infinity'::timestamptz ELSE now() END, $8) RETURNING id`,
     [input.name, input.namespace, JSON.stringify(input.labels), JSON.stringify(input.spec), parsed.schedule, input.source, input.createdBy || null, icon],
   );
   const row = inserted.rows[0];
@@ -102,11 +102,13 @@ export interface TopologyForRun {
   icon: string | null;
   labels: Record<string, string>;
   spec: Record<string, unknown>;
+  /** Who last saved the spec from the console or the API (null: a file, the system): its capabilities are checked at run. */
+  updated_by: string | null;
 }
 
 export async function loadTopology(db: Queryable, id: string): Promise<TopologyForRun | undefined> {
-  const { rows } = await db.query<{ id: string; name: string; namespace: string; icon: string | null; labels: unknown; spec: unknown }>(
-    'SELECT id, name, namespace, icon, labels, spec FROM topologies WHERE id = $1 AND deleted_at IS NULL',
+  const { rows } = await db.query<{ id: string; name: string; namespace: string; icon: string | null; labels: unknown; spec: unknown; updated_by: string | null }>(
+    'SELECT id, name, namespace, icon, labels, spec, updated_by FROM topologies WHERE id = $1 AND deleted_at IS NULL',
     [id],
   );
   const row = rows[0];

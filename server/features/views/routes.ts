@@ -1,3 +1,5 @@
+import { assertSpecCapabilities } from '../../platform/auth/capabilities';
+import type { Actor } from '../../platform/auth/types';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -27,7 +29,10 @@ const body = z.object({
 export async function viewRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { pool } = ctx;
 
-  const save = async (input: z.infer<typeof body>, createdBy: string, options: { id?: string; createOnly?: boolean }) => {
+  const save = async (input: z.infer<typeof body>, actor: Actor | undefined, options: { id?: string; createOnly?: boolean }) => {
+    const createdBy = actor?.id ?? '';
+    // Capabilities (docs/SECURITY.md): a view's sql queries and connections need their author to hold them.
+    await assertSpecCapabilities(pool, actor, input.spec, input.namespace);
     try {
       return await inTransaction(pool, (client: pg.PoolClient) => saveView(client, { ...input, source: 'UI', createdBy } satisfies SpecRowInput, options));
     } catch (error) {
@@ -43,7 +48,7 @@ export async function viewRoutes(app: FastifyInstance, ctx: AppContext): Promise
     tags: [tag],
     access: { resource: 'views', action: 'create' },
     body,
-    handler: async ({ body: input, req, reply }) => reply.status(201).send(await save(input, req.actor?.id ?? '', { createOnly: true })),
+    handler: async ({ body: input, req, reply }) => reply.status(201).send(await save(input, req.actor, { createOnly: true })),
   });
 
   route(app, {
@@ -58,7 +63,7 @@ export async function viewRoutes(app: FastifyInstance, ctx: AppContext): Promise
       const { rows } = await pool.query<{ name: string; namespace: string }>('SELECT name, namespace FROM views WHERE id = $1 AND deleted_at IS NULL', [params.id]);
       const current = rows[0];
       if (!current) throw new AppError('not_found', `view ${params.id} not found`);
-      return save({ ...input, name: current.name, namespace: current.namespace }, req.actor?.id ?? '', { id: params.id });
+      return save({ ...input, name: current.name, namespace: current.namespace }, req.actor, { id: params.id });
     },
   });
 

@@ -14,10 +14,15 @@ import type { Actor } from './types';
  * its last author (`updated_by`) no longer holds it. Specs from files (`apply -f`, the watched folder, the
  * demo) have no author: whoever can write the server's files already holds every capability.
  */
+/** A pool, or a client inside a write's transaction. */
+type Db = pg.Pool | pg.PoolClient;
+
 export interface CapabilityUse {
   capability: Capability;
   /** The field that uses it, as problems name fields: `spec.exec[0]`, `spec.actions[1].exec`. */
   path: string;
+  /** For a `connection: connection://…` use: the reference, so a permission to read that connection may allow it. */
+  reference?: string;
 }
 
 /** Folder and file paths on another machine (read through a connection, not from this server's disk). */
@@ -54,11 +59,11 @@ function isStoredReference(value: string): boolean {
 export function capabilityUses(spec: unknown, where = 'spec'): CapabilityUse[] {
   const uses: CapabilityUse[] = [];
   const seen = new Set<string>();
-  const add = (capability: Capability, path: string) => {
+  const add = (capability: Capability, path: string, reference?: string) => {
     const key = `${capability} ${path}`;
     if (seen.has(key)) return;
     seen.add(key);
-    uses.push({ capability, path });
+    uses.push({ capability, path, ...(reference === undefined ? {} : { reference }) });
   };
   const walk = (value: unknown, path: string) => {
     if (typeof value === 'string') {
@@ -100,7 +105,7 @@ export function capabilityUses(spec: unknown, where = 'spec'): CapabilityUse[] {
           each(item, at, (_entry, entryPath) => add('sql', entryPath));
           break;
         case 'connection':
-          if (isConnectionReference(item)) add('connection_use', at);
+          if (isConnectionReference(item)) add('connection_use', at, String(item));
           break;
         case 'valueFrom':
           if (isRecord(item) && VALUE_FROM_KEYS.some((ref) => item[ref] !== undefined && item[ref] !== null)) add('connection_use', at);
@@ -162,6 +167,42 @@ export function assertCapabilities(actor: Actor | undefined, spec: unknown, wher
   if (missing.length > 0) throw capabilityError(missing);
 }
 
+/**
+ * The uses the actor may not make, where a `connection://` reference is also allowed by a permission to
+ * read that one connection (an admin who lets someone read a connection lets them use it).
+ */
+export async function missingWithConnections(pool: Db, actor: Actor | undefined, uses: readonly CapabilityUse[], namespace: string): Promise<CapabilityUse[]> {
+  const missing = missingCapabilities(actor, uses);
+  if (!actor || missing.length === 0) return missing;
+  const out: CapabilityUse[] = [];
+  for (const use of missing) {
+    if (use.capability === 'connection_use' && use.reference !== undefined && (await mayReadConnection(pool, actor, use.reference, namespace))) continue;
+    out.push(use);
+  }
+  return out;
+}
+
+async function mayReadConnection(pool: Db, actor: Actor, reference: string, namespace: string): Promise<boolean> {
+  const target = parseConnectionReference(reference, namespace);
+  if (!target) return false;
+  const { rows } = await pool.query<{ id: string; name: string; namespace: string; type: string; labels: Record<string, string> }>(
+    'SELECT id, name, namespace, type, labels FROM connections WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL',
+    [target.namespace, target.name],
+  );
+  const row = rows[0];
+  if (!row) return false;
+  return decide(actor, 'connections', 'read', { kind: 'connection', id: row.id, name: row.name, namespace: row.namespace, type: row.type, labels: row.labels, tags: row.labels }).allowed;
+}
+
+/**
+ * At save, for the console and the API: refuses (403 `capability_required`, every missing capability and
+ * field named) a spec that uses what its author does not hold. Nothing is written.
+ */
+export async function assertSpecCapabilities(pool: Db, actor: Actor | undefined, spec: unknown, namespace: string, where = 'spec', extra: readonly CapabilityUse[] = []): Promise<void> {
+  const missing = await missingWithConnections(pool, actor, [...capabilityUses(spec, where), ...extra], namespace);
+  if (missing.length > 0) throw capabilityError(missing);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // At run time: the spec's last author must still hold what it uses.
 
@@ -209,10 +250,10 @@ export interface RunRefusal {
  * a file or the system, allowed. An author that no longer exists holds nothing. Answers undefined when
  * the run may go on.
  */
-export async function runRefusal(pool: pg.Pool, authorId: string | null | undefined, uses: readonly CapabilityUse[]): Promise<RunRefusal | undefined> {
+export async function runRefusal(pool: pg.Pool, authorId: string | null | undefined, uses: readonly CapabilityUse[], namespace = 'default'): Promise<RunRefusal | undefined> {
   if (!authorId || uses.length === 0) return undefined;
   const actor = await authorActor(pool, authorId);
-  const missing = actor ? missingCapabilities(actor, uses) : [...uses];
+  const missing = actor ? await missingWithConnections(pool, actor, uses, namespace) : [...uses];
   if (missing.length === 0) return undefined;
   const capabilities = [...new Set(missing.map((use) => `"${use.capability}"`))].join(', ');
   const who = actor ? `its last author (${actor.email ?? actor.name})` : 'its last author, who no longer exists,';
@@ -220,4 +261,28 @@ export async function runRefusal(pool: pg.Pool, authorId: string | null | undefi
     missing,
     message: `not run: ${missing.map((use) => use.path).join(', ')} ${missing.length === 1 ? 'needs' : 'need'} the capability ${capabilities}, which ${who} does not hold; an admin grants it, or saves the spec again`,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Settings kept as properties
+
+/**
+ * Properties that change sign-in and identity (`auth.registration.disable`, `auth.registration.default_role`,
+ * every `auth.*`): the `properties` relation is the feature-flags resource editors write, so these need the
+ * capability `auth_settings` as well (an editor could otherwise make the next self-registration an admin).
+ */
+export function propertyCapability(name: unknown): Capability | undefined {
+  return typeof name === 'string' && name.trim().toLowerCase().startsWith('auth.') ? 'auth_settings' : undefined;
+}
+
+/** Refuses (403) a write to properties that touches one a capability guards, old name or new. */
+export function assertPropertyWrites(actor: Actor | undefined, changes: ReadonlyArray<{ old: Record<string, unknown> | null; new: Record<string, unknown> | null }>): void {
+  for (const change of changes) {
+    for (const row of [change.old, change.new]) {
+      const capability = propertyCapability(row?.name);
+      if (capability && !holdsCapability(actor, capability)) {
+        throw capabilityError([{ capability, path: `properties.${String(row?.name)}` }]);
+      }
+    }
+  }
 }

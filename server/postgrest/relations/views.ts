@@ -1,10 +1,12 @@
 import { viewWriteHook } from '../../features/views/views';
+import { assertSpecCapabilities } from '../../platform/auth/capabilities';
+import { asPgrstRefusal } from '../errors';
 import type { RelationDef } from '../registry';
 
 const fk = (relation: string, column: string, target: string) => ({ name: `${relation}_${column}_fkey`, target, columns: [[column, 'id']] as const });
 
 const VIEW_COLUMNS = [
-  'id', 'name', 'namespace', 'labels', 'spec', 'source', 'title', 'icon', 'ordinal', 'sidebar', 'mcp', 'error', 'created_by', 'created_at', 'updated_at', 'deleted_at',
+  'id', 'name', 'namespace', 'labels', 'spec', 'source', 'title', 'icon', 'ordinal', 'sidebar', 'mcp', 'error', 'created_by', 'updated_by', 'created_at', 'updated_at', 'deleted_at',
 ];
 
 const SUMMARY_COLUMNS = [
@@ -30,11 +32,21 @@ export const viewRelations: RelationDef[] = [
     updatable: ['labels', 'spec'],
     deletable: true,
     writableWhere: { column: 'source', equals: 'UI' },
-    insertDefaults: { created_by: (actor) => actor?.id, source: () => 'UI' },
+    insertDefaults: { created_by: (actor) => actor?.id, updated_by: (actor) => actor?.id ?? null, source: () => 'UI' },
+    updateDefaults: { updated_by: (actor) => actor?.id ?? null },
     softDelete: true,
     notNull: ['id', 'name', 'namespace', 'labels', 'spec', 'source', 'title', 'sidebar', 'mcp', 'created_at', 'updated_at'],
     relationships: [fk('views', 'created_by', 'people')],
-    afterWrite: viewWriteHook,
+    afterWrite: async (client, write) => {
+      // Capabilities (docs/SECURITY.md): a view's sql queries and connections need their author to hold them.
+      for (const change of write.changes) {
+        const row = change.new;
+        if (row && (row.deleted_at === null || row.deleted_at === undefined)) {
+          await asPgrstRefusal(() => assertSpecCapabilities(client, write.actor, row.spec, typeof row.namespace === 'string' ? row.namespace : 'default'));
+        }
+      }
+      await viewWriteHook(client, write);
+    },
   },
   {
     name: 'views_summary',
