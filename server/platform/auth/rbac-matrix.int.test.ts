@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app';
-import { ROLES, RESOURCES, type Role } from '../../../common/rbac';
+import { CAPABILITIES, ROLES, RESOURCES, type Role } from '../../../common/rbac';
 import { relations } from '../../postgrest/relations';
 
 /**
@@ -8,7 +8,8 @@ import { relations } from '../../postgrest/relations';
  * checked against the server: every role × every /api/db relation × read and write, and every API route
  * that names an RBAC resource × every role. Allowed means "not 403"; refused means exactly 403.
  */
-const ADMIN_ONLY = ['connections', 'identities', 'rbac'];
+// Capabilities (issue 35, docs/SECURITY.md) are admin-only by role, as connections, identities and rbac are.
+const ADMIN_ONLY: string[] = ['connections', 'identities', 'rbac', ...CAPABILITIES];
 const RESPONDER_WRITES = ['responder', 'incident', 'evidences', 'comments'];
 
 function specAllows(role: Role, resource: string, level: 'read' | 'write'): boolean {

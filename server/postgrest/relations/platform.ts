@@ -1,3 +1,6 @@
+import { assertPropertyWrites } from '../../platform/auth/capabilities';
+import { egressPolicyChanged, egressPropertyRefusal, touchesEgressPolicy } from '../../platform/egress';
+import { asPgrstRefusal, PgrstError } from '../errors';
 import type { RelationDef } from '../registry';
 
 /** The platform's relations (server/db/migrations/0001_platform.sql) as the settings screens read them. */
@@ -8,10 +11,19 @@ export const platformRelations: RelationDef[] = [
     rbac: 'feature_flags',
     readable: ['name', 'value', 'created_at', 'updated_at'],
     insertable: ['name', 'value'],
-    updatable: ['name', 'value'],
+    // A flag is renamed by deleting and adding it: a rename would hide which setting it was from afterWrite.
+    updatable: ['value'],
     deletable: true,
     primaryKey: ['name'],
     keysPerOrganization: true,
+    // auth.* changes sign-in (registration, the default role): it needs the capability auth_settings too.
+    // egress.* and the chart registry are admin settings (server/platform/egress.ts): admin or write on rbac.
+    afterWrite: async (_client, { changes, actor }) => {
+      await asPgrstRefusal(() => assertPropertyWrites(actor, changes));
+      const refused = egressPropertyRefusal(actor, changes);
+      if (refused) throw new PgrstError(403, '42501', refused, null, 'An admin changes it (docs/OPERATIONS.md "Egress policy").');
+      if (touchesEgressPolicy(changes)) egressPolicyChanged();
+    },
   },
   {
     name: 'agents',
