@@ -3,14 +3,18 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Queryable } from '../../platform/jobs/db';
+import { CHART_REGISTRY_PROPERTY, egressFetch } from '../../platform/egress';
 import { messageOf } from '../../platform/errors';
 import { ROOT } from '../../platform/paths';
 
 /** Where the shipped charts live: `<chart>/Chart.yaml` and `<chart>/values.schema.json` each. */
 export const CHARTS_DIR = path.join(ROOT, 'server', 'features', 'integrations', 'charts');
 
-/** The property naming a live chart registry (docs/INTEGRATIONS.md); unset: the shipped charts answer. */
-export const CHART_REGISTRY_PROPERTY = 'integrations.chart_registry';
+/**
+ * The property naming a live chart registry (docs/INTEGRATIONS.md); unset: the shipped charts answer.
+ * Only an admin sets it (server/postgrest/relations/platform.ts), and its fetches follow the egress policy.
+ */
+export { CHART_REGISTRY_PROPERTY };
 
 /** Spec §7: a live registry gets this long for each file before the shipped chart answers instead. */
 export const REGISTRY_TIMEOUT_MS = 5_000;
@@ -102,7 +106,8 @@ export async function chartRegistry(db: Queryable): Promise<string | undefined> 
 }
 
 async function fetchText(url: string, signal: AbortSignal): Promise<string> {
-  const response = await fetch(url, { signal, redirect: 'follow', headers: { accept: 'application/json, application/yaml, text/plain, */*' } });
+  // The egress policy (server/platform/egress.ts): refused destinations, and redirects to the same host only.
+  const response = await egressFetch(url, { signal, headers: { accept: 'application/json, application/yaml, text/plain, */*' } });
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(`${url} answered HTTP ${response.status}`);

@@ -1,4 +1,5 @@
 import type { Feature } from '../../platform/context';
+import { useEgressPolicyFrom } from '../../platform/egress';
 import { integrationRoutes } from './routes';
 
 /**
@@ -9,6 +10,8 @@ import { integrationRoutes } from './routes';
 export const integrationsFeature: Feature = {
   name: 'integrations',
   register(app, ctx) {
+    // The egress policy's properties are read through the app's pool (the chart registry is one of its users).
+    useEgressPolicyFrom(ctx.pool);
     integrationRoutes(app, ctx);
   },
 };

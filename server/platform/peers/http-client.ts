@@ -3,6 +3,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { crossHostRedirect, egressConnectOptions, sameHost } from '../egress';
 import { VERSION } from '../paths';
 import type { SignableRequest } from './aws-sigv4';
 import { digestAuthorization, parseDigestChallenge } from './http-digest';
@@ -108,10 +109,13 @@ function headersFor(request: HttpRequest, url: URL, method: string, body: string
 }
 
 /** One request/response exchange, without redirects. */
-function exchange(request: HttpRequest, url: URL, method: string, body: string | undefined, headers: Record<string, string>): Promise<{ response: http.IncomingMessage; certificate?: tls.PeerCertificate }> {
+async function exchange(request: HttpRequest, url: URL, method: string, body: string | undefined, headers: Record<string, string>): Promise<{ response: http.IncomingMessage; certificate?: tls.PeerCertificate }> {
+  // The egress policy (server/platform/egress.ts): judged on the address connected to, before connecting.
+  const egress = await egressConnectOptions(url.hostname);
   return new Promise((resolve, reject) => {
     const secure = url.protocol === 'https:';
     const options: https.RequestOptions = {
+      ...egress,
       method,
       headers,
       agent: false,
@@ -145,6 +149,8 @@ function exchange(request: HttpRequest, url: URL, method: string, body: string |
 /**
  * Sends the request and reads the answer, following redirects like Go's client (which canary-checker
  * uses): 301/302/303 become GET without a body, 307/308 repeat the request, at most `maxRedirects` times.
+ * Every connection follows the egress policy, and a redirect to another host is not followed (an error
+ * saying where it led).
  */
 export async function send(request: HttpRequest): Promise<HttpResponse> {
   let url = request.url;
@@ -169,6 +175,7 @@ export async function send(request: HttpRequest): Promise<HttpResponse> {
       response.resume();
       const next = new URL(location, url);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error(`redirected to ${next.protocol} URL, which is not followed`);
+      if (!sameHost(url, next)) throw new Error(crossHostRedirect(url, next));
       redirects.push(next.toString());
       url = next;
       if (status !== 307 && status !== 308) {

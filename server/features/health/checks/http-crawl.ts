@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { messageOf } from '../../../platform/errors';
+import { sameHost } from '../../../platform/egress';
 import { send, type HttpRequest } from '../../../platform/peers/http-client';
 import type { CrawlSpec } from './http-spec';
 
@@ -103,8 +104,9 @@ async function fetchPage(start: URL, rules: Rules, transport: Transport): Promis
     const location = response.headers.location;
     if ([301, 302, 303, 307, 308].includes(response.status) && location && URL.canParse(location, url)) {
       const next = new URL(location, url);
-      // colly does not follow a redirect its rules forbid: that request fails.
-      if (refusal(next, rules)) return { ok: false };
+      // colly does not follow a redirect its rules forbid: that request fails. Nor does the console's
+      // egress policy follow one to another host (server/platform/egress.ts).
+      if (refusal(next, rules) || !sameHost(url, next)) return { ok: false };
       url = next;
       continue;
     }

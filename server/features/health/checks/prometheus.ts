@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
 import { defineCheckType } from '../define';
+import { egressConnectOptions } from '../../../platform/egress';
 import { envVarField, redactConnection, safeMessage, urlPassword } from '../../../platform/peers/credentials';
 
 /** Answers larger than this are not a health signal; they are refused rather than read into memory. */
@@ -66,13 +67,14 @@ function rowsOf(resultType: string, result: unknown): Row[] | string {
   return [{ value: resultType === 'scalar' ? Number(parsed.data[1]) : parsed.data[1] }];
 }
 
-function get(url: URL, spec: PrometheusSpec, signal: AbortSignal): Promise<{ status: number; body: string }> {
+async function get(url: URL, spec: PrometheusSpec, signal: AbortSignal): Promise<{ status: number; body: string }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (spec.username || spec.password) headers.authorization = `Basic ${Buffer.from(`${spec.username ?? ''}:${spec.password ?? ''}`).toString('base64')}`;
   else if (spec.bearer) headers.authorization = `Bearer ${spec.bearer}`;
   for (const header of spec.headers ?? []) headers[header.name.toLowerCase()] = header.value;
   const secure = url.protocol === 'https:';
-  const options = { method: 'GET', headers, signal, ...(secure ? { rejectUnauthorized: !spec.tls?.insecureSkipVerify, ...(spec.tls?.ca ? { ca: spec.tls.ca } : {}) } : {}) };
+  // The egress policy (server/platform/egress.ts) judges the address connected to, before connecting.
+  const options = { ...(await egressConnectOptions(url.hostname)), method: 'GET', headers, signal, ...(secure ? { rejectUnauthorized: !spec.tls?.insecureSkipVerify, ...(spec.tls?.ca ? { ca: spec.tls.ca } : {}) } : {}) };
   return new Promise((resolve, reject) => {
     const request = (secure ? https : http).request(url, options, (response) => {
       const chunks: Buffer[] = [];

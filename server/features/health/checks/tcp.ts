@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { z } from 'zod';
 import { defineCheckType } from '../define';
+import { egressConnectOptions } from '../../../platform/egress';
 
 const schema = z
   .object({
@@ -22,8 +23,10 @@ export const tcpCheck = defineCheckType({
     const host = spec.endpoint.slice(0, at).replace(/^\[|\]$/g, '');
     const port = Number(spec.endpoint.slice(at + 1));
     const started = performance.now();
-    const error = await new Promise<Error | undefined>((resolve) => {
-      const socket = net.connect({ host, port });
+    // The egress policy (server/platform/egress.ts): a refused address is never connected to.
+    const egress = await egressConnectOptions(host).catch((refused: Error) => refused);
+    const error = egress instanceof Error ? egress : await new Promise<Error | undefined>((resolve) => {
+      const socket = net.connect({ host, port, ...egress });
       const done = (outcome: Error | undefined) => {
         socket.destroy();
         ctx.signal.removeEventListener('abort', abort);

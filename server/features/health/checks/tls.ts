@@ -6,6 +6,7 @@ import { defineCheckType } from '../define';
 import { celDuration } from '../../../platform/expressions';
 import { describeCertificate, expiryProblem } from './certificate';
 import { envVarField as envVarSchema } from '../../../platform/peers/credentials';
+import { egressConnectOptions } from '../../../platform/egress';
 
 const schema = z
   .object({
@@ -55,11 +56,13 @@ interface Handshake {
 }
 
 /** Connects, completes the handshake and hangs up; the certificate is judged afterwards, untrusted or not. */
-function handshake(spec: TlsSpec, signal: AbortSignal): Promise<Handshake> {
+async function handshake(spec: TlsSpec, signal: AbortSignal): Promise<Handshake> {
   const { host, port } = target(spec);
   const serverName = spec.serverName ?? (net.isIP(host) ? undefined : host);
+  // The egress policy (server/platform/egress.ts): a refused address is never connected to.
+  const egress = await egressConnectOptions(host);
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host, port, ...(serverName ? { servername: serverName } : {}), rejectUnauthorized: false, ...(spec.ca ? { ca: spec.ca } : {}) });
+    const socket = tls.connect({ ...egress, host, port, ...(serverName ? { servername: serverName } : {}), rejectUnauthorized: false, ...(spec.ca ? { ca: spec.ca } : {}) });
     const abort = () => socket.destroy(new Error('no handshake before the timeout'));
     signal.addEventListener('abort', abort, { once: true });
     socket.once('secureConnect', () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { z } from 'zod';
 import type { OidcConfig } from '../../../platform/config';
+import { egressFetch, type EgressResponse } from '../../../platform/egress';
 
 /**
  * The OpenID Connect provider as this console talks to it, with no vendor SDK: discovery (cached), the
@@ -80,9 +81,9 @@ export class OidcProvider {
   async discover(): Promise<Discovery> {
     if (this.discovery && Date.now() - this.discovery.at < DISCOVERY_TTL_MS) return this.discovery.value;
     const url = `${this.config.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-    let response: Response;
+    let response: EgressResponse;
     try {
-      response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+      response = await egressFetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
     } catch (error) {
       throw new OidcError(`the sign-in provider ${this.issuerHost} cannot be reached (${describeFetchError(error)})`, 503);
     }
@@ -159,9 +160,9 @@ export class OidcProvider {
       if (!supported.includes('client_secret_basic') && supported.includes('client_secret_post')) body.set('client_secret', secret);
       else headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
     }
-    let response: Response;
+    let response: EgressResponse;
     try {
-      response = await fetch(discovery.token_endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+      response = await egressFetch(discovery.token_endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
     } catch (error) {
       throw new OidcError(`the sign-in provider's token endpoint cannot be reached (${describeFetchError(error)})`, 503);
     }
