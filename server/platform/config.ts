@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { egressEnvironmentProblems } from './egress';
 
 /** Runtime configuration, read from the environment and overridden by command-line flags. */
 export interface Config {
@@ -218,6 +219,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
 
   const execUser = execUserSetting(env);
   if (execUser instanceof Error) problems.push(execUser.message);
+
+  // The egress policy's variables (docs/OPERATIONS.md "Egress policy"); server/platform/egress.ts applies them.
+  problems.push(...egressEnvironmentProblems(env));
 
   const upstream = readUpstream(raw, problems);
   const oidc = readOidc(raw, problems);
