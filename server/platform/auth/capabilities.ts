@@ -35,6 +35,15 @@ function each(value: unknown, path: string, visit: (item: Record<string, unknown
   else if (isRecord(value)) visit(value, path);
 }
 
+/** A git URL that is a path or file:// on this server, not a remote (scp-like `git@host:repo` is remote). */
+function isLocalPath(url: string): boolean {
+  const text = url.trim();
+  if (/^file:/i.test(text)) return true;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return false;
+  if (/^[^/\s]+@[^/\s]+:/.test(text)) return false;
+  return true;
+}
+
 /** True when a `connection` field names a stored connection (connection://ns/name), not an inline URL. */
 export function isConnectionReference(value: unknown): boolean {
   return typeof value === 'string' && parseConnectionReference(value, 'default') !== undefined;
@@ -51,7 +60,7 @@ function isStoredReference(value: string): boolean {
  * - `exec` (a mapping or a list of them): exec
  * - `javascript` (non-empty text): javascript
  * - `folder` / `junit` / `file` / `files` entries with a local `path`, `testResults` or `paths` (checks, file
- *   scrapers, log backends): server_files
+ *   scrapers, log backends), and `git` / `checkout` of a repository on this server's disk: server_files
  * - `connection: connection://…`, `valueFrom: {secretKeyRef|configMapKeyRef|helmRef|serviceAccount}` and
  *   `secret://…` / `configmap://…` values: connection_use
  * - `sql` (a mapping or a list of them: a view query, a playbook action, a sql scraper): sql
@@ -99,6 +108,13 @@ export function capabilityUses(spec: unknown, where = 'spec'): CapabilityUse[] {
           each(item, at, (entry, entryPath) => {
             const paths = Array.isArray(entry.paths) ? entry.paths : typeof entry.path === 'string' ? [entry.path] : [];
             if (paths.some((file) => typeof file === 'string' && !REMOTE.test(file.trim()))) add('server_files', `${entryPath}.paths`);
+          });
+          break;
+        case 'git':
+        case 'checkout':
+          // A repository on this server's disk (`url: .`, `/srv/repo`, `file://…`) is read as the server.
+          each(item, at, (entry, entryPath) => {
+            if (typeof entry.url === 'string' && entry.url.trim() !== '' && isLocalPath(entry.url)) add('server_files', `${entryPath}.url`);
           });
           break;
         case 'sql':
