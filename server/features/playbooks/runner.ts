@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type pg from 'pg';
 import { inOrganizationOf } from '../../platform/db/tenant';
 import { evaluateCel, renderTemplate } from '../../platform/expressions';
@@ -10,6 +12,8 @@ import { boundedWait, Waker } from '../../platform/jobs/waker';
 import type { Logger } from '../../platform/logger';
 import type { SecretStore } from '../../platform/secrets/store';
 import { resolveEnvVar } from '../../platform/secrets/resolve';
+import { collectSpecSecrets } from '../../platform/secrets/collect';
+import { redactingLogger, SecretValues } from '../../platform/secrets/redact';
 import { isRecord } from '../../platform/errors';
 import { parseDuration } from '../../platform/units';
 import type { ActionExecutors, ActionOutcome } from './actions/types';
@@ -112,6 +116,8 @@ interface InFlight {
 export class PlaybookRunner {
   private readonly waker = new Waker();
   private readonly inFlight = new Map<string, InFlight>();
+  /** The secret values each run in flight has seen: kept out of everything it stores, publishes or logs. */
+  private readonly redactors = new Map<string, SecretValues>();
   private readonly concurrency: number;
   private readonly leaseMillis: number;
   private readonly pollMillis: number;
@@ -202,8 +208,9 @@ export class PlaybookRunner {
     const controller = new AbortController();
     // An organization's run works in its scope: its actions read and write that organization's rows only.
     const done = inOrganizationOf(organizationId, () => this.work(id, controller))
-      .catch((error) => this.log.error({ err: errorMessage(error), run: id }, 'playbook run failed in the runner'))
+      .catch((error) => this.log.error({ err: this.redactorOf(id).redact(errorMessage(error)), run: id }, 'playbook run failed in the runner'))
       .finally(() => {
+        this.redactors.delete(id);
         this.inFlight.delete(id);
         this.waker.wake();
       });
@@ -220,6 +227,7 @@ export class PlaybookRunner {
     );
     const run = rows[0];
     if (!run) return;
+    this.redactors.set(run.id, new SecretValues(this.secretParameterValues(run)));
     const deadline = run.start_time.getTime() + Number(run.timeout_millis);
     const renew = setInterval(() => {
       this.pool
@@ -344,9 +352,14 @@ export class PlaybookRunner {
       const env = await this.resolveEnv(run, spec, data);
       const rendered = renderAction(action, { ...data, env });
       const limit = Math.min(action.timeout ?? Number.POSITIVE_INFINITY, deadline - Date.now());
+      const redactor = this.redactorOf(run.id);
+      await collectSpecSecrets(this.options.secrets, rendered, run.namespace, redactor);
       sealed = this.options.secrets.encrypt(JSON.stringify({
         spec: rendered, env, templateData: { ...data, env }, namespace: run.namespace, playbook: { id: run.playbook_id, name: run.playbook_name, namespace: run.namespace },
         timeoutMillis: Number.isFinite(limit) ? Math.max(1, Math.round(limit)) : null,
+        // The secrets this instance knows of the run (all already in this input): the agent sends its result
+        // without them, and the result is stored without them whatever the agent sent.
+        redact: redactor.list(),
       }));
     } catch (error) {
       return this.settle(run, action, row, 'failed', {}, errorMessage(error));
@@ -391,10 +404,12 @@ export class PlaybookRunner {
       } else {
         const env = await this.resolveEnv(run, spec, data);
         const rendered = renderAction(action, { ...data, env });
+        // Every secret the action points at (its env, connections, secret:// values) is redacted from what it leaves.
+        await collectSpecSecrets(this.options.secrets, rendered, run.namespace, this.redactorOf(run.id));
         outcome = await executor({
           pool: this.pool,
           secrets: this.options.secrets,
-          log: this.log.child({ run: run.id, action: action.name }),
+          log: redactingLogger(this.log.child({ run: run.id, action: action.name }), this.redactorOf(run.id)),
           namespace: run.namespace,
           runId: run.id,
           actionId: row.id,
@@ -421,8 +436,9 @@ export class PlaybookRunner {
       // Cancel, run timeout, shutdown or a lost lease: the run's own ending records the action.
       if (reason.kind === 'cancelled' || reason.kind === 'timed_out') {
         await this.pool.query('UPDATE playbook_run_actions SET status = $2, end_time = now(), result = $3, error = $4 WHERE id = $1', [
-          row.id, reason.kind, JSON.stringify(outcome.result), reason.message,
+          row.id, reason.kind, JSON.stringify(this.redactorOf(run.id).redactDeep(outcome.result)), reason.message,
         ]);
+        await this.redactArtifacts(run.id, row.id);
       }
       return 'stopped';
     }
@@ -433,6 +449,11 @@ export class PlaybookRunner {
 
   /** Records how an attempt ended; a failed one sleeps for a retry when its policy allows one. */
   private async settle(run: RunRow, action: ActionSpec, row: ActionRow, status: 'completed' | 'failed' | 'timed_out', result: Record<string, unknown>, error: string | null): Promise<'done' | 'retry'> {
+    // What an attempt leaves is stored without the run's secrets (its script, output, error, artifact names).
+    const redactor = this.redactorOf(run.id);
+    result = redactor.redactDeep(result);
+    error = redactor.redactNullable(error);
+    await this.redactArtifacts(run.id, row.id);
     await this.pool.query('UPDATE playbook_run_actions SET status = $2, end_time = now(), result = $3, error = $4 WHERE id = $1', [row.id, status, JSON.stringify(result), error]);
     if (status !== 'completed' && this.retryDelay(action, row.retry_count) !== undefined) {
       await this.scheduleRetry(run, action, { ...row, status, error });
@@ -491,7 +512,7 @@ export class PlaybookRunner {
       `INSERT INTO playbook_run_actions (playbook_run_id, name, action_index, type, status, retry_count, scheduled_time, start_time, end_time, error, claimed_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, ${running || ended ? 'now()' : 'NULL'}, ${ended ? 'now()' : 'NULL'}, $8, $9)
        RETURNING id, action_index, name, status, retry_count, scheduled_time, result, error, agent_id`,
-      [runId, action.name, index, actionTypeOf(action), status, retryCount, scheduled, error, running ? this.options.instanceId : null],
+      [runId, action.name, index, actionTypeOf(action), status, retryCount, scheduled, this.redactorOf(runId).redactNullable(error), running ? this.options.instanceId : null],
     );
     return rows[0] as ActionRow;
   }
@@ -532,6 +553,7 @@ export class PlaybookRunner {
   }
 
   private async finish(run: RunRow, status: 'completed' | 'failed' | 'timed_out', error: string | null): Promise<void> {
+    error = this.redactorOf(run.id).redactNullable(error);
     const { rowCount } = await this.pool.query(
       `UPDATE playbook_runs SET status = $3, error = $4, end_time = now(), claimed_by = NULL, lease_until = NULL
         WHERE id = $1 AND claimed_by = $2 AND status NOT IN ('cancelled', 'timed_out', 'completed', 'failed')`,
@@ -549,7 +571,7 @@ export class PlaybookRunner {
       name: run.playbook_name,
       namespace: run.namespace,
       status,
-      error,
+      error: this.redactorOf(run.id).redactNullable(error),
       config_id: run.config_id,
       component_id: run.component_id,
       check_id: run.check_id,
@@ -585,9 +607,63 @@ export class PlaybookRunner {
     for (const [index, variable] of (spec.env ?? []).entries()) {
       const where = `spec.env[${index}]`;
       if (variable.value !== undefined) out[variable.name] = variable.value.includes('{{') ? renderTemplate(where, variable.value, data) : variable.value;
-      else out[variable.name] = await resolveEnvVar(this.options.secrets, run.namespace, variable, where);
+      else this.redactorOf(run.id).add((out[variable.name] = await resolveEnvVar(this.options.secrets, run.namespace, variable, where)));
     }
     return out;
+  }
+
+  /** The secret values of this run known so far (an empty set for a run not in flight here). */
+  private redactorOf(runId: string): SecretValues {
+    let redactor = this.redactors.get(runId);
+    if (!redactor) {
+      redactor = new SecretValues();
+      if (this.inFlight.has(runId)) this.redactors.set(runId, redactor);
+    }
+    return redactor;
+  }
+
+  /** The clear values of the run's secret parameters (none when they cannot be read: the run then fails on them). */
+  private secretParameterValues(run: RunRow): string[] {
+    if (!run.secret_parameters) return [];
+    try {
+      return Object.values(JSON.parse(this.options.secrets.reveal(run.secret_parameters)) as Record<string, string>).map(String);
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * An attempt's artifacts without the run's secrets: their names and paths (a script may name a file after
+   * one) and the content of text artifacts (/dev/stdout is one), re-compressed with a new checksum.
+   */
+  private async redactArtifacts(runId: string, actionId: string): Promise<void> {
+    const redactor = this.redactorOf(runId);
+    if (redactor.size === 0) return;
+    const { rows } = await this.pool.query<{ id: string; path: string; filename: string; content_encoding: string; content: Buffer }>(
+      'SELECT id, path, filename, content_encoding, content FROM artifacts WHERE playbook_run_action_id = $1',
+      [actionId],
+    );
+    for (const artifact of rows) {
+      const path = redactor.redact(artifact.path);
+      const filename = redactor.redact(artifact.filename);
+      let content: Buffer | undefined;
+      try {
+        const raw = artifact.content_encoding === 'gzip' ? gunzipSync(artifact.content) : artifact.content;
+        const text = raw.toString('utf8');
+        const clean = Buffer.from(text, 'utf8').equals(raw) ? redactor.redact(text) : text;
+        if (clean !== text) content = Buffer.from(clean, 'utf8');
+      } catch {
+        // Content that cannot be read as text is kept as it is.
+      }
+      if (path === artifact.path && filename === artifact.filename && !content) continue;
+      if (content) {
+        await this.pool.query("UPDATE artifacts SET path = $2, filename = $3, content = $4, content_encoding = 'gzip', stored_size = $5, checksum = $6 WHERE id = $1", [
+          artifact.id, path, filename, gzipSync(content), content.length, createHash('sha256').update(content).digest('hex'),
+        ]);
+      } else {
+        await this.pool.query('UPDATE artifacts SET path = $2, filename = $3 WHERE id = $1', [artifact.id, path, filename]);
+      }
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isRecord } from '../errors';
+import { redactDeep, redactText, type RedactOptions } from '../secrets/redact';
 import { valueFromReference } from '../secrets/resolve';
 
 /**
@@ -92,25 +93,17 @@ export function urlPassword(text: string): string | undefined {
   }
 }
 
+/** Check results, scrapers and connection tests show a secret as *** (server/platform/secrets/redact.ts does the work). */
+const CHECK_REDACTION: RedactOptions = { mask: '***', minLength: 3, encodings: false };
+
 /** Removes every secret from a text (an error message may quote a connection string or a credential). */
 export function withoutSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let clean = text;
-  for (const secret of secrets) {
-    if (!secret || secret.length < 3) continue;
-    clean = clean.split(secret).join('***');
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) clean = clean.split(encoded).join('***');
-  }
-  return clean;
+  return redactText(text, secrets, CHECK_REDACTION);
 }
 
 /** Every text inside a value (results, details, variables) without the given secrets; other values as they are. */
 export function withoutSecretsDeep(value: unknown, secrets: ReadonlyArray<string | undefined>): unknown {
-  if (typeof value === 'string') return withoutSecrets(value, secrets);
-  if (Array.isArray(value)) return value.map((item) => withoutSecretsDeep(item, secrets));
-  if (value instanceof Uint8Array || value instanceof Date) return value;
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutSecretsDeep(item, secrets)]));
-  return value;
+  return redactDeep(value, secrets, CHECK_REDACTION);
 }
 
 /** The message of anything thrown, without the given secrets. */

@@ -5,6 +5,8 @@ import { errorMessage, inTransaction } from '../../../platform/jobs/db';
 import type { Logger } from '../../../platform/logger';
 import { UPSTREAM_SOURCE } from '../../../platform/resources';
 import { secretStore } from '../../../platform/secrets';
+import { collectSpecSecrets } from '../../../platform/secrets/collect';
+import { redactingLogger, SecretValues } from '../../../platform/secrets/redact';
 import { saveScraper, deleteScraper } from '../../catalog/scrapers';
 import { deleteCanary, saveCanary } from '../../health/canaries';
 import { actionExecutors } from '../../playbooks/actions';
@@ -222,13 +224,18 @@ export async function runClaimedAction(
   let outcome: ActionOutcome;
   // Artifacts are stored against the run's action row, which is upstream's: here the files are not kept.
   const spec = structuredClone(action.spec) as unknown as ActionSpec;
+  // Secrets upstream named, and those this agent resolves for the action, never go back in its result.
+  const redactor = new SecretValues(action.redact ?? []);
+  await collectSpecSecrets(secretStore(pool), spec, action.namespace, redactor);
+  const result = (outcome: { status: 'completed' | 'failed' | 'timed_out'; result: Record<string, unknown>; error?: string }) =>
+    redactor.redactDeep(outcome);
   const artifactsLeft = spec.exec?.artifacts?.length ? spec.exec.artifacts.map((artifact) => artifact.path) : [];
   if (spec.exec && artifactsLeft.length > 0) delete spec.exec.artifacts;
   try {
     outcome = await executor({
       pool,
       secrets: secretStore(pool),
-      log,
+      log: redactingLogger(log, redactor),
       namespace: action.namespace,
       runId: action.run_id,
       actionId: action.id,
@@ -252,9 +259,9 @@ export async function runClaimedAction(
   if (artifactsLeft.length > 0) {
     outcome = { ...outcome, result: { ...outcome.result, artifactNotes: [`artifacts are not kept for an action run on an agent: ${artifactsLeft.join(', ')}`] } };
   }
-  if (timedOut) return { status: 'timed_out', result: outcome.result ?? {}, error: `the action timed out after ${Math.round((action.timeoutMillis ?? 0) / 1000)}s on the agent` };
-  if (outcome.error) return { status: 'failed', result: outcome.result ?? {}, error: outcome.error };
-  return { status: 'completed', result: outcome.result ?? {} };
+  if (timedOut) return result({ status: 'timed_out', result: outcome.result ?? {}, error: `the action timed out after ${Math.round((action.timeoutMillis ?? 0) / 1000)}s on the agent` });
+  if (outcome.error) return result({ status: 'failed', result: outcome.result ?? {}, error: outcome.error });
+  return result({ status: 'completed', result: outcome.result ?? {} });
 }
 
 async function readCursor(pool: pg.Pool): Promise<string> {

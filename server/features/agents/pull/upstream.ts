@@ -7,6 +7,7 @@ import { AppError } from '../../../platform/http/errors';
 import { route } from '../../../platform/http/route';
 import { inTransaction } from '../../../platform/jobs/db';
 import { secretStore } from '../../../platform/secrets';
+import { SecretValues } from '../../../platform/secrets/redact';
 import { RUNS_CHANNEL } from '../../playbooks/runs';
 import { PushRefused } from '../push';
 import { agentOfRequest } from '../service';
@@ -130,6 +131,8 @@ export interface AgentActionInput {
   namespace: string;
   playbook: { id: string; name: string; namespace: string };
   timeoutMillis: number | null;
+  /** The run's secret values upstream knows (secret parameters, resolved env and connections): kept out of the result. */
+  redact?: string[];
 }
 
 export interface ClaimedAction extends AgentActionInput {
@@ -179,6 +182,17 @@ export async function claimAction(pool: pg.Pool, agentId: string): Promise<Claim
   });
 }
 
+/** The secret values sealed with an action's input (none when it cannot be read). */
+function redactListOf(pool: pg.Pool, sealed: string | null): string[] {
+  if (!sealed) return [];
+  try {
+    const input = JSON.parse(secretStore(pool).reveal(sealed)) as Partial<AgentActionInput>;
+    return Array.isArray(input.redact) ? input.redact.filter((value): value is string => typeof value === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 async function wakeRun(client: pg.PoolClient, runId: string): Promise<void> {
   await client.query("UPDATE playbook_runs SET status = 'running', scheduled_time = now() WHERE id = $1 AND status = 'waiting'", [runId]);
   await client.query('SELECT pg_notify($1, $2)', [RUNS_CHANNEL, runId]);
@@ -194,18 +208,20 @@ export const actionResultBody = z.object({
 /** Stores an agent's result for an action it claimed; the run goes on at once. */
 export async function storeActionResult(pool: pg.Pool, agentId: string, id: string, body: z.infer<typeof actionResultBody>): Promise<{ id: string; status: string; run_id: string }> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ id: string; playbook_run_id: string; status: string; agent_id: string | null; agent_claims: number }>(
-      'SELECT id, playbook_run_id, status, agent_id, agent_claims FROM playbook_run_actions WHERE id = $1 FOR UPDATE',
+    const { rows } = await client.query<{ id: string; playbook_run_id: string; status: string; agent_id: string | null; agent_claims: number; agent_input: string | null }>(
+      'SELECT id, playbook_run_id, status, agent_id, agent_claims, agent_input FROM playbook_run_actions WHERE id = $1 FOR UPDATE',
       [id],
     );
     const row = rows[0];
     if (!row || row.agent_id !== agentId) throw new AppError('not_found', `playbook action ${id} was not given to this agent`);
     if (row.status !== 'waiting') throw new AppError('conflict', `the action is no longer waiting for the agent (${row.status.replace('_', ' ')})`);
     if (row.agent_claims !== body.claim) throw new AppError('conflict', `claim ${body.claim} of this action has run out: it was claimed again (claim ${row.agent_claims})`);
-    const error = body.status === 'completed' ? null : (body.error ?? `the action ${body.status.replace('_', ' ')} on the agent`);
+    // Stored without the run's secrets this instance knows, whatever the agent sent.
+    const redactor = new SecretValues(redactListOf(pool, row.agent_input));
+    const error = redactor.redactNullable(body.status === 'completed' ? null : (body.error ?? `the action ${body.status.replace('_', ' ')} on the agent`));
     await client.query(
       'UPDATE playbook_run_actions SET status = $2, result = $3, error = $4, end_time = now(), agent_input = NULL, agent_lease_until = NULL WHERE id = $1',
-      [id, body.status, JSON.stringify(body.result), error],
+      [id, body.status, JSON.stringify(redactor.redactDeep(body.result)), error],
     );
     await wakeRun(client, row.playbook_run_id);
     return { id, status: body.status, run_id: row.playbook_run_id };
