@@ -4,9 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Download, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { kubeconfigFileName } from '../server/features/kube';
-import { startTlsProxy, type TlsProxy } from '../test/tls-proxy';
 import { ADMIN, useJourney } from './harness';
 
 interface Kubeconfig {
@@ -16,7 +15,7 @@ interface Kubeconfig {
 
 let dir = '';
 
-/** A shell line as a person runs it, with HOME at the test's folder; not blocking (the https proxy lives in this process). */
+/** A shell line as a person runs it, with HOME at the test's folder. */
 function shell(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', line], {
@@ -62,13 +61,11 @@ async function downloadInNewTab(page: Page, act: () => Promise<void>): Promise<{
 describe('Download kubeconfig', () => {
   const journey = useJourney({ signIn: true });
   const url = (route: string) => `${journey.server().url}${route}`;
-  let proxy: TlsProxy | undefined;
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-e2e-kubeconfig-'));
   });
   afterAll(async () => {
-    await proxy?.close();
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -98,21 +95,19 @@ describe('Download kubeconfig', () => {
     const command = (await dialog.getByTestId('kubeconfig-command').textContent()) ?? '';
     expect(command).toBe(`KUBECONFIG=~/Downloads/${file} kubectl get canaries -A`);
 
-    // The file: this server's Kubernetes-style API and a new token of the signed-in admin.
-    const config = parse(await fs.readFile(await first.download.path(), 'utf8')) as Kubeconfig;
-    expect(config.clusters[0]?.cluster.server).toBe(url('/api/kubernetes'));
+    // The file: this server's Kubernetes-style API over https on the same port (the console serves both),
+    // with the CA it made in its data directory, and a new token of the signed-in admin.
+    const downloaded = await fs.readFile(await first.download.path(), 'utf8');
+    const config = parse(downloaded) as Kubeconfig;
+    expect(config.clusters[0]?.cluster.server).toBe(url('/api/kubernetes').replace(/^http:/, 'https:'));
+    expect(Buffer.from(String(config.clusters[0]?.cluster['certificate-authority-data']), 'base64').toString('utf8')).toContain('-----BEGIN CERTIFICATE-----');
     const token = config.users[0]?.user.token ?? '';
     const whoami = await fetch(url('/api/auth/whoami'), { headers: { authorization: `Bearer ${token}` } });
     expect(((await whoami.json()) as { user: { email: string } }).user.email).toBe(ADMIN.email);
 
-    // Step 2 as a person runs it: the file in ~/Downloads, the command pasted. The server here is plain
-    // http, so the file points kubectl at an https proxy in front of it (the one change to the file).
-    proxy = await startTlsProxy(journey.server().url);
-    const cluster = config.clusters[0];
-    if (!cluster) throw new Error('the kubeconfig has no cluster');
-    cluster.cluster = { server: `${proxy.url}/api/kubernetes`, 'certificate-authority-data': proxy.ca };
+    // Step 2 as a person runs it: the file in ~/Downloads as downloaded, the command pasted.
     await fs.mkdir(path.join(dir, 'Downloads'));
-    await fs.writeFile(path.join(dir, 'Downloads', file), stringify(config));
+    await fs.writeFile(path.join(dir, 'Downloads', file), downloaded);
     const canary = 'apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata:\n  name: e2e-kubeconfig\n  namespace: shop\nspec:\n  schedule: "@every 5m"\n  tcp:\n    - name: db\n      endpoint: 127.0.0.1:9\n';
     await fs.writeFile(path.join(dir, 'canary.yaml'), canary);
     const applied = await shell(`KUBECONFIG=~/Downloads/${file} kubectl --request-timeout=10s apply -f ~/canary.yaml`);

@@ -23,6 +23,8 @@ import type { Logger } from './platform/logger';
 import { Metrics } from './platform/metrics';
 import { VERSION, WEB_DIST } from './platform/paths';
 import { codeOf } from './platform/errors';
+import { trustedProxies } from './platform/tls';
+import { cookiePolicy } from './features/identity/cookies';
 
 export interface BuildOptions {
   config: Config;
@@ -81,7 +83,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     bodyLimit: BODY_LIMIT,
     // Requests are logged once, in onResponse, with route and duration.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    // X-Forwarded-* is believed only from the configured proxies (TRUSTED_PROXIES, loopback by default): a
+    // forged X-Forwarded-For from anyone else must not pick the address that sign-in throttling counts.
+    trustProxy: trustedProxies(config),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -116,6 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
   installErrorHandler(app);
   installJsonBodyParser(app);
   await app.register(cookie);
+  cookiePolicy(app, config);
   installHosted(app, context);
   installAccessGuard(app, auth);
 

@@ -50,6 +50,16 @@ Options (each also read from its environment variable):
   --resources DIR       WATCHKEEPER_RESOURCES  a folder of resource YAML that serve applies on start and
                                           again whenever a file in it is added or changed
 
+HTTPS and proxies (serve; docs/OPERATIONS.md "HTTPS")
+  --tls MODE            TLS               auto (default: the port answers http and https, with a CA made in
+                                          <data dir>/tls) or off (plain http, as behind a TLS proxy)
+  --tls-cert FILE       TLS_CERT_FILE     your certificate (PEM, chain); with --tls-key the port answers https
+  --tls-key FILE        TLS_KEY_FILE      and redirects plain http there
+  --tls-ca FILE         TLS_CA_FILE       the CA of your certificate, put into kubeconfig downloads (omit for a
+                                          public CA)
+  --trusted-proxies L   TRUSTED_PROXIES   addresses/CIDRs whose X-Forwarded-* headers are believed (default
+                                          loopback; none trusts nobody)
+
 Agent (serve --upstream; docs/AGENTS.md): run here, push checks, configs and runs to an upstream console
   --upstream URL        WATCHKEEPER_UPSTREAM  the upstream console's URL
   --agent-name NAME     WATCHKEEPER_AGENT_NAME  this agent's name upstream (Settings → Agents)
@@ -142,6 +152,11 @@ async function run(argv: string[]): Promise<void> {
         'oidc-client-secret-file': { type: 'string' },
         'oidc-scopes': { type: 'string' },
         'oidc-org-claim': { type: 'string' },
+        tls: { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'tls-ca': { type: 'string' },
+        'trusted-proxies': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -183,6 +198,11 @@ async function run(argv: string[]): Promise<void> {
       ...(values['oidc-client-secret-file'] !== undefined ? { oidcClientSecretFile: values['oidc-client-secret-file'] } : {}),
       ...(values['oidc-scopes'] !== undefined ? { oidcScopes: values['oidc-scopes'] } : {}),
       ...(values['oidc-org-claim'] !== undefined ? { oidcOrgClaim: values['oidc-org-claim'] } : {}),
+      ...(values.tls !== undefined ? { tls: values.tls } : {}),
+      ...(values['tls-cert'] !== undefined ? { tlsCertFile: values['tls-cert'] } : {}),
+      ...(values['tls-key'] !== undefined ? { tlsKeyFile: values['tls-key'] } : {}),
+      ...(values['tls-ca'] !== undefined ? { tlsCaFile: values['tls-ca'] } : {}),
+      ...(values['trusted-proxies'] !== undefined ? { trustedProxies: values['trusted-proxies'] } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);

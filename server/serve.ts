@@ -10,6 +10,7 @@ import { watchResourcesFolder } from './platform/resources-folder';
 import { createLogger } from './platform/logger';
 import { codeOf, isRecord, messageOf } from './platform/errors';
 import { identityCount } from './features/identity/identities';
+import { listenApp, tlsMode, type Listening } from './platform/tls';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1']);
 
@@ -84,14 +85,18 @@ export async function serve(config: Config): Promise<void> {
     await migrate(db.pool, log);
     const { app, context } = await buildApp({ config, pool: db.pool, log });
     stoppers.push(() => app.close());
+    let listening: Listening;
     try {
-      await app.listen({ port: config.port, host: config.host });
+      // http and https on the one port (the console's own CA, or TLS_CERT_FILE), or plain http with TLS=off.
+      listening = await listenApp(app, config, log);
     } catch (error) {
       const code = codeOf(error);
       if (code === 'EADDRINUSE') throw new Error(`port ${config.port} is already in use on ${config.host}; set PORT (or --port) to a free one`);
       if (code === 'EADDRNOTAVAIL') throw new Error(`HOST=${config.host} is not an address of this machine`);
       throw error;
     }
+    // Stopped first (stoppers run in reverse): no new connection while the app closes.
+    stoppers.push(() => listening.close());
     for (const feature of features) {
       if (!feature.start) continue;
       const stop = await feature.start(context);
@@ -125,9 +130,14 @@ export async function serve(config: Config): Promise<void> {
           (exposed ? `. HOST=${config.host} accepts connections from other machines: whoever registers first becomes the administrator` : ''),
       );
     }
+    const also = listening.urls.filter((url) => url !== config.publicUrl);
+    const tlsNote =
+      tlsMode(config) === 'auto'
+        ? ` (https with the console's own CA: trust ${path.join(config.dataDir, 'tls', 'ca.crt')}; kubeconfig downloads carry it)`
+        : '';
     log.info(
-      { url: config.publicUrl, database: db.description, startupMs: Date.now() - started },
-      `Watchkeeper is running at ${config.publicUrl}`,
+      { url: config.publicUrl, listening: listening.urls, database: db.description, startupMs: Date.now() - started },
+      `Watchkeeper is running at ${config.publicUrl}${also.length > 0 ? `, also ${also.join(' and ')}${tlsNote}` : ''}`,
     );
   } catch (error) {
     // Stopped while starting: the failure is the stop's doing (a closed pool), and shutdown exits.

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { egressEnvironmentProblems } from './egress';
@@ -31,7 +32,23 @@ export interface Config {
    * absolute paths; by default only `./logs` (DEFAULT_LOG_ROOT). The data directory is never readable.
    */
   logRoots?: string[];
+  /**
+   * HTTPS (docs/OPERATIONS.md "HTTPS"). Absent: `auto`, the console's own CA in `<data dir>/tls` and http and
+   * https on the same port. Set when TLS=off or a certificate is given (TLS_CERT_FILE and TLS_KEY_FILE).
+   */
+  tls?: TlsConfig;
+  /**
+   * Peers whose X-Forwarded-For/-Proto/-Host are believed (TRUSTED_PROXIES): addresses, CIDRs or the names
+   * loopback, linklocal, uniquelocal. Absent: DEFAULT_TRUSTED_PROXIES (loopback); an empty list: nobody.
+   */
+  trustedProxies?: string[];
 }
+
+/** `TLS=off`, or a certificate of the operator's (`TLS_CERT_FILE`, `TLS_KEY_FILE`, optional `TLS_CA_FILE`). */
+export type TlsConfig = { mode: 'off' } | { mode: 'files'; certFile: string; keyFile: string; caFile?: string };
+
+/** Proxies trusted when TRUSTED_PROXIES is not set: only this machine (a reverse proxy or the hosted front beside it). */
+export const DEFAULT_TRUSTED_PROXIES = ['loopback'];
 
 /** `serve --auth trusted-front`: requests carry the hosted front's short-lived JWT, checked against its JWKS. */
 export interface TrustedFrontConfig {
@@ -99,6 +116,11 @@ export const SETTINGS = {
   oidcOrgClaim: { env: 'WATCHKEEPER_OIDC_ORG_CLAIM', flag: '--oidc-org-claim' },
   trustedIssuer: { env: 'WATCHKEEPER_TRUSTED_ISSUER', flag: '--trusted-issuer' },
   trustedAudience: { env: 'WATCHKEEPER_TRUSTED_AUDIENCE', flag: '--trusted-audience' },
+  tls: { env: 'TLS', flag: '--tls' },
+  tlsCertFile: { env: 'TLS_CERT_FILE', flag: '--tls-cert' },
+  tlsKeyFile: { env: 'TLS_KEY_FILE', flag: '--tls-key' },
+  tlsCaFile: { env: 'TLS_CA_FILE', flag: '--tls-ca' },
+  trustedProxies: { env: 'TRUSTED_PROXIES', flag: '--trusted-proxies' },
 } as const;
 type SettingKey = keyof typeof SETTINGS;
 
@@ -190,9 +212,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
     problems.push(`${levelIn.from}=${JSON.stringify(levelIn.value)} is not one of ${LOG_LEVELS.join(', ')}`);
   }
 
+  const tls = readTls(raw, problems);
+  const trustedProxies = readTrustedProxies(raw, problems);
+
   const publicIn = raw('publicUrl');
   const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-  let publicUrl = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`;
+  let publicUrl = `${tls?.mode === 'files' ? 'https' : 'http'}://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`;
   if (publicIn.value !== undefined) {
     if (isHttpUrl(publicIn.value.trim())) publicUrl = publicIn.value.trim().replace(/\/+$/, '');
     else problems.push(`${publicIn.from}=${JSON.stringify(publicIn.value)} is not an http:// or https:// URL`);
@@ -233,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Partial<Record<Setting
     ...(typeof execUser === 'string' && env[EXEC_USER_ENV]?.trim() ? { execUser } : {}),
     ...(upstream ? { upstream } : {}), ...(oidc ? { oidc } : {}), ...(trustedFront ? { trustedFront } : {}),
     ...(Array.isArray(logRoots) ? { logRoots } : {}),
+    ...(tls ? { tls } : {}), ...(trustedProxies ? { trustedProxies } : {}),
   };
 }
 
@@ -373,4 +399,59 @@ function readTrustedFront(raw: (key: SettingKey) => { value: string | undefined;
   else if (!isHttpUrl(issuer)) problems.push(`${issuerIn.from}=${JSON.stringify(issuer)} is not an http:// or https:// URL`);
   const audience = audienceIn.value?.trim() || undefined;
   return { issuer: issuer.replace(/\/+$/, ''), ...(audience ? { audience } : {}) };
+}
+
+/** TLS=auto|off and the operator's certificate files, each problem naming its variable or flag. */
+function readTls(raw: (key: SettingKey) => { value: string | undefined; from: string }, problems: string[]): TlsConfig | undefined {
+  const modeIn = raw('tls');
+  const certIn = raw('tlsCertFile');
+  const keyIn = raw('tlsKeyFile');
+  const caIn = raw('tlsCaFile');
+  const mode = (modeIn.value ?? 'auto').trim().toLowerCase();
+  if (mode !== 'auto' && mode !== 'off') {
+    problems.push(`${modeIn.from}=${JSON.stringify(modeIn.value)} is not auto or off`);
+    return undefined;
+  }
+  const files = [certIn, keyIn, caIn].filter((setting) => setting.value?.trim());
+  if (mode === 'off') {
+    for (const setting of files) problems.push(`${setting.from} is set but ${modeIn.from}=off: remove one of them`);
+    return files.length > 0 ? undefined : { mode: 'off' };
+  }
+  if (files.length === 0) return undefined;
+  const certFile = certIn.value?.trim() ? path.resolve(certIn.value.trim()) : undefined;
+  const keyFile = keyIn.value?.trim() ? path.resolve(keyIn.value.trim()) : undefined;
+  const caFile = caIn.value?.trim() ? path.resolve(caIn.value.trim()) : undefined;
+  if (!certFile || !keyFile) {
+    problems.push(`${certFile ? '--tls-key (TLS_KEY_FILE)' : '--tls-cert (TLS_CERT_FILE)'} is required with ${(certFile ? certIn : keyFile ? keyIn : caIn).from}: a certificate needs its private key (and TLS_CA_FILE alone is not a certificate)`);
+    return undefined;
+  }
+  for (const [setting, file] of [[certIn, certFile], [keyIn, keyFile], [caIn, caFile]] as const) {
+    if (!file) continue;
+    try {
+      if (!fs.readFileSync(file, 'utf8').includes('-----BEGIN ')) problems.push(`${setting.from}=${JSON.stringify(file)} is not a PEM file`);
+    } catch (error) {
+      problems.push(`${setting.from}=${JSON.stringify(file)} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { mode: 'files', certFile, keyFile, ...(caFile ? { caFile } : {}) };
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUSTED_PROXIES: a comma (or space) list of addresses, CIDRs and proxy-addr's names; `none` trusts nobody. */
+function readTrustedProxies(raw: (key: SettingKey) => { value: string | undefined; from: string }, problems: string[]): string[] | undefined {
+  const input = raw('trustedProxies');
+  if (input.value === undefined) return undefined;
+  const entries = input.value.split(/[\s,]+/).filter((entry) => entry !== '');
+  if (entries.length === 1 && entries[0]?.toLowerCase() === 'none') return [];
+  const list: string[] = [];
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const kind = isIP(address);
+    const bits = kind === 6 ? 128 : 32;
+    if (PROXY_NAMES.includes(entry.toLowerCase())) list.push(entry.toLowerCase());
+    else if (kind !== 0 && rest.length === 0 && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits))) list.push(entry);
+    else problems.push(`${input.from}=${JSON.stringify(input.value)}: ${JSON.stringify(entry)} is not an address, a CIDR such as 10.0.0.0/8, one of ${PROXY_NAMES.join(', ')}, or none`);
+  }
+  return list;
 }

@@ -1,12 +1,32 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../platform/config';
 import { SESSION_LIFESPAN_MS } from './sessions';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether the console's public URL is https (cookiePolicy): then every cookie it sets is Secure. */
+    publicUrlIsHttps: boolean;
+  }
+}
 
 export const SESSION_COOKIE = 'watchkeeper_session';
 export const CSRF_COOKIE = 'watchkeeper_csrf';
 
-function secure(req: FastifyRequest): boolean {
-  return req.protocol === 'https';
+/** Binds the cookie policy to an app: cookies are Secure under an https PUBLIC_URL, whatever the request. */
+export function cookiePolicy(app: FastifyInstance, config: Pick<Config, 'publicUrl'>): void {
+  app.decorateRequest('publicUrlIsHttps', config.publicUrl.startsWith('https://'));
 }
+
+/**
+ * A cookie is Secure when the public URL is https, or this request came over TLS (to this server, or to a
+ * trusted proxy that says so in X-Forwarded-Proto: TRUSTED_PROXIES). Only the automatic same-port http of a
+ * default install (public URL http://) sets cookies without it, as the browser would drop them otherwise.
+ */
+export function secureCookie(req: FastifyRequest): boolean {
+  return req.publicUrlIsHttps === true || req.protocol === 'https';
+}
+
+const secure = secureCookie;
 
 /** httpOnly and SameSite=Lax: scripts cannot read it and other sites cannot post with it. */
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string): void {

@@ -3,6 +3,7 @@ import { presetScopes } from '../../../common/rbac';
 import type { Feature } from '../../platform/context';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
+import { kubeconfigCluster } from '../../platform/tls';
 import { createAccessToken } from '../identity/tokens';
 import { KUBE_PREFIX, kubeRoutes } from './api';
 
@@ -43,10 +44,12 @@ export const kubeFeature: Feature = {
         const created = await createAccessToken(ctx.pool, { personId: actor.id, name: `kubeconfig-${date}`, scopes: presetScopes('Admin'), expiresAt: null, createdBy: actor.id, organizationId: actor.organizationId ?? null });
         req.log.info({ token: created.id }, 'API token created for a kubeconfig');
         const user = actor.email ?? actor.name;
+        const cluster = kubeconfigCluster(ctx.config, KUBE_PREFIX);
         const kubeconfig = {
           apiVersion: 'v1',
           kind: 'Config',
-          clusters: [{ name: 'watchkeeper', cluster: { server: `${ctx.config.publicUrl}${KUBE_PREFIX}` } }],
+          // Over https with the console's CA when this server serves TLS (docs/KUBECTL.md): kubectl sends the token only over https.
+          clusters: [{ name: 'watchkeeper', cluster }],
           users: [{ name: user, user: { token: created.token } }],
           contexts: [{ name: 'watchkeeper', context: { cluster: 'watchkeeper', user, namespace: 'default' } }],
           'current-context': 'watchkeeper',
@@ -56,7 +59,7 @@ export const kubeFeature: Feature = {
           .header('content-type', 'application/yaml; charset=utf-8')
           .header('content-disposition', `attachment; filename="${kubeconfigFileName(ctx.config.publicUrl)}"`)
           .header('cache-control', 'no-store')
-          .send(`${ctx.config.publicUrl.startsWith('http:') ? '# kubectl sends the token only over https: serve Watchkeeper behind TLS (docs/KUBECTL.md)\n' : ''}${stringify(kubeconfig)}`);
+          .send(`${cluster.server.startsWith('http:') ? '# kubectl sends the token only over https: serve Watchkeeper behind TLS (docs/KUBECTL.md)\n' : ''}${stringify(kubeconfig)}`);
       },
     });
     await kubeRoutes(app, ctx);

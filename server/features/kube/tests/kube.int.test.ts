@@ -6,8 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { startTlsProxy, type TlsProxy } from '../../../../test/tls-proxy';
+import { freePort } from '../../../platform/db/embedded';
 import { processKeyring } from '../../../platform/secrets';
+import { listenApp, type Listening } from '../../../platform/tls';
 
 /**
  * Issue 24: GET /api/kubeconfig and the Kubernetes-style API, driven by the real kubectl binary
@@ -30,21 +31,26 @@ let viewerConfig = '';
 let viewerToken = '';
 let adminToken = '';
 
-/** kubectl sends a token only over https: the app behind an https proxy, as a deployment behind its TLS proxy (test/tls-proxy.ts). */
-let proxy: TlsProxy | undefined;
+/**
+ * kubectl sends a token only over https: the app listens as `serve` does (http and https on one port, the
+ * console's own CA in its data directory), and kubectl uses the downloaded kubeconfig as it is.
+ */
+let listening: Listening | undefined;
+let dataDir = '';
 
 async function kubeconfigFor(headers: Record<string, string>, file: string): Promise<{ token: string; text: string }> {
   const res = await t.app.inject({ method: 'GET', url: '/api/kubeconfig', headers });
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-disposition']).toBe('attachment; filename="localhost-kubeconfig.yaml"');
   const config = parseYaml(res.body) as { clusters: Array<{ cluster: Record<string, unknown> }>; users: Array<{ user: { token: string } }>; 'current-context': string };
-  expect(config.clusters[0]?.cluster.server).toBe(`${t.context.config.publicUrl}/api/kubernetes`);
+  // The public URL is http://localhost:<port>; the same port answers https, so the file points kubectl there with the CA.
+  expect(config.clusters[0]?.cluster.server).toBe(`${t.context.config.publicUrl.replace(/^http:/, 'https:')}/api/kubernetes`);
+  expect(config.clusters[0]?.cluster['certificate-authority-data']).toBe(Buffer.from(fs.readFileSync(path.join(dataDir, 'tls', 'ca.crt'))).toString('base64'));
+  expect(res.body).not.toContain('kubectl sends the token only over https');
   expect(config['current-context']).toBe('watchkeeper');
-  // The test server listens on a port of its own choosing, behind the test's https proxy: point the file there.
-  config.clusters[0]!.cluster = { server: `${proxy?.url ?? base}/api/kubernetes`, ...(proxy ? { 'certificate-authority-data': proxy.ca } : {}) };
-  const text = JSON.stringify(config);
-  fs.writeFileSync(file, text);
-  return { token: config.users[0]!.user.token, text };
+  // The file as downloaded, unchanged.
+  fs.writeFileSync(file, res.body);
+  return { token: config.users[0]!.user.token, text: res.body };
 }
 
 /**
@@ -86,21 +92,24 @@ spec:
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  base = await t.listen();
+  const port = await freePort();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-test-data-'));
+  t = await createTestApp({ env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://localhost:${port}`, WATCHKEEPER_DATA: dataDir } });
+  listening = await listenApp(t.app, t.context.config, t.context.log);
+  base = `http://127.0.0.1:${listening.port}`;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-test-'));
   adminConfig = path.join(dir, 'admin.kubeconfig');
   viewerConfig = path.join(dir, 'viewer.kubeconfig');
-  if (KUBECTL) proxy = await startTlsProxy(base);
   adminToken = (await kubeconfigFor(t.adminHeaders, adminConfig)).token;
   const viewer = await t.userWith(['viewer']);
   viewerToken = (await kubeconfigFor(viewer.headers, viewerConfig)).token;
 }, 60_000);
 
 afterAll(async () => {
-  await proxy?.close();
+  await listening?.close();
   await t?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('GET /api/kubeconfig', () => {
