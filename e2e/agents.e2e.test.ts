@@ -104,6 +104,20 @@ describe('agents', () => {
     await created.getByRole('button', { name: 'Done' }).click();
     await created.waitFor({ state: 'detached' });
 
+    // Adding the same name again rotates the token: the dialog says until when the earlier one still works.
+    await page.getByRole('button', { name: 'Add agent' }).click();
+    const again = page.getByRole('dialog', { name: 'Add agent' });
+    await again.getByLabel('Name').fill('edge-1');
+    await again.getByRole('button', { name: 'Create' }).click();
+    const rotated = page.getByRole('dialog', { name: 'Agent edge-1 is ready to start' });
+    await rotated.getByText(/This replaces the agent's earlier token, which keeps working until .* \(5m\) and is refused after that/).waitFor();
+    const newToken = ((await rotated.getByLabel('Command line', { exact: true }).textContent()) ?? '').split('--token ')[1] ?? '';
+    expect(newToken).not.toBe(token);
+    await rotated.getByRole('button', { name: 'Done' }).click();
+    await rotated.waitFor({ state: 'detached' });
+    const expiries = await query("SELECT expires_at IS NOT NULL AS expires FROM access_tokens WHERE name = 'agent-edge-1' AND deleted_at IS NULL ORDER BY created_at");
+    expect(expiries.rows).toEqual([{ expires: true }, { expires: false }]);
+
     const stored = await query("SELECT id, description, properties, person_id IS NOT NULL AS has_person FROM agents WHERE name = 'edge-1' AND deleted_at IS NULL");
     expect(stored.rows).toEqual([{ id: expect.any(String), description: 'e2e: the edge cluster', properties: { region: 'eu-west-1' }, has_person: true }]);
     const agentId = String(stored.rows[0]?.id);

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
+import { CAPABILITY_DESCRIPTIONS } from '../../../common/rbac';
+import { CAPABILITY_REQUIRED, holdsCapability } from '../../platform/auth/capabilities';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { applyPush, parsePush, PushRefused } from './push';
-import { AGENT_NAME, agentOfRequest, deleteAgent, generateAgent } from './service';
+import { AGENT_NAME, agentOfRequest, defaultRotationGraceSeconds, deleteAgent, generateAgent, MAX_ROTATION_GRACE_SECONDS } from './service';
 
 /** A push may carry up to 64 MB of JSON once decompressed (Content-Encoding: gzip is accepted). */
 export const PUSH_BODY_LIMIT = 64 * 1024 * 1024;
@@ -22,6 +24,7 @@ const agentName = z
  */
 export function agentRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { pool } = ctx;
+  const defaultGrace = defaultRotationGraceSeconds();
 
   route(app, {
     method: 'POST',
@@ -45,17 +48,36 @@ export function agentRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, {
     method: 'POST',
     url: '/api/agent/generate',
-    summary: 'Creates an agent (or reuses the one of that name) and a new token scoped to agent-push; answers the token once, the command line and Helm values that start it',
+    summary:
+      'Creates an agent (or reuses the one of that name) and a new token scoped to agent-push; answers the token once, the command line and Helm values that start it. Needs write on agents and the capability agent_tokens; for an existing agent it rotates: the earlier tokens stop working after previousTokenGraceSeconds (default 300), answered as previousTokenValidUntil',
     tags: ['agents'],
     access: { resource: 'agents', action: 'create' },
     body: z.object({
       name: agentName,
       properties: z.record(z.string(), z.unknown(), { message: 'must be an object' }).optional(),
       description: z.string().max(1024).optional(),
+      previousTokenGraceSeconds: z
+        .number({ message: 'must be a number of seconds' })
+        .int('must be a whole number of seconds')
+        .min(0, 'must be 0 or more')
+        .max(MAX_ROTATION_GRACE_SECONDS, `must be at most ${MAX_ROTATION_GRACE_SECONDS} (a day)`)
+        .optional(),
     }),
     handler: async ({ body, req }) => {
       if (!req.actor) throw new AppError('unauthorized', 'sign in first');
-      return generateAgent(pool, body, { createdBy: req.actor.id, upstream: ctx.config.publicUrl });
+      // Finding 6 of issue 35: a token of an agent is the agent (its runsOn actions, its pushes), so minting
+      // one, for a new agent or an existing one, is the capability agent_tokens (admins; granted by a permission).
+      if (!holdsCapability(req.actor, 'agent_tokens')) {
+        const existing = await pool.query('SELECT 1 FROM agents WHERE name = $1 AND deleted_at IS NULL', [body.name]);
+        const what = existing.rowCount ? `rotating the token of agent "${body.name}"` : `creating agent "${body.name}" (it mints the agent's token)`;
+        throw new AppError(
+          'forbidden',
+          `${what} needs the capability "agent_tokens" (${CAPABILITY_DESCRIPTIONS.agent_tokens}); no role or permission of yours grants it: an admin grants a capability in Settings → Permissions`,
+          { error: CAPABILITY_REQUIRED, capabilities: ['agent_tokens'], fields: [{ path: 'body.name', capability: 'agent_tokens' }] },
+        );
+      }
+      const { previousTokenGraceSeconds, ...input } = body;
+      return generateAgent(pool, input, { createdBy: req.actor.id, upstream: ctx.config.publicUrl, graceSeconds: previousTokenGraceSeconds ?? defaultGrace });
     },
   });
 

@@ -54,6 +54,31 @@ export interface GeneratedAgent {
   upstream: string;
   command: string;
   helm_values: string;
+  /** True when the agent already had a token: this one rotates it. */
+  rotated: boolean;
+  /**
+   * When the agent's earlier tokens stop working (a rotation, docs/AGENTS.md "Token rotation"): now plus the
+   * grace period; null when there was no earlier token.
+   */
+  previousTokenValidUntil: string | null;
+  /** The grace period of this rotation, in seconds. */
+  previousTokenGraceSeconds: number;
+}
+
+/** How long an agent's earlier tokens keep working after a rotation, unless the call or the server says otherwise. */
+export const DEFAULT_ROTATION_GRACE_SECONDS = 300;
+/** The longest grace a rotation may give the earlier tokens (a day). */
+export const MAX_ROTATION_GRACE_SECONDS = 86_400;
+
+/**
+ * The server's default grace: WATCHKEEPER_AGENT_TOKEN_GRACE_SECONDS when it is a whole number of seconds
+ * within 0…86400, else 300 (5 minutes).
+ */
+export function defaultRotationGraceSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.WATCHKEEPER_AGENT_TOKEN_GRACE_SECONDS?.trim();
+  if (!text || !/^\d+$/.test(text)) return DEFAULT_ROTATION_GRACE_SECONDS;
+  const seconds = Number(text);
+  return seconds <= MAX_ROTATION_GRACE_SECONDS ? seconds : DEFAULT_ROTATION_GRACE_SECONDS;
 }
 
 const yamlText = (value: string) => JSON.stringify(value);
@@ -80,14 +105,16 @@ export function helmValues(upstream: string, name: string, token: string): strin
 
 /**
  * Creates the agent `name` (or reuses the one of that name), its person (type 'agent') and a new token
- * with the single scope agent-push. A second call for a name rotates: the older tokens keep working until
- * they are deleted (Settings → Tokens) or the agent is.
+ * with the single scope agent-push. A second call for a name rotates: the agent's earlier tokens stop
+ * working `graceSeconds` after it (their expires_at is set, never pushed later than it already was), so a
+ * running agent has that long to be given the new one; the answer says until when.
  */
 export async function generateAgent(
   pool: pg.Pool,
   input: { name: string; properties?: Record<string, unknown> | undefined; description?: string | undefined },
-  options: { createdBy: string; upstream: string },
+  options: { createdBy: string; upstream: string; graceSeconds?: number },
 ): Promise<GeneratedAgent> {
+  const graceSeconds = options.graceSeconds ?? defaultRotationGraceSeconds();
   return inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('watchkeeper.agents.generate'), hashtext($1))", [input.name]);
     const { rows } = await client.query<{ id: string; person_id: string | null }>('SELECT id, person_id FROM agents WHERE name = $1 AND deleted_at IS NULL', [input.name]);
@@ -116,6 +143,14 @@ export async function generateAgent(
       agent = created.rows[0];
       if (!agent) throw new Error('agents insert returned no row');
     }
+    // A rotation: the earlier tokens of the agent's person expire after the grace (sooner ones keep theirs).
+    const earlier = await client.query<{ valid_until: Date }>(
+      `UPDATE access_tokens SET expires_at = LEAST(coalesce(expires_at, 'infinity'::timestamptz), now() + make_interval(secs => $2::float8))
+        WHERE person_id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        RETURNING expires_at AS valid_until`,
+      [personId, graceSeconds],
+    );
+    const validUntil = earlier.rows.reduce<Date | null>((latest, row) => (!latest || row.valid_until > latest ? row.valid_until : latest), null);
     const token = await createAccessToken(client, { personId, name: `agent-${input.name}`, scopes: [AGENT_PUSH_SCOPE], expiresAt: null, createdBy: options.createdBy });
     const upstream = options.upstream;
     return {
@@ -127,6 +162,9 @@ export async function generateAgent(
       upstream,
       command: `watchkeeper serve --upstream ${upstream} --agent-name ${input.name} --token ${token.token}`,
       helm_values: helmValues(upstream, input.name, token.token),
+      rotated: validUntil !== null,
+      previousTokenValidUntil: validUntil?.toISOString() ?? null,
+      previousTokenGraceSeconds: graceSeconds,
     };
   });
 }

@@ -12,7 +12,7 @@ import { startRecovery } from './kratos/recovery';
 import { REGISTRATION_DISABLE } from './kratos/registration';
 import { membershipsOf } from './organizations';
 import { deletePerson, updatePerson } from './people';
-import { createAccessToken, listTokens, revokeToken } from './tokens';
+import { createAccessToken, listTokens, REVOKE_FORBIDDEN_PERSON, REVOKE_FORBIDDEN_TOKEN, revokeToken } from './tokens';
 
 /** What the console may show this person: every resource with the actions the server would allow. */
 export function accessMap(actor: Actor): AccessMap {
@@ -203,13 +203,17 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
   route(app, {
     method: 'DELETE',
     url: '/api/auth/token/:id',
-    summary: 'Revokes an API token',
+    summary: "Revokes an API token: a token may revoke itself, a signed-in person their own tokens; anyone else's needs write (update or delete) on identities",
     tags: ['auth'],
     access: 'authenticated',
     params: z.object({ id: uuid }),
     handler: async ({ req, params, reply }) => {
       const actor = actorOf(req);
-      if (!(await revokeToken(pool, params.id, actor.id, isAdmin(actor.roles)))) throw new AppError('not_found', `token ${params.id} not found`);
+      const mayWriteIdentities = decide(actor, 'identities', 'delete').allowed || decide(actor, 'identities', 'update').allowed;
+      const outcome = await revokeToken(pool, params.id, { personId: actor.id, tokenId: actor.session ? undefined : actor.token?.id, seesAll: isAdmin(actor.roles), mayWriteIdentities });
+      if (outcome === 'not_found') throw new AppError('not_found', `token ${params.id} not found`);
+      if (outcome === 'forbidden') throw new AppError('forbidden', actor.token && !actor.session ? REVOKE_FORBIDDEN_TOKEN : REVOKE_FORBIDDEN_PERSON);
+      req.log.info({ token: params.id }, 'API token revoked');
       return reply.status(200).send({ message: 'success' });
     },
   });

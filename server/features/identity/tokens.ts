@@ -55,10 +55,30 @@ export async function listTokens(db: Queryable, personId: string | undefined): P
   return rows.map((row) => ({ ...row, scopes: Array.isArray(row.scopes) ? row.scopes.filter(isTokenScope) : [] }));
 }
 
-/** Revokes a token (its owner's, or anyone's for `asAdmin`); answers whether one was revoked. */
-export async function revokeToken(db: Queryable, id: string, personId: string, asAdmin: boolean): Promise<boolean> {
-  const result = await db.query('UPDATE access_tokens SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL AND ($3 OR person_id = $2)', [id, personId, asAdmin]);
-  return (result.rowCount ?? 0) > 0;
+/** Why a revoke was refused (403): the caller may neither revoke this token as its own nor write identities. */
+export const REVOKE_FORBIDDEN_TOKEN =
+  "an API token may revoke only itself; revoking another token needs write (update or delete) on identities, which this token's scopes or its owner's roles do not grant";
+export const REVOKE_FORBIDDEN_PERSON = "revoking another person's token needs write (update or delete) on identities";
+
+/**
+ * Revokes a token (issue 35, docs/AUTH.md "Revoking tokens"): a token may revoke itself, a signed-in person
+ * their own tokens, and anyone else's needs write on identities (`mayWriteIdentities`, decided with the
+ * caller's token scopes, so an admin's Read token cannot). Answers 'revoked', 'not_found' (no live token of
+ * that id among those the caller sees: its person's, or everyone's for `seesAll` as GET /api/auth/tokens
+ * lists them) or 'forbidden' (one the caller sees but may not revoke).
+ */
+export async function revokeToken(
+  db: Queryable,
+  id: string,
+  caller: { personId: string; tokenId: string | undefined; seesAll: boolean; mayWriteIdentities: boolean },
+): Promise<'revoked' | 'not_found' | 'forbidden'> {
+  const { rows } = await db.query<{ person_id: string }>('SELECT person_id FROM access_tokens WHERE id = $1 AND deleted_at IS NULL', [id]);
+  const row = rows[0];
+  if (!row || (row.person_id !== caller.personId && !caller.seesAll && !caller.mayWriteIdentities)) return 'not_found';
+  const own = caller.tokenId === undefined ? row.person_id === caller.personId : caller.tokenId === id;
+  if (!own && !caller.mayWriteIdentities) return 'forbidden';
+  const result = await db.query('UPDATE access_tokens SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL', [id]);
+  return (result.rowCount ?? 0) > 0 ? 'revoked' : 'not_found';
 }
 
 /**

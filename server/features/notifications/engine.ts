@@ -105,6 +105,17 @@ const RULE_COLUMNS = `id, name, namespace, events, filter, title, template, pers
 export const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MILLIS = 1_000;
 const CLAIM_MILLIS = 60_000;
+
+/**
+ * At-least-once across crashes (docs/NOTIFICATIONS.md "Delivery guarantees"): a claim is cleared when its
+ * send is recorded (finish), so a row claimed again while it still names an earlier claim is one whose
+ * instance died (kill -9, a lost database connection) between the claim and the record, maybe after the
+ * message went out. Claiming it again counts a retry and says so; the re-send carries the same
+ * X-Watchkeeper-Send-Id (the row's id), so the receiver can drop the duplicate.
+ */
+const RESENT = 're-sent (same X-Watchkeeper-Send-Id)';
+const RECLAIM_COUNTS = `retries = h.retries + CASE WHEN h.claimed_by IS NULL THEN 0 ELSE 1 END,
+  reason = CASE WHEN h.claimed_by IS NULL THEN h.reason ELSE '${RESENT} after ' || h.claimed_by || ' claimed it and did not record the outcome' END`;
 /** A groupBy rule's first event waits this long (or waitFor) for others to join its message. */
 export const GROUP_WAIT_MILLIS = 10_000;
 /** A groupBy rule sends a group once per this long when groupByInterval is not set. */
@@ -137,6 +148,7 @@ type HistoryRow = {
   group_by_hash: string;
   payload: { recipient?: Recipient; properties?: Record<string, unknown>; waitFor?: boolean; evaluated?: boolean };
   retries: number;
+  reason: string | null;
   first_observed: Date;
   created_at: Date;
   /** Hosted mode (docs/HOSTED.md "Row-level security"): delivered in its organization's scope. */
@@ -362,7 +374,7 @@ export class NotificationEngine {
             AND (claimed_until IS NULL OR claimed_until < now())
           ORDER BY not_before LIMIT $1 FOR UPDATE SKIP LOCKED
        )
-       UPDATE notification_send_history h SET claimed_by = $2, claimed_until = now() + make_interval(secs => $3::float8 / 1000)
+       UPDATE notification_send_history h SET claimed_by = $2, claimed_until = now() + make_interval(secs => $3::float8 / 1000), ${RECLAIM_COUNTS}
          FROM due WHERE h.id = due.id
        RETURNING h.*`,
       [limit, this.instanceId, CLAIM_MILLIS],
@@ -430,7 +442,7 @@ export class NotificationEngine {
         return [];
       }
       const { rows } = await client.query<HistoryRow>(
-        `UPDATE notification_send_history SET claimed_by = $2, claimed_until = now() + make_interval(secs => $3::float8 / 1000)
+        `UPDATE notification_send_history h SET claimed_by = $2, claimed_until = now() + make_interval(secs => $3::float8 / 1000), ${RECLAIM_COUNTS}
           WHERE group_by_hash = $1 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
           RETURNING *`,
         [hash, this.instanceId, CLAIM_MILLIS],
@@ -510,10 +522,11 @@ export class NotificationEngine {
       return;
     }
     const recipient = row.payload.recipient;
-    const outcome = recipient ? await this.sendTo(recipient, { title: message.title, text: message.body, html: markdownToHtml(message.body) }, rule.namespace) : { ok: false, message: 'the row names no recipient', permanent: true };
+    // The row's id is the send's idempotency key: the same on a retry and on the re-send after a crash.
+    const outcome = recipient ? await this.sendTo(recipient, { title: message.title, text: message.body, html: markdownToHtml(message.body), sendId: row.id }, rule.namespace) : { ok: false, message: 'the row names no recipient', permanent: true };
     const duration = Date.now() - started;
     if (outcome.ok) {
-      await this.finish(row.id, { status: 'sent', title: message.title, body: message.body, error: null, sent_at: new Date(), duration_millis: duration, reason: grouped.length > 0 ? `one message for ${grouped.length + 1} resources` : null });
+      await this.finish(row.id, { status: 'sent', title: message.title, body: message.body, error: null, sent_at: new Date(), duration_millis: duration, reason: grouped.length > 0 ? `one message for ${grouped.length + 1} resources` : row.reason?.startsWith(RESENT) ? row.reason : null });
       for (const item of grouped) await this.finish(item.id, { status: 'grouped', parent_id: row.id, reason: `sent in one message with ${grouped.length} other resource(s)`, sent_at: new Date() });
       return;
     }

@@ -288,6 +288,40 @@ describe('http channels', () => {
   });
 });
 
+describe('the send id (issue 35: at-least-once with an idempotency key)', () => {
+  const SEND_ID = '6f1f7c1e-9a52-4c1b-8d7e-2b7a0c0e5a11';
+  const withId: ChannelMessage = { ...MESSAGE, sendId: SEND_ID };
+
+  it('every HTTP channel sends it as X-Watchkeeper-Send-Id on each request, and nothing without one', async () => {
+    const cases: Array<[string, Partial<Omit<ResolvedConnection, 'type'>>, (request: Received) => Reply]> = [
+      ['generic_webhook', { url: `${base}/hook` }, () => ({ text: 'ok' })],
+      ['slack', { url: `${base}/api`, password: 'xoxb-1', properties: { channel: 'C1' } }, () => ({ json: { ok: true } })],
+      ['slack', { url: `${base}/services`, password: 'T/B/X', properties: { webhook: 'true' } }, () => ({ text: 'ok' })],
+      ['teams', { url: base, password: 'o', properties: { group: 'g', tenant: 't', altID: 'a' } }, () => ({ text: '1' })],
+      ['discord', { url: base, username: '1', password: 'd' }, () => ({ status: 204 })],
+      ['ntfy', { url: base, properties: { topic: 'alerts' } }, () => ({ text: 'ok' })],
+      ['opsgenie', { url: base, password: 'k' }, () => ({ status: 202, json: {} })],
+      ['telegram', { url: base, password: 't', properties: { chats: '1,2' } }, () => ({ json: { ok: true } })],
+    ];
+    for (const [type, fields, reply] of cases) {
+      const { outcome, all } = await send(type, fields, reply, withId);
+      expect(outcome.ok, `${type}: ${outcome.message}`).toBe(true);
+      for (const request of all) expect(request.headers['x-watchkeeper-send-id'], `${type} ${request.path}`).toBe(SEND_ID);
+      const plain = await send(type, fields, reply);
+      for (const request of plain.all) expect(request.headers['x-watchkeeper-send-id'], `${type} ${request.path}`).toBeUndefined();
+    }
+  });
+
+  it('only the generic webhook adds sendId to its JSON body; Slack and Teams payloads are unchanged', async () => {
+    const hook = await send('generic_webhook', { url: `${base}/hook` }, () => ({ text: 'ok' }), withId);
+    expect(json(hook.last)).toEqual({ message: MESSAGE.text, title: MESSAGE.title, sendId: SEND_ID });
+    const slack = await send('slack', { url: `${base}/api`, password: 'xoxb-1', properties: { channel: 'C1' } }, () => ({ json: { ok: true } }), withId);
+    expect(json(slack.last)).toEqual({ channel: 'C1', text: `*${MESSAGE.title}*\n${MESSAGE.text}` });
+    const teams = await send('teams', { url: base, password: 'o', properties: { group: 'g', tenant: 't', altID: 'a' } }, () => ({ text: '1' }), withId);
+    expect(json(teams.last)).toEqual({ '@type': 'MessageCard', '@context': 'https://schema.org/extensions', summary: MESSAGE.title, title: MESSAGE.title, text: MESSAGE.text });
+  });
+});
+
 describe('email', () => {
   interface Mail {
     from: string;
@@ -342,6 +376,14 @@ describe('email', () => {
     expect(mail?.data).toMatch(/Content-Type: multipart\/alternative/);
     expect(mail?.data).toMatch(/Content-Type: text\/plain[\s\S]*Only \*3%\* left on \/var/);
     expect(mail?.data).toMatch(/Content-Type: text\/html[\s\S]*<b>3%<\/b>/);
+    expect(mail?.data).not.toMatch(/X-Watchkeeper-Send-Id/i);
+  });
+
+  it('a send id goes in the X-Watchkeeper-Send-Id header of the message', async () => {
+    const outcome = await sendThrough(connection('email', fields()), { ...MESSAGE, sendId: '0b7e1d8e-1111-4a2b-9c3d-5e6f7a8b9c0d' }, AbortSignal.timeout(5000));
+    expect(outcome.ok).toBe(true);
+    // Header names are case-insensitive (the composer writes X-Watchkeeper-Send-ID).
+    expect(mails.at(-1)?.data).toMatch(/^X-Watchkeeper-Send-Id: 0b7e1d8e-1111-4a2b-9c3d-5e6f7a8b9c0d\r?$/im);
   });
 
   it('a per-send `to` overrides the recipients; a refused recipient and a wrong password are failures without the password', async () => {

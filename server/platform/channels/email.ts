@@ -3,7 +3,7 @@ import SMTPConnection, { type SMTPConnectionAuth } from 'nodemailer/lib/smtp-con
 import XOAuth2 from 'nodemailer/lib/xoauth2';
 import type { ResolvedConnection } from '../connections/types';
 import { listOf, reasonOf, secretsOf, TEST_TIMEOUT_MS } from '../connections/testers/shared';
-import { failure, setting } from './http';
+import { failure, SEND_ID_HEADER, setting } from './http';
 import type { ChannelSender } from './types';
 
 const ENCRYPTIONS = ['None', 'ExplicitTLS', 'ImplicitTLS', 'Auto'] as const;
@@ -111,7 +111,7 @@ export const sendEmail: ChannelSender = async (connection, message, signal) => {
   if (!from.address) return failure('fromAddress is required (or a username that is an address)');
   const to = listOf(message.properties?.to || connection.properties.toAddresses || connection.properties.to);
   if (to.length === 0) return failure('toAddresses is required: the recipients, comma separated');
-  const mail = new MailComposer({ from: from.name ? { name: from.name, address: from.address } : from.address, to, subject: message.title, text: message.text, ...(message.html ? { html: message.html } : {}) });
+  const mail = new MailComposer({ from: from.name ? { name: from.name, address: from.address } : from.address, to, subject: message.title, text: message.text, ...(message.html ? { html: message.html } : {}), ...(message.sendId ? { headers: { [SEND_ID_HEADER]: message.sendId } } : {}) });
   const raw = await new Promise<Buffer>((resolve, reject) => mail.compile().build((error, built) => (error ? reject(error) : resolve(built))));
   const result = await withSmtp(connection, signal, async ({ smtp }) => {
     const info = await new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) => smtp.send({ from: from.address, to }, raw, (error, sent) => (error ? reject(error) : resolve(sent))));

@@ -11,6 +11,8 @@ function prefixed(properties: Record<string, string>, prefix: string): Record<st
  * as a body of properties.contentType (application/json by default); GET puts both in the query instead.
  * Basic auth when a username or password is set. Properties `header.<Name>` add request headers and
  * `field.<key>` add body fields (what a shoutrrr `generic://` URL's `@Name=` and `$key=` values become).
+ * A notification's send id goes in the JSON body as `sendId` (beside the X-Watchkeeper-Send-Id header every
+ * HTTP channel sends), so a receiver that keeps only the body can deduplicate a re-send too.
  */
 export const sendGenericWebhook: ChannelSender = (connection, message, signal) => {
   const method = (setting(connection, message, 'method') || 'POST').toUpperCase();
@@ -26,6 +28,7 @@ export const sendGenericWebhook: ChannelSender = (connection, message, signal) =
     }
   }
   const headers = prefixed(connection.properties, 'header.');
-  const body = method === 'GET' ? {} : { body: JSON.stringify(fields), headers: { ...headers, 'content-type': setting(connection, message, 'contentType') || 'application/json' } };
+  const payload = message.sendId ? { ...fields, sendId: message.sendId } : fields;
+  const body = method === 'GET' ? {} : { body: JSON.stringify(payload), headers: { ...headers, 'content-type': setting(connection, message, 'contentType') || 'application/json' } };
   return callEach(connection, signal, [{ url, method, headers, ...body, ...basicAuthOf(connection) }], '');
 };

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ResolvedConnection } from '../connections/types';
 import { InvalidUrl, jsonOf, reasonOf, refusal, request, secretsOf, shownUrl, type PeerRequest } from '../connections/testers/shared';
 import type { HttpResponse } from '../peers/http-client';
@@ -8,6 +9,22 @@ import type { ChannelMessage, SendOutcome } from './types';
  * insecure_tls, the caller's signal), a refusal in words with an excerpt of the answer, and the settings
  * of a send (the connection's properties under the message's overrides).
  */
+
+/**
+ * The idempotency header of a send (docs/NOTIFICATIONS.md "Delivery guarantees"): every request a channel
+ * makes for one send carries the send's id, so a receiver deduplicates the re-send that follows a crash.
+ */
+export const SEND_ID_HEADER = 'X-Watchkeeper-Send-Id';
+
+const sendIds = new AsyncLocalStorage<string>();
+
+/** Runs a channel's sender with the send's id, which every request it makes through `call` then carries. */
+export function withSendId<T>(sendId: string | undefined, run: () => Promise<T>): Promise<T> {
+  return sendId ? sendIds.run(sendId, run) : run();
+}
+
+/** The id of the send in progress (see withSendId), if any. */
+export const currentSendId = (): string | undefined => sendIds.getStore();
 
 /** The longest piece of a peer's answer a failed outcome carries. */
 export const EXCERPT_MAX = 300;
@@ -42,8 +59,9 @@ export type Exchange = { response: HttpResponse; json: unknown } | { outcome: Se
  */
 export async function call(connection: ResolvedConnection, signal: AbortSignal, peer: PeerRequest): Promise<Exchange> {
   const what = `${peer.method ?? 'GET'} ${shownUrl(peer.url)}`;
+  const sendId = currentSendId();
   try {
-    const response = await request(connection, signal, peer);
+    const response = await request(connection, signal, sendId ? { ...peer, headers: { ...peer.headers, [SEND_ID_HEADER]: sendId } } : peer);
     if (response.status >= 400) return { outcome: refused(response, `${what}: ${refusal(response)}`) };
     return { response, json: jsonOf(response) };
   } catch (error) {

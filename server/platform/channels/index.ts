@@ -6,7 +6,7 @@ import { sendEmail } from './email';
 import { sendGenericWebhook } from './generic-webhook';
 import { sendGoogleChat } from './google-chat';
 import { sendMattermost, sendRocketChat } from './hooks';
-import { EXCERPT_MAX } from './http';
+import { EXCERPT_MAX, withSendId } from './http';
 import { sendIfttt } from './ifttt';
 import { sendMatrix } from './matrix';
 import { sendNtfy } from './ntfy';
@@ -50,7 +50,8 @@ export function channelTypes(): string[] {
  * Sends one message through the connection's channel. Never throws: an unknown type, a refusal, an
  * unreachable peer or a sender's own bug is `ok: false` in words; and neither the message nor the excerpt
  * carries a secret of the connection (password, certificate, the password of its URL, secret fields),
- * whatever the peer repeated.
+ * whatever the peer repeated. A message's `sendId` goes with every HTTP request of the send as the
+ * X-Watchkeeper-Send-Id header.
  */
 export async function sendThrough(connection: ResolvedConnection, message: ChannelMessage, signal: AbortSignal): Promise<SendOutcome> {
   const sender = Object.hasOwn(CHANNELS, connection.type) ? CHANNELS[connection.type] : undefined;
@@ -59,7 +60,7 @@ export async function sendThrough(connection: ResolvedConnection, message: Chann
   let outcome: SendOutcome;
   try {
     secrets = secretsOf(connection);
-    outcome = await sender(connection, message, signal);
+    outcome = await withSendId(message.sendId, () => sender(connection, message, signal));
   } catch (error) {
     outcome = { ok: false, message: `the send failed: ${reasonOf(error, signal, secrets)}` };
   }

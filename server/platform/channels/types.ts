@@ -9,6 +9,12 @@ export interface ChannelMessage {
   html?: string;
   /** Per-send overrides of the connection's properties: channel, priority, to, topic, … */
   properties?: Record<string, string>;
+  /**
+   * The send's idempotency key (a notification_send_history row id): the same on every attempt of one
+   * send, re-sends after a crash included. HTTP channels send it as the X-Watchkeeper-Send-Id header, the
+   * generic webhook also as `sendId` in its JSON body, email as a header of the message.
+   */
+  sendId?: string;
 }
 
 /** What a send came to. */

@@ -83,7 +83,7 @@ export function AddAgentDialog({ onClose, onGenerated }: AddAgentDialogProps) {
           autoComplete="off"
           value={name}
           error={nameError}
-          hint="Lower-case letters, digits, dots and dashes, e.g. eu-west-1. Adding an existing name issues a new token for it."
+          hint="Lower-case letters, digits, dots and dashes, e.g. eu-west-1. Adding an existing name issues a new token for it; its earlier token stops working a few minutes later."
           onChange={(event) => {
             setName(event.target.value);
             setServerError(undefined);

@@ -1,3 +1,5 @@
+import { formatDate } from '@common/format/date';
+import { formatDuration } from '@common/format/duration';
 import { Copy } from 'lucide-react';
 import { useId } from 'react';
 import { copyToClipboard } from '@web/lib/clipboard';
@@ -35,6 +37,13 @@ export function AgentCreatedDialog({ agent, onClose }: { agent: GeneratedAgent; 
       warning="Copy these now. They hold the agent's token, which cannot be seen again: once this dialog is closed, only a new token will do (Add agent with the same name)."
       onClose={onClose}
     >
+      {agent.previousTokenValidUntil ? (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          This replaces the agent&apos;s earlier token, which keeps working until {formatDate(agent.previousTokenValidUntil, 'timestamp')}
+          {agent.previousTokenGraceSeconds !== undefined ? ` (${formatDuration(agent.previousTokenGraceSeconds * 1000) || 'now'})` : ''} and is refused after that: give the
+          running agent the new token before then.
+        </p>
+      ) : null}
       <CopyBlock label="Command line" value={agent.command} copied="Command copied to clipboard" />
       <CopyBlock label="Helm values" value={agent.helm_values} copied="Helm values copied to clipboard" />
       <p className="text-xs text-slate-500">

@@ -31,14 +31,21 @@ function useNow(): Date {
   return now;
 }
 
-/** /settings/agents (spec §2): guarded by read on agents (spec §6); adding and deleting need write. */
+/** Why Add agent is disabled for someone who may write agents but not mint their tokens. */
+export const AGENT_TOKENS_NEEDED = 'Adding an agent mints its token, which needs the capability agent_tokens: an admin grants it in Settings → Permissions';
+
+/**
+ * /settings/agents (spec §2): guarded by read on agents (spec §6); deleting needs write, adding (which
+ * mints or rotates the agent's token) also the capability agent_tokens (issue 35).
+ */
 export default function AgentsPage() {
   const { ready, can } = useAccess();
   if (!ready || !can('agents', 'read')) return <Page title="Agents">{ready ? <UnauthorizedPage /> : <Loading />}</Page>;
-  return <Agents canAdd={can('agents', 'create')} canDelete={can('agents', 'delete')} />;
+  return <Agents canAdd={can('agents', 'create')} canMint={can('agent_tokens', 'create')} canDelete={can('agents', 'delete')} />;
 }
 
-function Agents({ canAdd, canDelete }: { canAdd: boolean; canDelete: boolean }) {
+function Agents({ canAdd: mayWrite, canMint, canDelete }: { canAdd: boolean; canMint: boolean; canDelete: boolean }) {
+  const canAdd = mayWrite && canMint;
   const [params, setParams] = useUrlParams();
   const filters = useMemo(() => parseAgentFilters(params), [params]);
   const [storedSize] = usePersistedPageSize();
@@ -54,12 +61,14 @@ function Agents({ canAdd, canDelete }: { canAdd: boolean; canDelete: boolean }) 
   const closeDetail = () => setParams((current) => applyAgentsChange(current, closeAgentPatch()));
   const sorting: SortingState = [{ id: filters.sortBy, desc: filters.sortOrder === 'desc' }];
   const empty = !agents.isLoading && !agents.error && filters.search === '' && (agents.data?.total ?? 0) === 0;
-  const addButton = canAdd ? (
-    <Button variant="primary" size="sm" onClick={() => setAdding(true)}>
+  const button = (
+    <Button variant="primary" size="sm" disabled={!canAdd} aria-description={canAdd ? undefined : AGENT_TOKENS_NEEDED} onClick={() => setAdding(true)}>
       <Plus className="size-4" aria-hidden="true" />
       Add agent
     </Button>
-  ) : null;
+  );
+  // A disabled button shows no tooltip: the wrapper says why.
+  const addButton = !mayWrite ? null : canAdd ? button : <span title={AGENT_TOKENS_NEEDED} className="inline-flex">{button}</span>;
 
   return (
     <QueryPage

@@ -36,6 +36,10 @@ export const generatedAgentSchema = z.object({
   upstream: z.string().optional(),
   command: z.string(),
   helm_values: z.string(),
+  /** A rotation: the agent had a token, which keeps working until previousTokenValidUntil. */
+  rotated: z.boolean().optional(),
+  previousTokenValidUntil: z.string().nullable().optional(),
+  previousTokenGraceSeconds: z.number().optional(),
 });
 export type GeneratedAgent = z.infer<typeof generatedAgentSchema>;
 

@@ -14,6 +14,9 @@ interface Generated {
   upstream: string;
   command: string;
   helm_values: string;
+  rotated: boolean;
+  previousTokenValidUntil: string | null;
+  previousTokenGraceSeconds: number;
 }
 
 let t: TestApp;
@@ -64,12 +67,17 @@ describe('POST /api/agent/generate', () => {
     expect(rows).toEqual([{ properties: { region: 'eu' }, person_id: body.person_id, type: 'agent', name: 'edge-1', token_name: 'agent-edge-1', scopes: [{ object: 'agent-push', action: '*' }] }]);
   });
 
-  it('a second generate for the name rotates: same agent, new token, the old one still pushes', async () => {
+  it('a second generate for the name rotates: same agent, new token, the old one still pushes during the grace period', async () => {
     const first = (await generate({ name: 'rotating' })).json<Generated>();
+    expect(first).toMatchObject({ rotated: false, previousTokenValidUntil: null });
     const second = (await generate({ name: 'rotating' })).json<Generated>();
     expect(second.id).toBe(first.id);
     expect(second.person_id).toBe(first.person_id);
     expect(second.access_token).not.toBe(first.access_token);
+    // The earlier token stops working 5 minutes later (test/security/tokens-and-agents.int.test.ts waits one out).
+    expect(second).toMatchObject({ rotated: true, previousTokenGraceSeconds: 300, previousTokenValidUntil: expect.any(String) });
+    const { rows } = await t.db.pool.query<{ expires_at: Date | null }>("SELECT expires_at FROM access_tokens WHERE name = 'agent-rotating' ORDER BY created_at");
+    expect(rows.map((row) => row.expires_at?.toISOString() ?? null)).toEqual([second.previousTokenValidUntil, null]);
     for (const token of [first.access_token, second.access_token]) {
       const res = await push(token, { agent: { name: 'rotating' } });
       expect(res.statusCode, res.body).toBe(200);
@@ -99,10 +107,14 @@ describe('POST /api/agent/generate', () => {
     expect((await t.db.pool.query("SELECT count(*)::int AS n FROM agents WHERE name IN ('Edge_1', '-edge')")).rows[0].n).toBe(0);
   });
 
-  it('needs write on agents', async () => {
+  it('needs write on agents, and the capability agent_tokens (issue 35)', async () => {
     const viewer = await t.userWith(['viewer']);
     const res = await generate({ name: 'viewer-made' }, viewer.headers);
     expect(res.statusCode).toBe(403);
+    const editor = await t.userWith(['editor']);
+    const refused = await generate({ name: 'editor-made' }, editor.headers);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'forbidden', details: { error: 'capability_required', capabilities: ['agent_tokens'] } });
     const list = await t.app.inject({ method: 'GET', url: '/api/db/agents_summary', headers: viewer.headers });
     expect(list.statusCode).toBe(200);
   });
