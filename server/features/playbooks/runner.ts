@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type pg from 'pg';
 import { inOrganizationOf } from '../../platform/db/tenant';
+import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
 import { evaluateCel, renderTemplate } from '../../platform/expressions';
 import { errorMessage, interval } from '../../platform/jobs/db';
 import { publish } from '../../platform/jobs/event-queue';
@@ -85,6 +86,8 @@ interface RunRow {
   created_at: Date;
   namespace: string;
   playbook_name: string;
+  /** The playbook's last author (docs/SECURITY.md): the capabilities its actions use are checked against them. */
+  author: string | null;
 }
 
 interface ActionRow {
@@ -221,7 +224,7 @@ export class PlaybookRunner {
   private async work(id: string, controller: AbortController): Promise<void> {
     const { rows } = await this.pool.query<RunRow>(
       `SELECT r.id, r.playbook_id, r.status, r.spec, r.parameters, r.secret_parameters, r.config_id, r.component_id, r.check_id,
-              r.created_by, r.request, r.timeout_millis, r.start_time, r.created_at, p.namespace, p.name AS playbook_name
+              r.created_by, r.request, r.timeout_millis, r.start_time, r.created_at, p.namespace, p.name AS playbook_name, p.updated_by AS author
          FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1 AND r.claimed_by = $2`,
       [id, this.options.instanceId],
     );
@@ -253,6 +256,9 @@ export class PlaybookRunner {
     if (!checked) return this.finish(run, 'failed', 'the playbook spec of this run has problems');
     const spec = checked.spec;
     if (Date.now() >= deadline) return this.timedOut(run);
+    // Capabilities (docs/SECURITY.md): exec, sql and connections run only while the playbook's last author holds them.
+    const refusal = await runRefusal(this.pool, run.author, capabilityUses(run.spec), run.namespace);
+    if (refusal) return this.finish(run, 'failed', refusal.message);
 
     const data = await this.templateData(run, spec);
     for (;;) {
