@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       smtpFrom: 'Watchkeeper <watchkeeper@localhost>',
       demo: false,
       resourcesDir: undefined,
+      // Log backends read under ./logs only (docs/LOGS.md, docs/SECURITY.md).
+      logRoots: [path.resolve('logs')],
     });
   });
 
