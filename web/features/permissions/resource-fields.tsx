@@ -1,4 +1,5 @@
 import { Plus, X } from 'lucide-react';
+import { CAPABILITY_DESCRIPTIONS, isCapability } from '@common/rbac';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { Button } from '@web/ui/primitives/button';
 import { Field } from '@web/ui/primitives/field';
@@ -44,6 +45,11 @@ export function ResourceFields() {
           <div className="flex flex-col gap-1">
             <Select label="Object" value={object} options={OBJECT_OPTIONS.map((value) => ({ value, label: value }))} onValueChange={(value) => form.setValue('object', value, set)} />
             <FieldError message={touchedFields.object || isSubmitted ? errors.object?.message : undefined} />
+            {isCapability(object) ? (
+              <p className="text-xs text-slate-600">
+                A capability: {CAPABILITY_DESCRIPTIONS[object]}. Action <code>*</code> (or <code>create</code>) grants it; a deny takes it away.
+              </p>
+            ) : null}
           </div>
         ) : (
           <Field
