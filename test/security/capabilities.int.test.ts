@@ -208,6 +208,41 @@ describe('an admin grants a capability', () => {
     expect(results[0]?.message).toContain('needs the capability "exec"');
   });
 
+  it('a log backend and a view stop reading once their author loses server_files and sql', async () => {
+    const editor = await t.userWith(['editor']);
+    const headers = { ...editor.headers, 'content-type': 'application/json' };
+    const admin = { ...t.adminHeaders, 'content-type': 'application/json', prefer: 'return=representation' };
+    const grants: string[] = [];
+    for (const object of ['server_files', 'sql', 'connection_use']) {
+      const grant = await t.app.inject({ method: 'POST', url: '/api/db/permissions', headers: admin, payload: { name: `editor-${object}`, subject: editor.id, subject_type: 'person', object, action: '*' } });
+      expect(grant.statusCode, grant.body).toBe(201);
+      grants.push(grant.json()[0].id);
+    }
+    const backend = await t.app.inject({ method: 'POST', url: '/api/logs/backends', headers, payload: { name: 'granted-logs', spec: { files: [{ paths: ['logs/*.log'] }] } } });
+    expect(backend.statusCode, backend.body).toBe(201);
+    const view = await t.app.inject({
+      method: 'POST',
+      url: '/api/views',
+      headers,
+      payload: {
+        name: 'granted-sql',
+        spec: { columns: [{ name: 'n', type: 'number', primaryKey: true }], queries: { one: { sql: { connection: 'connection://default/admin-db', query: 'SELECT 1 AS n' } } } },
+      },
+    });
+    expect(view.statusCode, view.body).toBe(201);
+    for (const id of grants) await t.app.inject({ method: 'DELETE', url: `/api/db/permissions?id=eq.${id}`, headers: t.adminHeaders });
+    // The author cache holds for a few seconds.
+    await new Promise((resolve) => setTimeout(resolve, 5200));
+
+    const search = await t.app.inject({ method: 'POST', url: '/api/logs', headers: t.adminHeaders, payload: { name: 'granted-logs' } });
+    expect(search.statusCode, search.body).toBe(403);
+    expect(search.json().message).toContain('needs the capability "server_files"');
+    const rows = await t.app.inject({ method: 'POST', url: `/api/view/${view.json().id}`, headers: t.adminHeaders, payload: {} });
+    const answer = rows.json();
+    expect(answer.error).toMatch(/^not run: spec\.queries\.one\.sql, spec\.queries\.one\.sql\.connection need the capabilities "sql", "connection_use"/);
+    expect(answer.rows).toEqual([]);
+  });
+
   it('a spec saved by a file (no author) runs whatever it uses; an author who no longer exists holds nothing', async () => {
     const { runRefusal } = await import('../../server/platform/auth/capabilities');
     expect(await runRefusal(t.db.pool, null, [{ capability: 'exec', path: 'spec.exec[0]' }])).toBeUndefined();

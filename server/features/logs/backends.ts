@@ -1,3 +1,4 @@
+import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
 import path from 'node:path';
 import type pg from 'pg';
 import { AppError, ValidationError } from '../../platform/http/errors';
@@ -43,10 +44,15 @@ export interface SearchTarget {
 }
 
 async function loadBackends(pool: pg.Pool, where: string, values: unknown[]): Promise<Backend[]> {
-  const { rows } = await pool.query<{ id: string; name: string; spec: unknown }>(
-    `SELECT id, name, spec FROM logging_backends WHERE deleted_at IS NULL AND ${where} ORDER BY name`,
+  const { rows } = await pool.query<{ id: string; name: string; namespace: string; spec: unknown; updated_by: string | null }>(
+    `SELECT id, name, namespace, spec, updated_by FROM logging_backends WHERE deleted_at IS NULL AND ${where} ORDER BY name`,
     values,
   );
+  // Capabilities (docs/SECURITY.md): a backend reads the server's files only while its last author holds server_files.
+  for (const row of rows) {
+    const refusal = await runRefusal(pool, row.updated_by, capabilityUses(row.spec), row.namespace);
+    if (refusal) throw new AppError('forbidden', `log backend ${row.name}: ${refusal.message}`, { error: 'capability_required', backend: row.name });
+  }
   return rows.flatMap((row) => {
     const parsed = parseLogBackendSpec(row.spec);
     return parsed.spec ? [{ id: row.id, name: row.name, spec: parsed.spec }] : [];

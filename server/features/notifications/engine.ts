@@ -1,3 +1,4 @@
+import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { currentOrganization, inOrganizationOf } from '../../platform/db/tenant';
@@ -521,6 +522,13 @@ export class NotificationEngine {
       await finishAll({ status: 'error', error: text, duration_millis: Date.now() - started });
       return;
     }
+    // Capabilities (docs/SECURITY.md): a rule sends through a stored connection only while its last author may use it.
+    const refusal = await this.capabilityRefusal(row.notification_id);
+    if (refusal) {
+      await this.recordRuleError(rule, refusal);
+      await finishAll({ status: 'error', error: refusal, duration_millis: Date.now() - started });
+      return;
+    }
     const recipient = row.payload.recipient;
     // The row's id is the send's idempotency key: the same on a retry and on the re-send after a crash.
     const outcome = recipient ? await this.sendTo(recipient, { title: message.title, text: message.body, html: markdownToHtml(message.body), sendId: row.id }, rule.namespace) : { ok: false, message: 'the row names no recipient', permanent: true };
@@ -564,6 +572,14 @@ export class NotificationEngine {
       first_observed: row.first_observed,
     }));
     await this.insertRows(rows);
+  }
+
+  /** Why a rule may not send any more: its last author no longer holds what its spec uses (connection_use). */
+  private async capabilityRefusal(notificationId: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ updated_by: string | null; spec: unknown; namespace: string }>('SELECT updated_by, spec, namespace FROM notifications WHERE id = $1', [notificationId]);
+    const rule = rows[0];
+    if (!rule?.updated_by) return undefined;
+    return (await runRefusal(this.pool, rule.updated_by, capabilityUses(rule.spec), rule.namespace))?.message;
   }
 
   /** The connection a recipient's message goes through. */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { CAPABILITY_ACTION, CAPABILITY_DESCRIPTIONS, type Capability } from '../../../common/rbac';
+import { currentOrganization } from '../db/tenant';
 import { isRecord } from '../errors';
 import { AppError } from '../http/errors';
 import { parseConnectionReference } from '../secrets/resolve';
@@ -242,15 +243,17 @@ async function authorActor(pool: pg.Pool, personId: string): Promise<Actor | und
     authors.set(pool, cache);
   }
   const now = Date.now();
-  const hit = cache.get(personId);
+  // Hosted mode: the author's roles are those of the organization the run works in (docs/HOSTED.md).
+  const key = `${currentOrganization() ?? ''}/${personId}`;
+  const hit = cache.get(key);
   if (hit && now - hit.at < AUTHOR_TTL_MS) return hit.actor;
   if (cache.size > 1000) cache.clear();
   const actor = loadActor(pool, personId);
-  cache.set(personId, { at: now, actor });
+  cache.set(key, { at: now, actor });
   try {
     return await actor;
   } catch (error) {
-    cache.delete(personId);
+    cache.delete(key);
     throw error;
   }
 }
@@ -271,11 +274,12 @@ export async function runRefusal(pool: pg.Pool, authorId: string | null | undefi
   const actor = await authorActor(pool, authorId);
   const missing = actor ? await missingWithConnections(pool, actor, uses, namespace) : [...uses];
   if (missing.length === 0) return undefined;
-  const capabilities = [...new Set(missing.map((use) => `"${use.capability}"`))].join(', ');
+  const names = [...new Set(missing.map((use) => `"${use.capability}"`))];
   const who = actor ? `its last author (${actor.email ?? actor.name})` : 'its last author, who no longer exists,';
+  const needs = `${missing.length === 1 ? 'needs' : 'need'} ${names.length === 1 ? `the capability ${names[0]}` : `the capabilities ${names.join(', ')}`}`;
   return {
     missing,
-    message: `not run: ${missing.map((use) => use.path).join(', ')} ${missing.length === 1 ? 'needs' : 'need'} the capability ${capabilities}, which ${who} does not hold; an admin grants it, or saves the spec again`,
+    message: `not run: ${missing.map((use) => use.path).join(', ')} ${needs}, which ${who} does not hold; an admin grants ${names.length === 1 ? 'it' : 'them'}, or saves the spec again`,
   };
 }
 

@@ -1,3 +1,4 @@
+import { capabilityUses, runRefusal } from '../../../platform/auth/capabilities';
 import type pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { isRecord } from '../../../platform/errors';
@@ -24,6 +25,8 @@ export interface ViewRow {
   spec: Record<string, unknown>;
   updated_at: Date;
   deleted_at: Date | null;
+  /** Who last saved the spec from the console or the API (null: a file): its capabilities are checked at each refresh. */
+  updated_by?: string | null;
 }
 
 export interface CacheRules {
@@ -50,7 +53,7 @@ const INSTANCE = `views-${randomUUID()}`;
 export const REFRESH_LIMIT_MS = 120_000;
 
 export async function loadView(db: Pick<pg.Pool, 'query'>, id: string): Promise<ViewRow | undefined> {
-  const { rows } = await db.query<ViewRow>('SELECT id, name, namespace, spec, updated_at, deleted_at FROM views WHERE id = $1', [id]);
+  const { rows } = await db.query<ViewRow>('SELECT id, name, namespace, spec, updated_at, deleted_at, updated_by FROM views WHERE id = $1', [id]);
   return rows[0];
 }
 
@@ -148,6 +151,9 @@ async function materialise(pool: pg.Pool, view: ViewRow, variables: readonly Res
   const columns = columnsOf(spec);
   const withTable = hasTable(spec);
   try {
+    // Capabilities (docs/SECURITY.md): sql queries and connections run only while the view's last author holds them.
+    const refusal = await runRefusal(pool, view.updated_by, capabilityUses(spec), view.namespace);
+    if (refusal) throw new QueryFailed(refusal.message);
     const queries = isRecord(spec.queries) ? spec.queries : {};
     const context = { pool, namespace: view.namespace, signal, wantsConfig: wantsConfig(spec) };
     const names = Object.keys(queries);
