@@ -139,7 +139,7 @@ spec:
     expect(await count()).toBe(before);
   });
 
-  it('refuses, with 403 naming it, a canary that uses a connection of another namespace its author may not read', async () => {
+  it('refuses, with 403 naming it, a canary that uses a connection its author may neither use nor read (docs/SECURITY.md)', async () => {
     await apply(`
 apiVersion: mission-control.flanksource.com/v1
 kind: Connection
@@ -150,10 +150,10 @@ spec: {http: {url: ${peerUrl}/private}}
     const canary = (namespace: string) => ({ name: `cross-${namespace}`, namespace, spec: { schedule: '@every 1h', http: [{ name: 'prod page', connection: 'connection://prod/prod-web' }] } });
     const refused = await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: editor.headers, payload: canary('default') });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toContain('body.spec.http[0].connection: connection://prod/prod-web is a connection of the namespace "prod", not "default"');
+    expect(refused.json().message).toContain('spec.http[0].connection: needs the capability "connection_use"');
     expect((await t.db.pool.query("SELECT 1 FROM canaries WHERE name = 'cross-default'")).rowCount).toBe(0);
-    // The same namespace needs no read of the connection; an admin may use any namespace's.
-    expect((await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: editor.headers, payload: canary('prod') })).statusCode).toBe(201);
+    // Issue 35: the same namespace is no exception (an editor could send the connection's credentials anywhere); an admin uses any.
+    expect((await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: editor.headers, payload: canary('prod') })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: '/api/canary/canaries', headers: t.adminHeaders, payload: { ...canary('default'), name: 'cross-admin' } })).statusCode).toBe(201);
     // A permission row on that connection lets the editor use it.
     const connection = (await t.db.pool.query<{ id: string }>("SELECT id FROM connections WHERE name = 'prod-web'")).rows[0]?.id;
