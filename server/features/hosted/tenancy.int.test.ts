@@ -49,8 +49,9 @@ function rows(answer: { body: unknown }): Array<Record<string, unknown>> {
 }
 
 async function member(name: string, organizationId: string): Promise<Record<string, string>> {
-  const person = await t.userWith(['admin'], `${name}@example.com`);
-  await t.db.pool.query("INSERT INTO organization_members (organization_id, person_id, source) VALUES ($1, $2, 'console')", [organizationId, person.id]);
+  // Roles are per organization (issue 35): the person is its organization's admin by their membership.
+  const person = await t.userWith(['viewer'], `${name}@example.com`);
+  await t.db.pool.query("INSERT INTO organization_members (organization_id, person_id, role, source) VALUES ($1, $2, 'admin', 'console')", [organizationId, person.id]);
   return person.headers;
 }
 
@@ -387,7 +388,7 @@ describe('organizations sharing one database (row-level security)', () => {
   });
 
   it('every table holding data is an organization table (a new table must be added in its migration)', async () => {
-    const console = ['schema_migrations', 'identities', 'identity_addresses', 'identity_credential_identifiers', 'identity_credentials', 'sessions', 'selfservice_errors', 'selfservice_flows', 'auth_rate_limits', 'organizations', 'organization_members', 'oidc_sessions', 'front_signing_keys', 'rbac_version', 'scheduled_jobs', 'job_instances', 'event_consumers', 'check_rollup_epoch'];
+    const console = ['schema_migrations', 'identities', 'identity_addresses', 'identity_credential_identifiers', 'identity_credentials', 'sessions', 'selfservice_errors', 'selfservice_flows', 'auth_rate_limits', 'organizations', 'organization_members', 'oidc_sessions', 'front_signing_keys', 'platform_admins', 'rbac_version', 'scheduled_jobs', 'job_instances', 'event_consumers', 'check_rollup_epoch'];
     const { rows: tables } = await t.db.pool.query<{ relname: string; rls: boolean; policy: boolean }>(
       `SELECT c.relname, c.relrowsecurity AS rls, EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid AND p.polname = 'organization_rows') AS policy
          FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') ORDER BY 1`,

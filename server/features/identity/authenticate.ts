@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { isRole, isTokenScope, type TokenScope } from '../../../common/rbac';
 import type { Actor, Authenticator } from '../../platform/auth/types';
+import { currentOrganization } from '../../platform/db/tenant';
 import type { AppError } from '../../platform/http/errors';
 import { ACCESS_TOKEN_PREFIX, sha256 } from './crypto';
 import { cookieOf, SESSION_COOKIE } from './cookies';
@@ -61,6 +62,7 @@ interface PrincipalRow {
   backend_url: string | null;
   direct: boolean | null;
   member_role: string | null;
+  platform_admin: boolean;
 }
 
 /**
@@ -89,22 +91,37 @@ const SESSION_ORGANIZATION = `coalesce(
 const TOKEN_ORGANIZATION = `(SELECT m.organization_id FROM organization_members m JOIN organizations o ON o.id = m.organization_id AND o.deleted_at IS NULL
       WHERE m.person_id = p.id AND m.organization_id = a.organization_id)`;
 
-const FROM: Record<PrincipalFrom, { columns: string; organization: string; from: string; where: string }> = {
+/** Whether the person is a platform administrator (migration 0040), read with the session or token. */
+const PLATFORM_ADMIN = 'EXISTS (SELECT 1 FROM platform_admins x WHERE x.person_id = p.id)';
+
+/**
+ * The role of a member whose membership names none (organization_members.role NULL, as every membership
+ * from the provider's claim starts): viewer, the spec's least role that still shows the console. Never the
+ * person's own roles: those are the console's, and an admin elsewhere is nobody's admin here.
+ */
+export const MEMBER_DEFAULT_ROLE = 'viewer';
+
+const FROM: Record<PrincipalFrom, { columns: string; organization: string; platformAdmin: string; from: string; where: string }> = {
   session: {
     columns: 's.id AS session_id, s.aal, s.authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes',
     organization: SESSION_ORGANIZATION,
+    platformAdmin: PLATFORM_ADMIN,
     from: 'sessions s JOIN people p ON p.id = s.identity_id',
     where: 's.token_hash = $1 AND s.active AND s.expires_at > now()',
   },
   token: {
     columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, a.id AS token_id, a.scopes',
     organization: TOKEN_ORGANIZATION,
+    platformAdmin: PLATFORM_ADMIN,
     from: 'access_tokens a JOIN people p ON p.id = a.person_id',
     where: 'a.hash = $1 AND a.deleted_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now())',
   },
   person: {
     columns: 'NULL::uuid AS session_id, NULL AS aal, NULL::timestamptz AS authenticated_at, NULL::uuid AS token_id, NULL::jsonb AS scopes',
-    organization: 'NULL::uuid',
+    // The organization the asking work runs in (a run's author, an admin asking what someone may do): $3.
+    organization: '$3::uuid',
+    // Not read for a person without a credential: work in an organization's scope may not read the table.
+    platformAdmin: 'false',
     from: 'people p',
     where: 'p.id = $1',
   },
@@ -117,22 +134,26 @@ const FROM: Record<PrincipalFrom, { columns: string; organization: string; from:
  */
 const PRINCIPAL = (kind: PrincipalFrom) => `
   SELECT p.id, p.name, p.email, r.roles, tm.team_ids, pg.groups, sf.second_factor, (SELECT version::int FROM rbac_version) AS rbac_version, ${FROM[kind].columns},
-         org.organization_id, ob.organization_name, ob.backend_url, ob.direct, ob.member_role
+         org.organization_id, ob.organization_name, ob.backend_url, ob.direct, ob.member_role, pa.platform_admin
   FROM ${FROM[kind].from}
   JOIN identities i ON i.id = p.id AND i.state = 'active'
   -- Hosted mode: the organization the request works in; its teams, groups and permission rows apply.
   CROSS JOIN LATERAL (SELECT ${FROM[kind].organization} AS organization_id) org
-  -- The member's role in that organization when one is set (docs/HOSTED.md), else the person's own roles.
   -- Its name, backend and the member's role, for the front's proxy (docs/HOSTED.md "Organization backends").
   LEFT JOIN LATERAL (
     SELECT o.name AS organization_name, o.backend_url, o.direct, m.role AS member_role
     FROM organizations o JOIN organization_members m ON m.organization_id = o.id AND m.person_id = p.id
     WHERE o.id = org.organization_id
   ) ob ON true
-  CROSS JOIN LATERAL (SELECT coalesce(
-    (SELECT ARRAY[m.role] FROM organization_members m WHERE m.person_id = p.id AND m.organization_id = org.organization_id AND m.role IS NOT NULL),
-    (SELECT array_agg(role) FROM person_roles WHERE person_id = p.id),
-    '{}') AS roles) r
+  -- Roles (docs/HOSTED.md "Roles per organization"): working in an organization, the member's role there and
+  -- nothing else (a member without one is a viewer; someone who is not a member holds no role); the
+  -- person's own roles (person_roles) only outside any organization, as in the built-in mode.
+  CROSS JOIN LATERAL (SELECT CASE WHEN org.organization_id IS NOT NULL THEN coalesce(
+      (SELECT ARRAY[coalesce(m.role, '${MEMBER_DEFAULT_ROLE}')] FROM organization_members m WHERE m.person_id = p.id AND m.organization_id = org.organization_id),
+      '{}')
+    ELSE coalesce((SELECT array_agg(role) FROM person_roles WHERE person_id = p.id), '{}') END AS roles) r
+  -- The platform administrator (migration 0040): a separate role, never an organization's.
+  CROSS JOIN LATERAL (SELECT ${FROM[kind].platformAdmin} AS platform_admin) pa
   CROSS JOIN LATERAL (
     SELECT coalesce(array_agg(m.team_id), '{}') AS team_ids
     FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL AND t.organization_id IS NOT DISTINCT FROM org.organization_id
@@ -164,6 +185,7 @@ async function toActor(row: PrincipalRow, rules: RuleCache): Promise<Actor> {
     name: row.name,
     email: row.email,
     roles,
+    ...(row.platform_admin ? { platformAdmin: true } : {}),
     teamIds: row.team_ids,
     groups: row.groups,
     permissions: await rules.rulesFor(row.rbac_version, { personId: row.id, teamIds: row.team_ids, roles, groups: row.groups, organizationId: row.organization_id }),
@@ -179,8 +201,10 @@ async function toActor(row: PrincipalRow, rules: RuleCache): Promise<Actor> {
 }
 
 /** A person as the evaluator sees them, without a session (an admin asking what someone may do). */
-export async function actorOfPerson(pool: pg.Pool, rules: RuleCache, personId: string): Promise<Actor | undefined> {
-  const { rows } = await pool.query<PrincipalRow>(PERSON_PRINCIPAL, [personId, SECOND_FACTORS]);
+export async function actorOfPerson(pool: pg.Pool, rules: RuleCache, personId: string, organizationId: string | null = currentOrganization() ?? null): Promise<Actor | undefined> {
+  // In an organization's scope (a run's author, POST /api/rbac/check in a session working in one) the
+  // person is judged as a member of that organization: its role, teams and permission rows.
+  const { rows } = await pool.query<PrincipalRow>(PERSON_PRINCIPAL, [personId, SECOND_FACTORS, organizationId]);
   const row = rows[0];
   return row ? toActor(row, rules) : undefined;
 }

@@ -3,7 +3,7 @@ import { isRole, ROLES } from '../../../common/rbac';
 import { AppError, ValidationError } from '../../platform/http/errors';
 import { CliError } from '../identity/cli';
 import type { InviteMail, InviteMailResult } from './invite-mail';
-import { createOrganization, findOrganization, inviteMember, listOrganizations, updateOrganization, type OrganizationRow } from './service';
+import { addPlatformAdmin, createOrganization, findOrganization, inviteMember, listOrganizations, listPlatformAdmins, removePlatformAdmin, updateOrganization, type OrganizationRow } from './service';
 
 export const ORG_USAGE = `  org create NAME [--backend URL] [--direct] [--external-id ID]
                         create an organization of hosted mode (docs/HOSTED.md)
@@ -12,7 +12,11 @@ export const ORG_USAGE = `  org create NAME [--backend URL] [--direct] [--extern
                         add a person (their account is made when there is none); ORG is a name, external id or id;
                         with SMTP_URL and WATCHKEEPER_AUTH=oidc they are mailed where to sign in (PUBLIC_URL/login)
   org set-backend ORG URL|none [--direct|--proxied]
-                        set (or clear) the organization's backend URL and how the browser reaches it`;
+                        set (or clear) the organization's backend URL and how the browser reaches it
+  org platform-admin add|remove EMAIL
+                        make a person a platform administrator (manages every organization) or take it back
+  org platform-admin list
+                        list the platform administrators`;
 
 export interface OrgOptions {
   backend?: string | undefined;
@@ -42,7 +46,7 @@ function line(row: OrganizationRow): string {
 }
 
 /**
- * `watchkeeper org create|list|invite|set-backend …`: answers what to print; a refusal is a CliError. What
+ * `watchkeeper org create|list|invite|set-backend|platform-admin …`: answers what to print; a refusal is a CliError. What
  * the invitation mail did goes to `notes` (stderr), the membership being made whatever it did.
  */
 export async function orgCommand(pool: pg.Pool, args: string[], options: OrgOptions, mail?: OrgMail, notes: (line: string) => void = () => undefined): Promise<string> {
@@ -83,8 +87,22 @@ export async function orgCommand(pool: pg.Pool, args: string[], options: OrgOpti
         const row = await updateOrganization(pool, organization.id, { backend_url: clear ? null : url, ...(direct !== undefined ? { direct } : {}) });
         return `${line(row)}\n`;
       }
+      case 'platform-admin': {
+        const [action, email] = rest;
+        if (action === 'list') {
+          const rows = await listPlatformAdmins(pool);
+          return rows.length === 0 ? 'no platform administrators\n' : `${rows.map((row) => `${row.person_id}  ${row.email ?? row.name}`).join('\n')}\n`;
+        }
+        if ((action !== 'add' && action !== 'remove') || !email) throw new CliError('org platform-admin needs add EMAIL, remove EMAIL or list');
+        if (action === 'add') {
+          const { added } = await addPlatformAdmin(pool, email);
+          return added ? `${email} is now a platform administrator\n` : `${email} is a platform administrator already\n`;
+        }
+        const { removed } = await removePlatformAdmin(pool, email);
+        return removed ? `${email} is no longer a platform administrator\n` : `${email} was not a platform administrator\n`;
+      }
       default:
-        throw new CliError(`org needs a subcommand: create, list, invite or set-backend\n\n${ORG_USAGE}\n`);
+        throw new CliError(`org needs a subcommand: create, list, invite, set-backend or platform-admin\n\n${ORG_USAGE}\n`);
     }
   } catch (error) {
     if (error instanceof AppError) throw new CliError(cliMessage(error));

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
-import { ROLES } from '../../../common/rbac';
+import { ROLES, tokenAllows, type Action } from '../../../common/rbac';
+import { decide } from '../../platform/auth/decide';
+import type { Actor } from '../../platform/auth/types';
+import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { baseUrl } from '../identity/kratos/context';
 import type { InviteMail, InviteMailResult } from './invite-mail';
@@ -70,10 +73,51 @@ export function presentMember(row: MemberRow) {
   return { person_id: row.person_id, name: row.name, email: row.email, role: row.role, source: row.source, created_at: row.created_at.toISOString() };
 }
 
+/** Who may do what here (docs/HOSTED.md "Platform administrators and organization admins"). */
+export type Manager = { platform: true } | { platform: false; organizationId: string };
+
+const NOT_A_MANAGER = 'managing organizations needs a platform administrator (watchkeeper org platform-admin add EMAIL), or an admin of the organization for its own members';
+
+function actorOf(actor: Actor | undefined): Actor {
+  if (!actor) throw new AppError('unauthorized', 'sign in first');
+  return actor;
+}
+
+/**
+ * A platform administrator manages every organization (an API token of theirs as its scopes allow on the
+ * identities resource); an organization's admin (its member role is admin, and the request works in it)
+ * manages that organization's members only. Anyone else: 403.
+ */
+export function managerOf(actor: Actor | undefined, action: Action): Manager {
+  const who = actorOf(actor);
+  if (who.platformAdmin === true && (!who.token || tokenAllows(who.token.scopes, 'identities', action))) return { platform: true };
+  const organizationId = who.organizationId;
+  if (organizationId && who.organization?.id === organizationId && who.organization.role === 'admin' && decide(who, 'identities', action).allowed) {
+    return { platform: false, organizationId };
+  }
+  throw new AppError('forbidden', NOT_A_MANAGER);
+}
+
+/**
+ * An organization by id as this manager may name it: any for a platform administrator; for an
+ * organization's admin only their own: another organization's id answers 404, as an id that does not exist
+ * (hosted mode never says what another organization has).
+ */
+function assertMay(manager: Manager, id: string): void {
+  if (!manager.platform && manager.organizationId !== id) throw new AppError('not_found', `organization ${id} not found`);
+}
+
+/** What only a platform administrator changes: an organization as a whole (name, backend, existence). */
+function assertPlatform(manager: Manager, id: string | undefined, what: string): void {
+  if (manager.platform) return;
+  if (id !== undefined) assertMay(manager, id);
+  throw new AppError('forbidden', `${what} is a platform administrator's: an organization's admin manages its members and invitations`);
+}
+
 /**
  * /api/auth/organizations: Settings → Organizations (docs/HOSTED.md, item 6). Under /api/auth because
- * they are the hosted front's own rows, never forwarded to an organization's backend. Administrators
- * only: the same RBAC resource as the other account administration (identities).
+ * they are the hosted front's own rows, never forwarded to an organization's backend. A platform
+ * administrator manages all of them; an organization's admin reads its own and manages its members.
  */
 export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, sendInvite: (mail: InviteMail) => Promise<InviteMailResult>): void {
   const tags = ['organizations'];
@@ -83,8 +127,33 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     url: '/api/auth/organizations',
     summary: 'Organizations of hosted mode with their member counts',
     tags,
-    access: { resource: 'identities', action: 'read' },
-    handler: async () => (await listOrganizations(pool)).map(presentOrganization),
+    access: 'authenticated',
+    handler: async ({ req }) => {
+      const manager = managerOf(req.actor, 'read');
+      if (!manager.platform) return [presentOrganization(await getOrganization(pool, manager.organizationId))];
+      return (await listOrganizations(pool)).map(presentOrganization);
+    },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/auth/organizations/access',
+    summary: 'What the caller may manage here: every organization (a platform administrator), its own organization’s members (an organization admin), or nothing',
+    tags,
+    access: 'authenticated',
+    handler: async ({ req }) => {
+      const actor = actorOf(req.actor);
+      let manager: Manager | undefined;
+      try {
+        manager = managerOf(actor, 'read');
+      } catch {
+        manager = undefined;
+      }
+      return {
+        platform_admin: manager?.platform === true,
+        organization_id: manager && !manager.platform ? manager.organizationId : null,
+      };
+    },
   });
 
   route(app, {
@@ -92,9 +161,10 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     url: '/api/auth/organizations',
     summary: 'Creates an organization (name, optional external id, backend URL and direct flag)',
     tags,
-    access: { resource: 'identities', action: 'create' },
+    access: 'authenticated',
     body: createBody,
     handler: async ({ req, body, reply }) => {
+      assertPlatform(managerOf(req.actor, 'create'), undefined, 'creating an organization');
       const created = await createOrganization(pool, body);
       req.log.info({ organization: created.id }, 'organization created');
       return reply.status(201).send(presentOrganization(created));
@@ -106,9 +176,12 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     url: '/api/auth/organizations/:id',
     summary: 'One organization',
     tags,
-    access: { resource: 'identities', action: 'read' },
+    access: 'authenticated',
     params: idParams,
-    handler: async ({ params }) => presentOrganization(await getOrganization(pool, params.id)),
+    handler: async ({ req, params }) => {
+      assertMay(managerOf(req.actor, 'read'), params.id);
+      return presentOrganization(await getOrganization(pool, params.id));
+    },
   });
 
   route(app, {
@@ -116,10 +189,13 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     url: '/api/auth/organizations/:id',
     summary: "Changes an organization's name, external id, backend URL or direct flag",
     tags,
-    access: { resource: 'identities', action: 'update' },
+    access: 'authenticated',
     params: idParams,
     body: updateBody,
-    handler: async ({ params, body }) => presentOrganization(await updateOrganization(pool, params.id, body)),
+    handler: async ({ req, params, body }) => {
+      assertPlatform(managerOf(req.actor, 'update'), params.id, "changing an organization's name, external id or backend");
+      return presentOrganization(await updateOrganization(pool, params.id, body));
+    },
   });
 
   route(app, {
@@ -127,9 +203,10 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     url: '/api/auth/organizations/:id',
     summary: 'Deletes an organization (soft: its members go, sessions in it choose again)',
     tags,
-    access: { resource: 'identities', action: 'delete' },
+    access: 'authenticated',
     params: idParams,
     handler: async ({ req, params }) => {
+      assertPlatform(managerOf(req.actor, 'delete'), params.id, 'deleting an organization');
       const deleted = await deleteOrganization(pool, params.id);
       req.log.info({ organization: deleted.id }, 'organization deleted');
       return { message: 'success' };
@@ -141,9 +218,12 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     url: '/api/auth/organizations/:id/members',
     summary: "An organization's members, with their role there and where the membership comes from",
     tags,
-    access: { resource: 'identities', action: 'read' },
+    access: 'authenticated',
     params: idParams,
-    handler: async ({ params }) => (await listMembers(pool, params.id)).map(presentMember),
+    handler: async ({ req, params }) => {
+      assertMay(managerOf(req.actor, 'read'), params.id);
+      return (await listMembers(pool, params.id)).map(presentMember);
+    },
   });
 
   route(app, {
@@ -151,10 +231,11 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     url: '/api/auth/organizations/:id/members',
     summary: 'Invites a person by email into an organization (their account is made when there is none; a mail when mail is configured)',
     tags,
-    access: { resource: 'identities', action: 'create' },
+    access: 'authenticated',
     params: idParams,
     body: inviteBody,
     handler: async ({ req, params, body, reply }) => {
+      assertMay(managerOf(req.actor, 'create'), params.id);
       const { member, created, organization } = await inviteMember(pool, params.id, { email: body.email, role: body.role, first: body.firstName, last: body.lastName });
       // The membership stands whatever the mail does; the answer says whether it left.
       const mail = await sendInvite({ to: member.email ?? body.email, organization: organization.name, consoleUrl: baseUrl(req), invitedBy: req.actor?.name });
@@ -165,12 +246,15 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
   route(app, {
     method: 'PATCH',
     url: '/api/auth/organizations/:id/members/:person',
-    summary: "Changes a member's role inside the organization (null: their own roles apply)",
+    summary: "Changes a member's role inside the organization (null: viewer)",
     tags,
-    access: { resource: 'identities', action: 'update' },
+    access: 'authenticated',
     params: memberParams,
     body: roleBody,
-    handler: async ({ params, body }) => presentMember(await setMemberRole(pool, params.id, params.person, body.role)),
+    handler: async ({ req, params, body }) => {
+      assertMay(managerOf(req.actor, 'update'), params.id);
+      return presentMember(await setMemberRole(pool, params.id, params.person, body.role));
+    },
   });
 
   route(app, {
@@ -178,9 +262,10 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     url: '/api/auth/organizations/:id/members/:person',
     summary: 'Removes a member added in the console (claim members are the provider’s to remove)',
     tags,
-    access: { resource: 'identities', action: 'delete' },
+    access: 'authenticated',
     params: memberParams,
-    handler: async ({ params }) => {
+    handler: async ({ req, params }) => {
+      assertMay(managerOf(req.actor, 'delete'), params.id);
       await removeMember(pool, params.id, params.person);
       return { message: 'success' };
     },

@@ -260,3 +260,44 @@ export async function removeMember(pool: pg.Pool, organizationId: string, person
   await pool.query('DELETE FROM organization_members WHERE organization_id = $1 AND person_id = $2', [organizationId, personId]);
   return found;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Platform administrators (migration 0040, docs/HOSTED.md "Platform administrators"): the command line's.
+
+export interface PlatformAdminRow {
+  person_id: string;
+  name: string;
+  email: string | null;
+  created_at: Date;
+}
+
+export async function listPlatformAdmins(db: Queryable): Promise<PlatformAdminRow[]> {
+  const { rows } = await db.query<PlatformAdminRow>(
+    `SELECT a.person_id, p.name, p.email, a.created_at FROM platform_admins a JOIN people p ON p.id = a.person_id AND p.deleted_at IS NULL
+      ORDER BY lower(coalesce(p.email, p.name)), p.id`,
+  );
+  return rows;
+}
+
+/** Makes the person with this email a platform administrator; false when they were one already. */
+export async function addPlatformAdmin(db: Queryable, email: string): Promise<{ person_id: string; added: boolean }> {
+  const personId = await personByEmail(db, email);
+  if (!personId) throw new AppError('not_found', `no account has the email ${email}: the person signs in (or is invited to an organization) first`);
+  const { rowCount } = await db.query('INSERT INTO platform_admins (person_id) VALUES ($1) ON CONFLICT DO NOTHING', [personId]);
+  return { person_id: personId, added: (rowCount ?? 0) > 0 };
+}
+
+/** Takes the role away; refuses to remove the last one (nobody could then make an organization). */
+export async function removePlatformAdmin(pool: pg.Pool, email: string): Promise<{ person_id: string; removed: boolean }> {
+  return inTransaction(pool, async (client) => {
+    await client.query(LOCK);
+    const personId = await personByEmail(client, email);
+    if (!personId) throw new AppError('not_found', `no account has the email ${email}`);
+    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM platform_admins a JOIN people p ON p.id = a.person_id AND p.deleted_at IS NULL');
+    const { rowCount: holds } = await client.query('SELECT 1 FROM platform_admins WHERE person_id = $1', [personId]);
+    if (!holds) return { person_id: personId, removed: false };
+    if ((rows[0]?.n ?? 0) <= 1) throw new AppError('conflict', `${email} is the last platform administrator: add another one first`);
+    await client.query('DELETE FROM platform_admins WHERE person_id = $1', [personId]);
+    return { person_id: personId, removed: true };
+  });
+}

@@ -31,7 +31,16 @@ export interface Actor {
   id: string;
   name: string;
   email: string | null;
+  /**
+   * Spec §6 roles. Working in an organization (hosted mode, docs/HOSTED.md "Roles per organization"): the
+   * member's role there (viewer when the membership names none); else the person's own roles.
+   */
   roles: Role[];
+  /**
+   * A platform administrator (hosted mode, migration 0040): manages every organization through
+   * /api/auth/organizations. Not a role: it gives nothing inside an organization.
+   */
+  platformAdmin?: boolean;
   teamIds: string[];
   /** Names of the permission groups (kind PermissionGroup) the person belongs to, directly or by a team. */
   groups?: string[];
