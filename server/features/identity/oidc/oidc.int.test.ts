@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { processKeyring } from '../../../platform/secrets';
-import { CLIENT_ID, CookieJar, startOidcApp, step, throughProvider, type TestIssuer } from './testing/issuer';
+import { CLIENT_ID, CookieJar, oidcEnv, startOidcApp, step, throughProvider, type TestIssuer } from './testing/issuer';
 
 let issuer: TestIssuer;
 let t: TestApp;
@@ -50,6 +50,8 @@ describe('sign-in through an OpenID Connect provider', () => {
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('watchkeeper_oidc='));
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
+    // Plain http to a console whose public URL is http: the browser would drop a Secure cookie.
+    expect(cookie).not.toMatch(/;\s*Secure/i);
     // Nothing of the sign-in can be read from the cookie.
     expect(cookie).not.toContain(url.searchParams.get('state') ?? 'none');
   });
@@ -265,6 +267,19 @@ describe('a bad answer from the provider: 401, a clear message, no session', () 
     });
     expect(answer.status).toBe(401);
     expect(((await answer.json()) as { message: string }).message).toBe('the sign-in provider answered access_denied: End-User aborted interaction');
+  });
+});
+
+describe('the sign-in cookie follows the rule of every other cookie (cookies.ts secureCookie)', () => {
+  it('is Secure under an https PUBLIC_URL, though the request came over plain http with no X-Forwarded-Proto', async () => {
+    const behindProxy = await createTestApp({ env: { ...oidcEnv(issuer), PUBLIC_URL: 'https://ops.example.com' } });
+    try {
+      const res = await behindProxy.app.inject({ method: 'GET', url: '/api/auth/oidc/login?return_to=/health', headers: { accept: 'text/html' } });
+      const cookie = [res.headers['set-cookie']].flat().map(String).find((line) => line.startsWith('watchkeeper_oidc='));
+      expect(cookie, res.body).toMatch(/;\s*Secure/i);
+    } finally {
+      await behindProxy.close();
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Keyring } from '../../../platform/secrets/keyring';
-import { cookieOf } from '../cookies';
+import { cookieOf, secureCookie } from '../cookies';
 import { safeEqual } from '../crypto';
 import { OidcError } from './provider';
 
@@ -37,17 +37,13 @@ export function newSignInState(returnTo: string, redirectUri: string, refresh = 
   return { state: random(), nonce: random(), verifier: random(), returnTo, redirectUri, refresh, startedAt: now, expiresAt: now + STATE_LIFESPAN_S * 1000 };
 }
 
-function secure(req: FastifyRequest): boolean {
-  return req.protocol === 'https';
-}
-
 /** SameSite=Lax: the provider's redirect back is a top-level GET, which carries it; a cross-site POST does not. */
 export function setStateCookie(req: FastifyRequest, reply: FastifyReply, keyring: Keyring, state: SignInState): void {
-  void reply.setCookie(STATE_COOKIE, keyring.encrypt(JSON.stringify(state)), { path: OIDC_PATH, httpOnly: true, sameSite: 'lax', secure: secure(req), maxAge: STATE_LIFESPAN_S });
+  void reply.setCookie(STATE_COOKIE, keyring.encrypt(JSON.stringify(state)), { path: OIDC_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookie(req), maxAge: STATE_LIFESPAN_S });
 }
 
 export function clearStateCookie(req: FastifyRequest, reply: FastifyReply): void {
-  void reply.clearCookie(STATE_COOKIE, { path: OIDC_PATH, httpOnly: true, sameSite: 'lax', secure: secure(req) });
+  void reply.clearCookie(STATE_COOKIE, { path: OIDC_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookie(req) });
 }
 
 /** The sign-in this callback belongs to; any mismatch is the person's 401, never a session. */
