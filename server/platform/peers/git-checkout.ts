@@ -146,18 +146,21 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
  * A destination that is a checkout already is fetched and reset to the branch instead.
  *
  * When scripts run as an unprivileged user (the console is root, WATCHKEEPER_EXEC_USER), the checkout is
- * theirs: a fresh clone is handed over to that user once git is done. A destination kept between runs
+ * theirs (unless `forScript: false`: gitops, where only the console's git works in it): a fresh clone is handed over to that user once git is done. A destination kept between runs
  * holds what an earlier script left, its `.git` included, so the console's git never runs in it: the
  * console fetches into a fresh relay repository of its own, hands that over, and the update of the
  * destination from the relay runs as the script's user.
  */
-export async function gitCheckout(spec: GitCheckoutSpec, options: { signal: AbortSignal }): Promise<GitCheckout> {
+export async function gitCheckout(spec: GitCheckoutSpec, options: { signal: AbortSignal; forScript?: boolean }): Promise<GitCheckout> {
   const target = gitTarget(spec);
   let user: ScriptUser | undefined;
-  try {
-    user = scriptUser();
-  } catch (error) {
-    throw new GitCheckoutError(error instanceof Error ? error.message : String(error));
+  // A checkout only the console's own git works in (gitops) stays the console's: git refuses a repository another user owns.
+  if (options.forScript !== false) {
+    try {
+      user = scriptUser();
+    } catch (error) {
+      throw new GitCheckoutError(error instanceof Error ? error.message : String(error));
+    }
   }
   const temporary = spec.destination === undefined || spec.destination.trim() === '';
   const scratch = temporary ? await fs.mkdtemp(path.join(os.tmpdir(), 'wk-checkout-')) : undefined;

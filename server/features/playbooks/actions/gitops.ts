@@ -312,7 +312,7 @@ export async function gitops(ctx: ActionContext): Promise<ActionOutcome> {
   let checkout: GitCheckout | undefined;
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-gitops-auth-'));
   try {
-    checkout = await gitCheckout({ url: spec.repo.url, username: credentials.username, password: credentials.password, certificate: credentials.certificate, branch: spec.repo.base, depth: 1 }, { signal: ctx.signal });
+    checkout = await gitCheckout({ url: spec.repo.url, username: credentials.username, password: credentials.password, certificate: credentials.certificate, branch: spec.repo.base, depth: 1 }, { signal: ctx.signal, forScript: false });
     const dir = checkout.dir;
     const base = checkout.branch ?? spec.repo.base ?? 'main';
     const branch = spec.repo.branch?.trim() || base;
