@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Actor } from '../../platform/auth/types';
 import { AppError } from '../../platform/http/errors';
 import { FrontKeys, TOKEN_TTL_S } from './keys';
+import { MEMBER_DEFAULT_ROLE } from '../identity/authenticate';
 
 /** The organization a session works in (sessions.organization_id, chosen in the switcher). */
 export interface SessionOrganization {
@@ -10,7 +11,7 @@ export interface SessionOrganization {
   /** NULL: served by this server's database. */
   backendUrl: string | null;
   direct: boolean;
-  /** The person's role inside the organization; NULL: their own roles apply. */
+  /** The person's role inside the organization; NULL: none named, a viewer there (docs/HOSTED.md "Roles per organization"). */
   role: string | null;
 }
 
@@ -70,8 +71,9 @@ export class OrganizationTokens {
   }
 
   async tokenFor(actor: Actor, sessionId: string, organization: SessionOrganization): Promise<{ token: string; expiresAt: Date }> {
-    // Spec §6 roles inside the organization: a member's organization role, else their own roles.
-    const roles = organization.role ? [organization.role] : [...actor.roles];
+    // Spec §6 roles inside the organization: the member's role there, viewer when it names none; never the
+    // person's console roles (docs/HOSTED.md "Roles per organization").
+    const roles = [organization.role ?? MEMBER_DEFAULT_ROLE];
     const key = `${sessionId}:${organization.id}:${roles.join(',')}`;
     const cached = this.cache.get(key);
     if (cached && cached.expiresAt.getTime() - Date.now() > REUSE_MARGIN_MS) return cached;

@@ -6,7 +6,7 @@ import { createIdentity, normalizeEmail } from '../identity/identities';
 import { DEFAULT_ROLE, REGISTRATION_DEFAULT_ROLE } from '../identity/kratos/registration';
 
 /**
- * Organizations of hosted mode as an administrator keeps them (docs/HOSTED.md, item 6): the rows of
+ * Organizations of hosted mode as a platform administrator keeps them (docs/HOSTED.md, item 6): the rows of
  * `organizations` and `organization_members` (migration 0030). The API and the `watchkeeper org` command
  * both call these functions, so they refuse the same things with the same words.
  */
@@ -244,7 +244,7 @@ export async function inviteMember(pool: pg.Pool, organizationId: string, invite
   return { member: await member(pool, organizationId, personId), created, organization };
 }
 
-/** Spec §6 role inside the organization; null: the person's own roles apply. Claim rows keep it while the claim names them. */
+/** Spec §6 role inside the organization; null: none named, a viewer there. Claim rows keep it while the claim names them. */
 export async function setMemberRole(pool: pg.Pool, organizationId: string, personId: string, role: Role | null): Promise<MemberRow> {
   await member(pool, organizationId, personId);
   await pool.query('UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND person_id = $2', [organizationId, personId, role]);

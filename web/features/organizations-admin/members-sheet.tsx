@@ -16,8 +16,8 @@ import { useInviteMember, useMembers, useRemoveMember, useSetMemberRole } from '
 import { inviteFormSchema, type InviteForm, type Member, type Organization } from './schema';
 
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', editor: 'Editor', viewer: 'Viewer', guest: 'Guest', commander: 'Commander', responder: 'Responder' };
-// Spec §6 roles inside the organization; 'none': the person's own roles apply.
-const ROLE_CHOICES = [{ value: 'none' as const, label: 'Own roles' }, ...ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))];
+// Spec §6 roles inside the organization; 'none': no role named, a viewer there (docs/HOSTED.md "Roles per organization").
+const ROLE_CHOICES = [{ value: 'none' as const, label: 'Default (viewer)' }, ...ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))];
 
 function InviteRow({ organizationId }: { organizationId: string }) {
   const invite = useInviteMember(organizationId);

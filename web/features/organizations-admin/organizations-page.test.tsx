@@ -39,7 +39,8 @@ beforeEach(() => {
     if (call.path === '/api/auth/organizations/o-alpha/members' && call.method === 'GET') return { body: [ada, claimed] };
     return undefined;
   };
-  calls = stubFetch((call) => respond(call));
+  // Whether the person is a platform administrator (issue 35): the page asks; here they are.
+  calls = stubFetch((call) => (call.path === '/api/auth/organizations/access' ? { body: { platform_admin: true, organization_id: null } } : respond(call)));
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -91,9 +92,27 @@ describe('Settings → Organizations', () => {
   });
 
   it('shows the unauthorized page without read access on identities', async () => {
+    respond = () => undefined;
+    calls = stubFetch((call) => (call.path === '/api/auth/organizations/access' ? { body: { platform_admin: false, organization_id: null } } : respond(call)));
     open('/settings/organizations', VIEWER_ACCESS);
     expect(await screen.findByText('You do not have permission to access this page')).toBeTruthy();
-    expect(calls).toEqual([]);
+    // Only the question whether they are a platform administrator: no organization is read.
+    expect(calls.map((call) => call.path)).toEqual(['/api/auth/organizations/access']);
+  });
+
+  it('shows an organization admin its own organization and its members, without create, edit or delete', async () => {
+    calls = stubFetch((call) => {
+      if (call.path === '/api/auth/organizations/access') return { body: { platform_admin: false, organization_id: 'o-beta' } };
+      if (call.path === '/api/auth/organizations' && call.method === 'GET') return { body: [beta] };
+      return undefined;
+    });
+    open();
+    const table = await screen.findByRole('table', { name: 'Organizations' });
+    await within(table).findByRole('button', { name: 'Members of beta' });
+    expect(names(table)).toEqual(['beta']);
+    expect(screen.queryByRole('button', { name: 'New organization' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Edit beta' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete beta' })).toBeNull();
   });
 
   it('creates an organization, marking bad fields before sending and the server’s 409 on its field', async () => {

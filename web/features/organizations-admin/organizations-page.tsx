@@ -16,23 +16,32 @@ import { organizationColumns } from './columns';
 import { applyOrganizationsChange, parseOrganizationsFilters, visibleOrganizations } from './filters';
 import { MembersSheet } from './members-sheet';
 import { OrganizationDialog } from './organization-dialog';
-import { useDeleteOrganization, useOrganizations } from './queries';
+import { useDeleteOrganization, useOrganizations, useOrganizationsAccess } from './queries';
 import type { Organization } from './schema';
 
 /** /settings/organizations: hosted mode's organizations, their backends and members (docs/HOSTED.md item 6). */
 export default function OrganizationsPage() {
   const { ready, can } = useAccess();
-  if (!ready || !can('identities', 'read')) return <Page title="Organizations">{ready ? <UnauthorizedPage /> : <Loading />}</Page>;
-  return <Organizations />;
+  const manages = useOrganizationsAccess();
+  // A platform administrator manages the organizations whatever their role in the organization they work in.
+  const allowed = can('identities', 'read') || manages.data?.platform_admin === true;
+  if (!ready || manages.isLoading) return <Page title="Organizations"><Loading /></Page>;
+  if (!allowed) return <Page title="Organizations"><UnauthorizedPage /></Page>;
+  return <Organizations platform={manages.data?.platform_admin} />;
 }
 
-function Organizations() {
+/**
+ * `platform`: whether the person is a platform administrator (undefined when the server did not say):
+ * creating, changing and deleting organizations is theirs; an organization's admin sees its own
+ * organization and manages its members (the server decides either way).
+ */
+function Organizations({ platform }: { platform: boolean | undefined }) {
   const [params, setParams] = useUrlParams();
   const filters = useMemo(() => parseOrganizationsFilters(params), [params]);
   const organizations = useOrganizations();
   const remove = useDeleteOrganization();
   const { can } = useAccess();
-  const canCreate = can('identities', 'create');
+  const canCreate = platform ?? can('identities', 'create');
   const [deleting, setDeleting] = useState<Organization | null>(null);
   const change = (patch: Parameters<typeof applyOrganizationsChange>[1]) => setParams((current) => applyOrganizationsChange(current, patch));
 
@@ -43,13 +52,13 @@ function Organizations() {
   const columns = useMemo(
     () =>
       organizationColumns({
-        canUpdate: can('identities', 'update'),
-        canDelete: can('identities', 'delete'),
+        canUpdate: platform ?? can('identities', 'update'),
+        canDelete: platform ?? can('identities', 'delete'),
         onEdit: (organization) => setParams((current) => applyOrganizationsChange(current, { edit: organization.id })),
         onMembers: (organization) => setParams((current) => applyOrganizationsChange(current, { members: organization.id })),
         onDelete: setDeleting,
       }),
-    [can, setParams],
+    [can, platform, setParams],
   );
   const sorting: SortingState = [{ id: filters.sortBy, desc: filters.sortOrder === 'desc' }];
   const onSortingChange = (next: SortingState) => change(sortingToParams(next));

@@ -21,6 +21,20 @@ export function useOrganizations() {
   });
 }
 
+const accessSchema = z.object({ platform_admin: z.boolean(), organization_id: z.string().nullable() });
+
+/**
+ * What the signed-in person manages here (docs/HOSTED.md "Platform administrators and organization
+ * admins"): every organization (a platform administrator) or its own organization's members.
+ */
+export function useOrganizationsAccess() {
+  return useQuery({
+    queryKey: ['organizations-admin', 'access'] as const,
+    queryFn: ({ signal }) => api.get(`${BASE}/access`, accessSchema.parse, { signal }),
+    retry: false,
+  });
+}
+
 function useInvalidate() {
   const client = useQueryClient();
   return () => client.invalidateQueries({ queryKey: organizationKeys.all });

@@ -10,7 +10,7 @@ export interface Membership {
   has_backend_url: boolean;
   /** Spec §1 'direct': the browser calls the organization's backend itself. */
   direct: boolean;
-  /** The person's spec §6 role inside the organization; null: their own roles apply. */
+  /** The person's spec §6 role inside the organization; null: none named, a viewer there (docs/HOSTED.md "Roles per organization"). */
   role: string | null;
 }
 
