@@ -7,6 +7,7 @@ import { zodIssues } from './http/validation';
 import type { Logger } from './logger';
 import { isRecord, messageOf } from './errors';
 import type { Actor } from './auth/types';
+import { documentName, documentNamespace, metadataNameIssues } from './names';
 
 /** Where a resource came from (DESIGN §4 `source`). */
 export type ResourceSource = 'UI' | 'KubernetesCRD' | 'ConfigFile' | 'Push' | 'Topology' | 'System' | 'Upstream';
@@ -53,8 +54,10 @@ export function specDocumentSchema(kind: string, problems: (spec: Record<string,
       apiVersion: z.string(),
       kind: z.literal(kind),
       metadata: z.object({
-        name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
-        namespace: z.string().trim().min(1).max(255).optional(),
+        // Names are valid UTF-8 and DNS-1123 (docs/RESOURCES.md "Names"): a subdomain, the namespace a label.
+        // Uppercase alone is the caller's to judge: `apply` warns (other tools' files), the Kubernetes API refuses.
+        name: documentName,
+        namespace: documentNamespace.optional(),
         labels: z.record(z.string(), z.string()).optional(),
         annotations: z.record(z.string(), z.string()).optional(),
       }),
@@ -205,6 +208,16 @@ export async function applyDocuments(
         result.errors = [`apiVersion: ${JSON.stringify(apiVersion ?? null)} is not accepted for ${kindName}; use ${kind.apiVersions.join(' or ')}`];
         continue;
       }
+      // Every kind's names follow one rule (server/platform/names.ts), whether or not its own schema says so.
+      // A name whose only fault is uppercase (files written for other tools: canary-checker's `HTTP`
+      // connections) applies with a warning; anything else (invalid UTF-8, spaces, …) is refused.
+      const nameIssues = metadataNameIssues(record.metadata);
+      const refusedNames = nameIssues.filter((issue) => !issue.uppercaseOnly);
+      if (refusedNames.length > 0) {
+        result.errors = refusedNames.map((issue) => `${issue.path}: ${issue.message}`);
+        continue;
+      }
+      const nameWarnings = nameIssues.map((issue) => `${issue.path}: ${issue.message}; applied as written from this file (the Kubernetes API and the console refuse it)`);
       const parsed = kind.schema.safeParse(value);
       if (!parsed.success) {
         result.errors = zodIssues(parsed.error).map((issue) => `${issue.path || '(document)'}: ${issue.message}`);
@@ -213,7 +226,8 @@ export async function applyDocuments(
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        result.outcome = await kind.apply(parsed.data, { client, source, log });
+        const outcome = await kind.apply(parsed.data, { client, source, log });
+        result.outcome = nameWarnings.length > 0 ? { ...outcome, warnings: [...nameWarnings, ...(outcome.warnings ?? [])] } : outcome;
         await client.query('COMMIT');
         result.ok = true;
       } catch (error) {

@@ -8,6 +8,7 @@ import { AppError, ValidationError } from './http/errors';
 import { route } from './http/route';
 import { inTransaction, type Queryable } from './jobs/db';
 import { specResourceKind, type ResourceSource, type SavedSpecResource } from './resources';
+import { resourceName, resourceNamespace } from './names';
 
 /**
  * A table of plain spec resources (name, namespace, labels, spec, source, created_by, soft delete), such as
@@ -115,8 +116,8 @@ export function specRowKind(table: SpecRowTable, options: { kind: string; apiVer
 
 const uuid = z.string().uuid('must be a UUID');
 const body = z.object({
-  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
-  namespace: z.string().trim().min(1).max(255).default('default'),
+  name: resourceName,
+  namespace: resourceNamespace.default('default'),
   labels: z.record(z.string(), z.string()).default({}),
   spec: z.record(z.string(), z.unknown(), { message: 'must be a mapping' }),
 });

@@ -14,7 +14,8 @@ let checkTime = '';
 let artifacts: Array<{ id: string; filename: string; path: string; size: number; content_type?: string }> = [];
 let viewer: Record<string, string> = {};
 let nobody: { id: string; headers: Record<string, string> };
-const canary = uniqueName('artifacts');
+// A DNS-1123 canary name (docs/RESOURCES.md "Names"): uniqueName joins with '_'.
+const canary = uniqueName('artifacts').replace('_', '-');
 
 const listed = z.array(z.object({ id: z.string(), filename: z.string(), path: z.string(), size: z.number(), content_type: z.string().optional() }).loose());
 
@@ -160,7 +161,7 @@ describe('artifacts with the result', () => {
   });
 
   it('say in the result’s error what the limits left out', async () => {
-    const name = uniqueName('big-artifacts');
+    const name = uniqueName('big-artifacts').replace('_', '-');
     await applyCanary(t, `apiVersion: canaries.flanksource.com/v1
 kind: Canary
 metadata: {name: ${name}}

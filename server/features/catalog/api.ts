@@ -14,12 +14,13 @@ import { deleteScraper, saveScraper, ScraperInvalid } from './scrapers';
 import { parseScraperSpec } from './spec';
 import type { ScrapeSummary } from './store';
 import { assertDeletable } from '../../platform/deletable';
+import { resourceName, resourceNamespace } from '../../platform/names';
 
 const uuid = z.string().uuid('must be a UUID');
 
 const scraperBody = z.object({
-  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
-  namespace: z.string().trim().min(1).max(255).default('default'),
+  name: resourceName,
+  namespace: resourceNamespace.default('default'),
   labels: z.record(z.string(), z.string()).default({}),
   description: z.string().max(2000).optional(),
   spec: z.record(z.string(), z.unknown(), { message: 'must be a mapping of scraper types (file, sql, …) and schedule' }),

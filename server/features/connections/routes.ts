@@ -14,6 +14,7 @@ import { resolveReference, revealConnection } from '../../platform/secrets/resol
 import type { StoredConnection } from '../../platform/secrets/store';
 import { saveSecret } from './kinds';
 import { connectionBody, connectionFromBody, connectionPatchBody, forValidation, saveConnection, shownConnection, storedConnection, withDefaults, type Problem } from './service';
+import { resourceName, resourceNamespace } from '../../platform/names';
 
 /**
  * References the console or API sends must point at something: `secret://name/key` and
@@ -141,8 +142,8 @@ export function connectionRoutes(app: FastifyInstance, ctx: AppContext): void {
     const noun = kind === 'Secret' ? 'secret' : 'config map';
     const key = z.string().regex(/^[-._a-zA-Z0-9]+$/, 'a key is letters, digits, -, _ or .');
     const body = z.object({
-      name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be lower-case letters, digits, - or . (starting and ending with a letter or digit)'),
-      namespace: z.string().trim().min(1, 'is required').max(253).default('default'),
+      name: resourceName,
+      namespace: resourceNamespace.default('default'),
       data: z.record(key, z.string(), { message: 'must be a map of keys to texts' }).default({}),
       labels: z.record(z.string(), z.string()).default({}),
     });

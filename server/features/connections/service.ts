@@ -18,6 +18,7 @@ import type { Queryable } from '../../platform/jobs/db';
 import type { ResourceSource } from '../../platform/resources';
 import { isEncrypted, type Keyring } from '../../platform/secrets';
 import { valueFromReference } from '../../platform/secrets/resolve';
+import { resourceName, resourceNamespace } from '../../platform/names';
 
 /** A problem of a connection by path (`url`, `properties.port`, `spec.slack.token`). */
 export interface Problem {
@@ -75,8 +76,8 @@ export function withDefaults(input: ConnectionInput): ConnectionInput {
 }
 
 const apiBody = z.object({
-  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
-  namespace: z.string().trim().min(1, 'is required').max(255, 'must be at most 255 characters').default('default'),
+  name: resourceName,
+  namespace: resourceNamespace.default('default'),
   type: z.string({ message: 'is required' }).trim().min(1, 'is required'),
   url: z.unknown().optional(),
   username: z.unknown().optional(),

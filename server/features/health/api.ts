@@ -20,6 +20,7 @@ import { parseCanarySpec } from './spec';
 import { checksSummary, SORT_KEYS } from './summary';
 import { parseInstant } from './time';
 import { assertDeletable } from '../../platform/deletable';
+import { resourceName, resourceNamespace } from '../../platform/names';
 
 const uuid = z.uuid({ message: 'must be a UUID' });
 const bool = z.union([z.boolean(), z.enum(['true', 'false', 'yes', 'no'])]).transform((value) => value === true || value === 'true' || value === 'yes');
@@ -55,8 +56,8 @@ function range(input: { start?: string | undefined; end?: string | undefined }, 
 }
 
 const canaryBody = z.object({
-  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
-  namespace: z.string().trim().min(1).max(255).default('default'),
+  name: resourceName,
+  namespace: resourceNamespace.default('default'),
   labels: z.record(z.string(), z.string()).default({}),
   spec: z.record(z.string(), z.unknown(), { message: 'must be a mapping of check types and schedule' }),
 });

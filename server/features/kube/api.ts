@@ -16,6 +16,7 @@ import { labelsMatch, parseLabelSelector } from '../../platform/label-selector';
 import { apiVersionOf, GROUPS, KUBE_KINDS, kindOf, qualifiedName, rbacOf, type KubeKind, type KubeRow } from './kinds';
 import { jsonPatch, mergePatch, PatchError } from './patch';
 import { KubeError, asKubeError, statusBody } from './status';
+import { metadataNameIssues } from '../../platform/names';
 
 /** What kubectl-made resources are stored as (DESIGN §4 source): changed again by kubectl, not taken over from the console. */
 const SOURCE = 'KubernetesCRD';
@@ -457,6 +458,16 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     if (document.kind !== undefined && document.kind !== kind.kind) throw invalid('kind', `must be ${kind.kind}`);
 
     if (!mayAct(actor, kind, action)) throw forbidden(actor, kind, verb, name, namespace);
+    // Names are valid UTF-8 and DNS-1123 for every kind (server/platform/names.ts), as Kubernetes refuses them.
+    const nameIssues = metadataNameIssues({ name, ...(kind.namespaced ? { namespace } : {}) });
+    if (nameIssues.length > 0) {
+      throw new KubeError('Invalid', `${kind.kind} ${JSON.stringify(name)} is invalid: ${nameIssues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`, {
+        name,
+        group: kind.group,
+        kind: kind.kind,
+        causes: nameIssues.map((issue) => ({ field: issue.path, message: issue.message, reason: 'FieldValueInvalid' })),
+      });
+    }
     const existing = await getRow(kind, namespace, name);
     if (mode === 'create' && existing) throw new KubeError('AlreadyExists', `${qualifiedName(kind)} "${name}" already exists`, { name, group: kind.group, kind: kind.plural });
     if (mode !== 'create' && !existing) throw notFound(kind, name);

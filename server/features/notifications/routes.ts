@@ -9,6 +9,7 @@ import { deleteConsoleRow, SpecInvalid } from '../../platform/spec-rows';
 import { saveNotification } from './rules';
 import { checkSilence, saveSilence, SilenceIndex, silenceSchema, toActive } from './silences';
 import { loadEventResource, type EventResource } from './resource';
+import { resourceName, resourceNamespace } from '../../platform/names';
 
 const uuid = z.string().uuid('must be a UUID');
 const tag = 'notifications';
@@ -24,8 +25,8 @@ async function asValidation<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const ruleBody = z.object({
-  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
-  namespace: z.string().trim().min(1).max(255).default('default'),
+  name: resourceName,
+  namespace: resourceNamespace.default('default'),
   labels: z.record(z.string(), z.string()).default({}),
   spec: z.record(z.string(), z.unknown(), { message: 'must be a mapping' }),
 });

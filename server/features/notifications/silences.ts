@@ -8,6 +8,7 @@ import { specResourceKind, type ResourceSource, type SavedSpecResource } from '.
 import { assertSavable, SpecInvalid } from '../../platform/spec-rows';
 import { parseDuration } from '../../platform/units';
 import type { EventResource } from './resource';
+import { resourceName, resourceNamespace } from '../../platform/names';
 
 type Problem = { path: string; message: string };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -55,8 +56,8 @@ export type SilenceSelector = z.infer<typeof selectorSchema>;
 /** What POST /api/notification/silence and `kind: NotificationSilence` both carry. */
 export const silenceSchema = z
   .object({
-    name: z.string().trim().min(1).max(255).optional(),
-    namespace: z.string().trim().min(1).max(255).default('default'),
+    name: resourceName.optional(),
+    namespace: resourceNamespace.default('default'),
     description: z.string().max(10_000).optional().nullable(),
     from: z.string().optional().nullable(),
     until: z.string().optional().nullable(),

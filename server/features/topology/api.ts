@@ -13,6 +13,7 @@ import { runTopology, TopologyNotFound, type TopologyRunSummary } from './run';
 import { parseTopologySpec } from './spec';
 import { deleteTopology, saveTopology, TopologyInvalid } from './topologies';
 import { assertDeletable } from '../../platform/deletable';
+import { resourceName, resourceNamespace } from '../../platform/names';
 
 const uuid = z.string().uuid('must be a UUID');
 
@@ -41,8 +42,8 @@ const topologyQuery = z.object({
 });
 
 const topologyBody = z.object({
-  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
-  namespace: z.string().trim().min(1).max(255).default('default'),
+  name: resourceName,
+  namespace: resourceNamespace.default('default'),
   labels: z.record(z.string(), z.string()).default({}),
   spec: z.record(z.string(), z.unknown(), { message: 'must be a mapping with components, properties, schedule, …' }),
 });

@@ -10,12 +10,13 @@ import { inTransaction } from '../../platform/jobs/db';
 import { SpecInvalid, type SpecRowInput } from '../../platform/spec-rows';
 import { checkViewSpec, viewSpecJsonSchema } from './spec';
 import { deleteView, saveView } from './views';
+import { resourceName, resourceNamespace } from '../../platform/names';
 
 const tag = 'views';
 const uuid = z.string().uuid('must be a UUID');
 const body = z.object({
-  name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),
-  namespace: z.string().trim().min(1).max(255).default('default'),
+  name: resourceName,
+  namespace: resourceNamespace.default('default'),
   labels: z.record(z.string(), z.string()).default({}),
   spec: z.record(z.string(), z.unknown(), { message: 'must be a mapping' }),
 });

@@ -1,6 +1,7 @@
 import { viewWriteHook } from '../../features/views/views';
 import { assertSpecCapabilities } from '../../platform/auth/capabilities';
-import { asPgrstRefusal } from '../errors';
+import { rowNameIssues } from '../../platform/names';
+import { asPgrstRefusal, PgrstError } from '../errors';
 import type { RelationDef } from '../registry';
 
 const fk = (relation: string, column: string, target: string) => ({ name: `${relation}_${column}_fkey`, target, columns: [[column, 'id']] as const });
@@ -38,6 +39,13 @@ export const viewRelations: RelationDef[] = [
     notNull: ['id', 'name', 'namespace', 'labels', 'spec', 'source', 'title', 'sidebar', 'mcp', 'created_at', 'updated_at'],
     relationships: [fk('views', 'created_by', 'people')],
     afterWrite: async (client, write) => {
+      // Names are valid UTF-8 and DNS-1123 (docs/RESOURCES.md "Names"), as POST /api/views and apply check them.
+      if (write.method === 'POST') {
+        const issues = write.changes.flatMap((change) => (change.new ? rowNameIssues(change.new) : []));
+        if (issues.length > 0) {
+          throw new PgrstError(400, '23514', issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '), null, 'A view name is a DNS-1123 subdomain and its namespace a DNS-1123 label (docs/RESOURCES.md#names).');
+        }
+      }
       // Capabilities (docs/SECURITY.md): a view's sql queries and connections need their author to hold them.
       for (const change of write.changes) {
         const row = change.new;

@@ -56,8 +56,8 @@ spec:
     const member = await t.app.inject({ method: 'POST', url: '/api/db/team_members', headers: { ...t.adminHeaders, 'content-type': 'application/json' }, payload: JSON.stringify({ team_id: rows[0]?.id, person_id: alice }) });
     expect(member.statusCode).toBe(400);
     expect(member.json()).toMatchObject({ message: 'the team "SRE" comes from ConfigFile: change its members there' });
-    await t.app.inject({ method: 'POST', url: '/api/db/teams', headers: { ...t.adminHeaders, 'content-type': 'application/json' }, payload: '{"name":"Console team"}' });
-    const clash = await apply('{apiVersion: mission-control.flanksource.com/v1, kind: Team, metadata: {name: console team}}');
+    await t.app.inject({ method: 'POST', url: '/api/db/teams', headers: { ...t.adminHeaders, 'content-type': 'application/json' }, payload: '{"name":"Console-Team"}' });
+    const clash = await apply('{apiVersion: mission-control.flanksource.com/v1, kind: Team, metadata: {name: console-team}}');
     expect(clash[0]?.ok).toBe(false);
     expect(clash[0]?.errors[0]).toContain('was created in the console');
     const invalid = await apply('{apiVersion: mission-control.flanksource.com/v1, kind: Team, metadata: {name: ""}, spec: {members: "alice"}}');

@@ -12,6 +12,10 @@ import { CanaryForm } from './canary-form';
 import { canaryCodec } from './editor-state';
 import { codeFindings, editorStart, initialEditorState, placeProblems, SpecEditorFrame, useEditorUrl, useSpecEditor, type EditorMode, type EditorStart } from './spec-editor';
 import { TypePicker } from './type-picker';
+import { checkNewResourceName } from '@common/names';
+
+/** A new resource's name and namespace follow the server's rule (docs/RESOURCES.md "Names"); an existing one's stay as saved. */
+const newCanaryFormSchema = canaryFormSchema.superRefine(checkNewResourceName);
 
 /**
  * The health check editor (spec §2 "Resource spec editor"): for a new canary a grid of the check types
@@ -44,7 +48,7 @@ const targetOf = (path: string, values: Pick<CanaryFormValues, 'checks'>) => {
 function CanaryEditorBody({ row, readOnly, saving, saveError, onSubmit, onBack, onDelete, types, start, mode, setMode }: BodyProps) {
   const codec = useMemo(() => canaryCodec(types.map((type) => type.type), types.filter((type) => type.push).map((type) => type.type)), [types]);
   const [initial] = useState(() => initialEditorState(start, codec, rowToDocument, newCanaryForm));
-  const form = useForm<CanaryFormValues>({ resolver: zodResolver(canaryFormSchema), mode: 'onTouched', defaultValues: initial.values });
+  const form = useForm<CanaryFormValues>({ resolver: zodResolver(row ? canaryFormSchema : newCanaryFormSchema), mode: 'onTouched', defaultValues: initial.values });
   const original = useMemo(() => (row ? rowToDocument(row) : null), [row]);
   const editor = useSpecEditor({ form, codec, initialCode: initial.code, mode, readOnly, original, saveError, targetOf, onSubmit: (doc) => onSubmit(documentToWrite(doc)) });
   const validation = useCanaryValidation(editor.doc ? { namespace: editor.doc.namespace, spec: editor.doc.spec } : null);

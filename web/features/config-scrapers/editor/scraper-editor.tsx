@@ -22,6 +22,10 @@ import type { ScraperTypeInfo } from '../model/scraper-types';
 import { useScraperSchema, useScraperValidation } from '../queries';
 import { scraperCodec } from './editor-state';
 import { ScraperForm } from './scraper-form';
+import { checkNewResourceName } from '@common/names';
+
+/** A new resource's name and namespace follow the server's rule (docs/RESOURCES.md "Names"); an existing one's stay as saved. */
+const newScraperFormSchema = scraperFormSchema.superRefine(checkNewResourceName);
 
 export interface ScraperEditorProps {
   /** The scraper being edited, or null for a new one. */
@@ -80,7 +84,7 @@ const targetOf = (path: string, values: Pick<ScraperFormValues, 'entries'>) => {
 function ScraperEditorBody({ row, readOnly, saving, saveError, onSubmit, onBack, onDelete, types, jsonSchema, start, mode, setMode }: BodyProps) {
   const codec = useMemo(() => scraperCodec(types.map((type) => type.type)), [types]);
   const [initial] = useState(() => initialEditorState(start, codec, rowToDocument, newScraperForm));
-  const form = useForm<ScraperFormValues>({ resolver: zodResolver(scraperFormSchema), mode: 'onTouched', defaultValues: initial.values });
+  const form = useForm<ScraperFormValues>({ resolver: zodResolver(row ? scraperFormSchema : newScraperFormSchema), mode: 'onTouched', defaultValues: initial.values });
   const original = useMemo(() => (row ? rowToDocument(row) : null), [row]);
   // The editor does not show the description; a save keeps it (leaving it out of a PUT would clear it).
   const description = row?.description ?? null;

@@ -37,12 +37,12 @@ export default function DataEditor({ resource, row, readOnly, saving, saveError,
   const shown: DataProblems = { ...serverProblems(saveError), ...(problems ?? {}) };
   const change = (next: DataForm) => {
     setForm(next);
-    if (problems) setProblems(dataFormProblems(next));
+    if (problems) setProblems(dataFormProblems(next, existing));
   };
   const setPair = (index: number, patch: Partial<DataPair>) => change({ ...form, data: form.data.map((pair, at) => (at === index ? { ...pair, ...patch } : pair)) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = dataFormProblems(form);
+    const found = dataFormProblems(form, existing);
     setProblems(found);
     if (Object.keys(found).length === 0) onSubmit(dataFormToWrite(form, existing));
   };

@@ -1,4 +1,5 @@
 import { MASK } from '@common/connections';
+import { nameProblem } from '@common/names';
 import type { JsonValue, ResourceWrite } from '@web/features/settings/resources/form-values';
 import { valueToText, type ResourceRow } from '@web/features/settings/resources/values';
 
@@ -52,11 +53,20 @@ function pairsProblem(pairs: ReadonlyArray<{ key: string; value: string }>, what
   return undefined;
 }
 
-export function dataFormProblems(form: DataForm): DataProblems {
+/** `existing`: a saved secret's name and namespace do not change, so they are not checked again. */
+export function dataFormProblems(form: DataForm, existing = false): DataProblems {
   const problems: DataProblems = {};
   if (form.name.trim() === '') problems.name = 'This field is required';
-  else if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(form.name.trim())) problems.name = 'Lower-case letters, digits, - or . (starting and ending with a letter or digit)';
+  else if (!existing) {
+    // The server's rule (docs/RESOURCES.md "Names"): a DNS-1123 name, with the same message.
+    const problem = nameProblem(form.name.trim(), 'name');
+    if (problem) problems.name = problem;
+  }
   if (form.namespace.trim() === '') problems.namespace = 'This field is required';
+  else if (!existing) {
+    const problem = nameProblem(form.namespace.trim(), 'namespace');
+    if (problem) problems.namespace = problem;
+  }
   const data = pairsProblem(form.data, 'data');
   if (data) problems.data = data;
   const labels = pairsProblem(form.labels, 'label');

@@ -10,6 +10,10 @@ import type { Playbook } from '../api/schema';
 import { formTargetOf, newPlaybookForm, playbookCodec, playbookFormSchema, PLAYBOOK_YAML, type PlaybookFormValues } from './playbook-form-values';
 import { PlaybookForm } from './playbook-form';
 import type { ResourceDocument } from '@web/features/canaries/model/document';
+import { checkNewResourceName } from '@common/names';
+
+/** A new resource's name and namespace follow the server's rule (docs/RESOURCES.md "Names"); an existing one's stay as saved. */
+const newPlaybookFormSchema = playbookFormSchema.superRefine(checkNewResourceName);
 
 export function playbookToDocument(playbook: Playbook): ResourceDocument {
   const labels = Object.fromEntries(Object.entries(playbook.labels ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
@@ -37,7 +41,7 @@ export function PlaybookEditor({ playbook, readOnly, onBack, onDelete, onSaved }
   const [initial] = useState(() =>
     initialEditorState<Playbook, PlaybookFormValues>(playbook ? { kind: 'row', row: playbook } : { kind: 'yaml' }, playbookCodec, playbookToDocument, () => newPlaybookForm()),
   );
-  const form = useForm<PlaybookFormValues>({ resolver: zodResolver(playbookFormSchema), mode: 'onTouched', defaultValues: initial.values });
+  const form = useForm<PlaybookFormValues>({ resolver: zodResolver(playbook ? playbookFormSchema : newPlaybookFormSchema), mode: 'onTouched', defaultValues: initial.values });
   const save = useSavePlaybook(playbook?.id);
   // The warnings of the last save (fields read but not run), shown until the next save.
   const [warnings, setWarnings] = useState<string[]>([]);

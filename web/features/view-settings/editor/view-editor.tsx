@@ -10,6 +10,10 @@ import type { ViewRow } from '../api/schema';
 import { useSaveView, useViewSchema, useViewValidation } from '../api/views';
 import { formTargetOf, newViewForm, VIEW_YAML, viewCodec, viewFormSchema, type ViewFormValues } from '../model/form-values';
 import { ViewForm } from './view-form';
+import { checkNewResourceName } from '@common/names';
+
+/** A new resource's name and namespace follow the server's rule (docs/RESOURCES.md "Names"); an existing one's stay as saved. */
+const newViewFormSchema = viewFormSchema.superRefine(checkNewResourceName);
 
 export function viewToDocument(view: ViewRow): ResourceDocument {
   const labels = Object.fromEntries(Object.entries(view.labels ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
@@ -35,7 +39,7 @@ export function ViewEditor({ view, readOnly, onBack, onDelete, onSaved }: ViewEd
   const url = useEditorUrl();
   const original = useMemo(() => (view ? viewToDocument(view) : null), [view]);
   const [initial] = useState(() => initialEditorState<ViewRow, ViewFormValues>(view ? { kind: 'row', row: view } : { kind: 'yaml' }, viewCodec, viewToDocument, () => newViewForm()));
-  const form = useForm<ViewFormValues>({ resolver: zodResolver(viewFormSchema), mode: 'onTouched', defaultValues: initial.values });
+  const form = useForm<ViewFormValues>({ resolver: zodResolver(view ? viewFormSchema : newViewFormSchema), mode: 'onTouched', defaultValues: initial.values });
   const save = useSaveView(view?.id);
   const editor = useSpecEditor({
     form,
