@@ -20,6 +20,15 @@ describe('Settings → Organizations in hosted mode', () => {
     await page.getByRole('link', { name: /^Sign in with / }).click();
     await throughProviderPages(page, oidc.issuer.url, 'root');
     await page.waitForURL((url) => url.pathname === '/health');
+    // The first account is the console's platform administrator (migration 0040); roles are per
+    // organization (issue 35), and a membership from the claim names none (a viewer): Home's admins make
+    // them its admin, as any organization would.
+    const platform = await pool.query("SELECT 1 FROM platform_admins a JOIN people p ON p.id = a.person_id WHERE p.email = 'root@example.com'");
+    expect(platform.rowCount).toBe(1);
+    await pool.query(
+      "UPDATE organization_members SET role = 'admin' WHERE person_id = (SELECT id FROM people WHERE email = 'root@example.com') AND organization_id = (SELECT id FROM organizations WHERE external_id = 'org_home')",
+    );
+    await page.reload();
 
     // The menu entry exists in this mode (the unit tests show it absent in the built-in one).
     const sidebar = page.getByRole('complementary', { name: 'Main navigation' });

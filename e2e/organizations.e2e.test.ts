@@ -93,6 +93,11 @@ describe('choosing an organization in hosted mode', () => {
 
   it('keeps what one organization makes out of the other (row-level security): a team made in Acme is not in Globex', async () => {
     const page = journey.page();
+    // Roles are per organization (issue 35): the claim's memberships name none (a viewer); Olga is made
+    // each organization's admin there, as its admins or a platform administrator would.
+    await journey.server().pool.query(
+      "UPDATE organization_members SET role = 'admin' WHERE person_id = (SELECT id FROM people WHERE email = 'olga@example.com')",
+    );
     await page.goto(`${journey.server().url}/settings/teams`);
     await page.getByRole('heading', { name: 'Teams', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Add Team' }).click();
