@@ -73,5 +73,7 @@ it('delivers a published check.failed to the rule\'s webhook within seconds, and
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   expect((await t.db.pool.query("SELECT count(*)::int AS n FROM event_queue WHERE consumer = 'notifications'")).rows[0].n).toBe(0);
-  expect((await t.db.pool.query('SELECT status, recipient FROM notification_send_history')).rows).toEqual([{ status: 'sent', recipient: 'connection connection://default/hook' }]);
+  // The webhook answers before the engine records the send: wait (bounded) for the record.
+  const history = () => t.db.pool.query<{ status: string; recipient: string }>('SELECT status, recipient FROM notification_send_history');
+  await expect.poll(async () => (await history()).rows, { timeout: 10_000 }).toEqual([{ status: 'sent', recipient: 'connection connection://default/hook' }]);
 });
