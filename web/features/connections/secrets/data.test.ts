@@ -28,4 +28,14 @@ describe('secret and config map forms', () => {
     ];
     expect(dataFormProblems(form)).toEqual({ name: 'This field is required', data: 'The key "a" is given twice' });
   });
+
+  it("shows the server's name rule before saving a new one, and leaves a saved one's name alone", () => {
+    const form = { ...initialDataForm(null, true), name: 'DB Creds', namespace: 'Team A' };
+    expect(dataFormProblems(form)).toEqual({
+      name: `"DB Creds" is not a valid name: use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit (at most 253)`,
+      namespace: `"Team A" is not a valid namespace: use lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63)`,
+    });
+    expect(dataFormProblems(form, true)).toEqual({});
+    expect(dataFormProblems({ ...form, name: 'db-creds', namespace: 'team-a' })).toEqual({});
+  });
 });
