@@ -1,8 +1,8 @@
-import { capabilityError, capabilityUses, missingCapabilities } from '../../platform/auth/capabilities';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { parse as parseYaml } from 'yaml';
+import { capabilityError, capabilityUses, missingWithConnections } from '../../platform/auth/capabilities';
 import type { Action } from '../../../common/rbac';
 import { allows, decide, mayAllowSome } from '../../platform/auth/decide';
 import type { AccessTarget, Actor } from '../../platform/auth/types';
@@ -494,7 +494,7 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       });
     }
     // Capabilities (docs/SECURITY.md): a spec that runs code, reads server files or uses a connection needs its author to hold them.
-    const missing = kind.topLevel ? [] : missingCapabilities(actor, capabilityUses(clean.spec));
+    const missing = kind.topLevel ? [] : await missingWithConnections(pool, actor, capabilityUses(clean.spec), namespace);
     if (missing.length > 0) {
       throw new KubeError('Forbidden', `${kind.kind} "${name}": ${capabilityError(missing).message}`, { name, group: kind.group, kind: kind.plural });
     }

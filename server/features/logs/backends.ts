@@ -1,4 +1,4 @@
-import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
+import { CAPABILITY_REQUIRED, capabilityUses, runRefusal } from '../../platform/auth/capabilities';
 import path from 'node:path';
 import type pg from 'pg';
 import { AppError, ValidationError } from '../../platform/http/errors';
@@ -51,7 +51,7 @@ async function loadBackends(pool: pg.Pool, where: string, values: unknown[]): Pr
   // Capabilities (docs/SECURITY.md): a backend reads the server's files only while its last author holds server_files.
   for (const row of rows) {
     const refusal = await runRefusal(pool, row.updated_by, capabilityUses(row.spec), row.namespace);
-    if (refusal) throw new AppError('forbidden', `log backend ${row.name}: ${refusal.message}`, { error: 'capability_required', backend: row.name });
+    if (refusal) throw new AppError('forbidden', `log backend ${row.name}: ${refusal.message}`, { error: CAPABILITY_REQUIRED, backend: row.name });
   }
   return rows.flatMap((row) => {
     const parsed = parseLogBackendSpec(row.spec);

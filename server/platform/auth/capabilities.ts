@@ -46,7 +46,7 @@ function isLocalPath(url: string): boolean {
 }
 
 /** True when a `connection` field names a stored connection (connection://ns/name), not an inline URL. */
-export function isConnectionReference(value: unknown): boolean {
+function isConnectionReference(value: unknown): boolean {
   return typeof value === 'string' && parseConnectionReference(value, 'default') !== undefined;
 }
 
@@ -158,30 +158,21 @@ export function missingCapabilities(actor: Actor | undefined, uses: readonly Cap
 }
 
 /** `spec.exec[0]: needs the capability "exec" (run code on the server: …)`. */
-export function describeMissing(use: CapabilityUse): string {
+function describeMissing(use: CapabilityUse): string {
   return `${use.path}: needs the capability "${use.capability}" (${CAPABILITY_DESCRIPTIONS[use.capability]})`;
 }
 
 export const CAPABILITY_REQUIRED = 'capability_required';
 
 /** The 403 a save gets when its author lacks a capability the spec uses: every missing one named. */
-export function capabilityError(missing: readonly CapabilityUse[], who = 'you'): AppError {
+export function capabilityError(missing: readonly CapabilityUse[]): AppError {
   const capabilities = [...new Set(missing.map((use) => use.capability))];
   const fields = missing.map(describeMissing);
   return new AppError(
     'forbidden',
-    `${fields.join('; ')}; ${who === 'you' ? 'no role or permission of yours grants' : `${who} holds no role or permission granting`} ${capabilities.length === 1 ? 'it' : 'them'}: an admin grants a capability in Settings → Permissions`,
+    `${fields.join('; ')}; no role or permission of yours grants ${capabilities.length === 1 ? 'it' : 'them'}: an admin grants a capability in Settings → Permissions`,
     { error: CAPABILITY_REQUIRED, capabilities, fields: missing.map((use) => ({ path: use.path, capability: use.capability })) },
   );
-}
-
-/**
- * At save: refuses (403) a spec that uses a capability its author does not hold. `actor` undefined is
- * the server itself (a file, the demo, an agent's push of its own rows).
- */
-export function assertCapabilities(actor: Actor | undefined, spec: unknown, where = 'spec', extra: readonly CapabilityUse[] = []): void {
-  const missing = missingCapabilities(actor, [...capabilityUses(spec, where), ...extra]);
-  if (missing.length > 0) throw capabilityError(missing);
 }
 
 /**

@@ -3,7 +3,7 @@
 export { ExpressionError } from './errors';
 export { celDuration, celIsTrue, celScope, checkCel, evaluateCel, evaluateTest, type CelScope } from './cel';
 export { renderTemplate } from './template';
-export { interpolate } from './interpolate';
+export { interpolate, interpolationEnd } from './interpolate';
 export { checkJavascript, evaluateJavascript } from './javascript';
 export { checkTemplateSpec, evaluateTemplateSpec, goText, readTemplateSpec, templateSpecText, type TemplateSpec } from './template-spec';
 export { celFieldProblems, celProblems, expressionProblem } from './check';

@@ -23,7 +23,7 @@ export function interpolate(where: string, text: string, variables: Readonly<Rec
     const start = rest.indexOf('$(');
     if (start < 0) return output + rest;
     output += rest.slice(0, start);
-    const end = actionEnd(rest, start + 2);
+    const end = interpolationEnd(rest, start + 2);
     if (end < 0) throw new ExpressionError(where, text, `unclosed action: a "$(" without its ")"`);
     let action = rest.slice(start + 2, end);
     rest = rest.slice(end + 1);
@@ -40,8 +40,8 @@ export function interpolate(where: string, text: string, variables: Readonly<Rec
   }
 }
 
-/** The index of the `)` closing an action that starts at `from`; quoted strings may hold a `)`. */
-function actionEnd(text: string, from: number): number {
+/** The index of the `)` closing a `$(` action that starts at `from`; quoted strings may hold a `)`. -1 when unclosed. */
+export function interpolationEnd(text: string, from: number): number {
   let quote: string | undefined;
   for (let index = from; index < text.length; index++) {
     const char = text[index];

@@ -1,4 +1,4 @@
-import { interpolate } from '../../../platform/expressions';
+import { interpolate, interpolationEnd } from '../../../platform/expressions';
 import { renderTemplateSegments } from '../../../platform/expressions/template/index';
 import { isRecord } from '../../../platform/errors';
 import { templateText, type ActionSpec } from '../spec';
@@ -14,20 +14,6 @@ import { checkHeaderValue, renderUrl } from './url';
  */
 export interface SqlTemplateParts {
   templateParts?: OutputSegment[];
-}
-
-/** Index of the `)` closing a `$(` action that starts at `from` (quoted strings may hold a `)`), or -1. */
-function actionEnd(text: string, from: number): number {
-  let quote: string | undefined;
-  for (let index = from; index < text.length; index++) {
-    const char = text[index];
-    if (quote) {
-      if (char === '\\' && quote === '"') index++;
-      else if (char === quote) quote = undefined;
-    } else if (char === '"' || char === '`') quote = char;
-    else if (char === ')') return index;
-  }
-  return -1;
 }
 
 /**
@@ -51,7 +37,7 @@ function interpolateLiterals(where: string, segments: readonly OutputSegment[], 
     let rest = segment.text;
     for (;;) {
       const start = rest.indexOf('$(');
-      const end = start < 0 ? -1 : actionEnd(rest, start + 2);
+      const end = start < 0 ? -1 : interpolationEnd(rest, start + 2);
       if (start < 0 || end < 0) {
         literal(rest);
         break;
