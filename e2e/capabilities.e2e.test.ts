@@ -1,11 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createUser, launchBrowser, signIn, useJourney } from './harness';
-
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+import { choose, createUser, launchBrowser, signIn, useJourney } from './harness';
 
 /**
  * Issue 35 (docs/SECURITY.md): an editor who saves a health check that runs a script on the server is told

@@ -134,6 +134,12 @@ export async function createUser(server: RunningServer, user: { email: string; p
   return created.id;
 }
 
+/** Picks an option of one of the console's selects (a Radix listbox). */
+export async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
+  await scope.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
 /** Signs in through the login page, as a person does, and waits until the console has left it. */
 export async function signIn(page: Page, server: RunningServer, email: string, password: string): Promise<void> {
   await page.goto(`${server.url}/login`);

@@ -1,13 +1,6 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../common/rbac';
-import { ADMIN, createUser, useJourney } from './harness';
-
-/** Picks an option of one of the console's selects (a Radix listbox). */
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+import { ADMIN, choose, createUser, useJourney } from './harness';
 
 describe('permissions and tokens', () => {
   const journey = useJourney({ signIn: true });
