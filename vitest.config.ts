@@ -38,6 +38,11 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          // Files share their worker's modules: importing the server's module graph took about half of
+          // each file's time when every file loaded it afresh. Each file still has its own database and
+          // app; test/setup-integration.ts resets the process-wide state an earlier file may leave.
+          isolate: false,
+          setupFiles: ['test/setup-integration.ts'],
         },
       },
       {
@@ -55,6 +60,9 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: 1,
           fileParallelism: false,
+          // One worker runs every journey, loading the harness (and the server modules it uses) once;
+          // each journey still starts its own server and browser.
+          isolate: false,
         },
       },
     ],

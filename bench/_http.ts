@@ -40,11 +40,14 @@ export function curl(base: string, token: string, request: BenchRequest): { ms: 
  * as it may while the web app is mid-change) the server's TypeScript sources through tsx. The API's work
  * is the same code either way; only the startup differs.
  */
-export async function startServer(url: string, built: boolean): Promise<Pick<ServeProcess, 'url' | 'stop'>> {
+export async function startServer(url: string, built: boolean, extraEnv: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Pick<ServeProcess, 'url' | 'stop'> & { pid: number }> {
   const port = await freePort();
-  const env = { DATABASE_URL: url, LOG_LEVEL: 'warn' };
-  if (built) return startServe(env, port);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts'), 'serve'], {
+  const env = { DATABASE_URL: url, LOG_LEVEL: 'warn', ...extraEnv };
+  if (built) {
+    const serve = await startServe(env, port);
+    return { url: serve.url, stop: serve.stop, pid: serve.child.pid ?? 0 };
+  }
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, 'server', 'main.ts'), 'serve'], {
     cwd: ROOT,
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -62,6 +65,7 @@ export async function startServer(url: string, built: boolean): Promise<Pick<Ser
   }
   return {
     url: base,
+    pid: child.pid ?? 0,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

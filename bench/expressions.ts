@@ -1,7 +1,8 @@
 // The expression language, measured (docs/EXPRESSIONS.md): cel-spec's conformance simple tests (from
 // @bufbuild/cel-spec) and evaluations per second for @marcbachmann/cel-js and @bufbuild/cel side by side (the
 // engine choice), then the engine as the product ships it, Go-template renders per second
-// (bench/expressions-templates.ts) and the differential agreement with Go's text/template.
+// (bench/expressions-templates.ts), the differential agreement with Go's text/template, and the query
+// languages' engines (p50/p95 per engine: bench/_query-engines.ts).
 // Run: npx tsx bench/expressions.ts [seconds per expression, default 2]
 import { celEnv, isCelError, parse as bufParse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
@@ -119,3 +120,6 @@ const differential = runDifferential();
 process.stdout.write(
   `\nGo templates against Go ${differential.go}'s text/template (test/oracles/gotemplate): ${differential.agreeing}/${differential.total} cases agree (${percent(differential.agreeing, differential.total)}); known differences: ${differential.disagreements.map((item) => item.name).join(', ') || 'none'}.\n`,
 );
+
+const { runQueryEngines } = await import('./_query-engines');
+await runQueryEngines();

@@ -1,7 +1,8 @@
 // The check scheduler under load (issue 4): 5,000 HTTP checks every 30 s (≈ 167 runs/s) against a local
 // HTTP server, run by a real `watchkeeper serve`, for 5 minutes after one interval of warm-up. The peer
-// records when each request arrives; the start lag of a run is its arrival minus its slot on the canary's
-// grid (read from the database), and a slot of the window with no arrival is a missed run.
+// records when each request arrives; the start lag of a run is its arrival minus its instant: the slot on
+// the canary's grid (read from the database) plus the check's offset in it (check-times.ts); a slot of the
+// window with no arrival is a missed run.
 // Targets: start lag p99 ≤ 1 s, no missed run; the server's RSS and CPU are reported.
 // Run: npx tsx bench/scheduler.ts [checks=5000]   (BENCH_SECONDS=300, BENCH_DATABASE_URL for an external
 // PostgreSQL: an empty, disposable database; without it an embedded one runs in a temporary directory)
@@ -12,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { saveCanary } from '../server/features/health/canaries';
+import { checkTimes } from '../server/features/health/check-times';
 import { freePort } from '../server/platform/db/embedded';
 import { inTransaction } from '../server/platform/jobs/db';
 import { ROOT, startServe } from '../test/cli';
@@ -92,7 +94,7 @@ async function run({ url: databaseUrl, pool, label }: BenchDatabase): Promise<vo
     const stored = Number(
       (await pool.query<{ n: string }>('SELECT count(*) AS n FROM check_statuses WHERE time >= $1 AND time < $2', [new Date(windowStart), new Date(windowEnd)])).rows[0]?.n ?? 0,
     );
-    const { rows } = await pool.query<{ name: string; next_run_at: Date }>("SELECT name, next_run_at FROM canaries WHERE namespace = 'bench' AND deleted_at IS NULL");
+    const { rows } = await pool.query<{ id: string; name: string; next_run_at: Date }>("SELECT id, name, next_run_at FROM canaries WHERE namespace = 'bench' AND deleted_at IS NULL");
 
     const lags: number[] = [];
     let slots = 0;
@@ -100,7 +102,10 @@ async function run({ url: databaseUrl, pool, label }: BenchDatabase): Promise<vo
     let doubled = 0;
     for (const row of rows) {
       const index = Number(row.name.slice('bench-'.length));
-      const phase = row.next_run_at.getTime() % INTERVAL_MS;
+      // A check starts at its own instant within its canary's slot (docs/HEALTH.md "When a check runs"):
+      // the lag is counted from there.
+      const offset = checkTimes(row.id, '@every 30s', row.next_run_at, 1).startOf(`http/endpoint ${index}`) - row.next_run_at.getTime();
+      const phase = (row.next_run_at.getTime() + offset) % INTERVAL_MS;
       // Every slot of the grid (phase + k·interval) inside the window.
       const firstSlot = Math.ceil((windowStart - phase) / INTERVAL_MS) * INTERVAL_MS + phase;
       const seen = new Map<number, number>();

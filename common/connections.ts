@@ -6,7 +6,14 @@
  */
 
 /** Where a field's value is kept on the connection row. */
-export type ConnectionTarget = 'url' | 'username' | 'password' | 'certificate' | 'insecure_tls' | `properties.${string}`;
+export type ConnectionTarget = TextTarget | 'insecure_tls' | `properties.${string}`;
+/** The connection row's text columns a field may fill. */
+export type TextTarget = 'url' | 'username' | 'password' | 'certificate';
+
+/** Whether a field fills one of the row's text columns (not insecure_tls, not one of its properties). */
+export function isTextTarget(target: ConnectionTarget): target is TextTarget {
+  return target !== 'insecure_tls' && !target.startsWith('properties.');
+}
 
 export interface ConnectionField {
   /** The key in the Mission Control type block (`spec.<block>.<key>`) and in the console form. */
@@ -300,18 +307,57 @@ export const CONNECTION_TYPES: readonly ConnectionTypeDef[] = [
   { type: 'folder', label: 'Folder', category: 'Other', block: 'folder', fields: [{ key: 'path', label: 'Path', target: 'url', input: 'text', required: true, placeholder: '/var/lib/data' }] },
   { type: 'gcs', label: 'GCS', category: 'Cloud', block: 'gcs', fields: [url(false, 'Endpoint'), { key: 'certificate', label: 'Service account JSON', target: 'certificate', input: 'secret', required: true }, prop('bucket', 'Bucket', { required: true })], cloud: 'Google Cloud Storage' },
   { type: 'gitlab', label: 'Gitlab', category: 'Source control', block: 'gitlab', fields: [token('personalAccessToken', 'Personal Access Token'), url(false, 'URL', 'https://gitlab.com')] },
+  // Key management services (Mission Control's awskms, azureKeyVault and gcpkms blocks): a key and the
+  // credentials to use it, kept for what encrypts with them (SOPS). Nothing here calls them yet.
+  {
+    type: 'aws_kms',
+    label: 'AWS KMS',
+    category: 'Cloud',
+    block: 'awskms',
+    fields: [prop('keyID', 'Key ID', { required: true, placeholder: 'arn:aws:kms:eu-west-1:111122223333:alias/sops-key', hint: 'an ARN or alias/<name>' }), ...awsFields],
+    cloud: 'AWS KMS',
+  },
+  {
+    type: 'azure_key_vault',
+    label: 'Azure Key Vault',
+    category: 'Cloud',
+    block: 'azureKeyVault',
+    fields: [
+      prop('keyID', 'Key ID', { required: true, placeholder: 'https://<vault>.vault.azure.net/keys/<key>' }),
+      { key: 'clientID', label: 'Client ID', target: 'username', input: 'text', required: true },
+      token('clientSecret', 'Client Secret'),
+      prop('tenantID', 'Tenant ID', { required: true }),
+    ],
+    cloud: 'Azure Key Vault',
+  },
+  {
+    type: 'gcp_kms',
+    label: 'GCP KMS',
+    category: 'Cloud',
+    block: 'gcpkms',
+    fields: [
+      prop('keyID', 'Key ID', { required: true, placeholder: 'projects/<project>/locations/<location>/keyRings/<ring>/cryptoKeys/<key>' }),
+      { key: 'certificate', label: 'Service account JSON', target: 'certificate', input: 'secret', required: true },
+      prop('project', 'Project'),
+      url(false, 'Endpoint'),
+    ],
+    cloud: 'Google Cloud KMS',
+  },
 ];
 
 const BY_TYPE = new Map(CONNECTION_TYPES.map((def) => [def.type, def]));
 /** Mission Control's block keys (`spec.mssql`, `spec.smtp`, …) to types. */
-const BY_BLOCK = new Map(CONNECTION_TYPES.filter((def) => def.block).map((def) => [def.block as string, def]));
+const BY_BLOCK = new Map(CONNECTION_TYPES.flatMap((def) => (def.block ? [[def.block, def] as const] : [])));
 
 export function connectionType(type: string): ConnectionTypeDef | undefined {
   return BY_TYPE.get(type);
 }
 
+/** Block keys read without regard to case, as Go's JSON decoding reads Mission Control's (`azurekeyvault`). */
+const BY_BLOCK_LOWER = new Map([...BY_BLOCK].map(([block, def]) => [block.toLowerCase(), def]));
+
 export function connectionTypeOfBlock(block: string): ConnectionTypeDef | undefined {
-  return BY_BLOCK.get(block);
+  return BY_BLOCK.get(block) ?? BY_BLOCK_LOWER.get(block.toLowerCase());
 }
 
 /** Types the type picker offers (spec §3: jmeter hidden), by label. */
@@ -330,8 +376,9 @@ export type ValueReference = { kind: 'secret' | 'configmap'; name: string; key: 
 export function parseValueReference(text: string): ValueReference | undefined {
   const match = /^(secret|configmap|helm|serviceaccount):\/\/([^/]+)(?:\/(.+))?$/.exec(text);
   if (!match) return undefined;
-  const [, kind, name, key] = match as unknown as [string, ValueReference['kind'], string, string | undefined];
+  const [, kind, name = '', key] = match;
   if (kind === 'serviceaccount') return { kind, name };
+  if (kind !== 'secret' && kind !== 'configmap' && kind !== 'helm') return undefined;
   if (!key) return undefined;
   return { kind, name, key };
 }
@@ -357,7 +404,7 @@ export interface ConnectionInput {
 export function fieldValue(row: Pick<ConnectionInput, 'url' | 'username' | 'password' | 'certificate' | 'insecure_tls' | 'properties'>, field: ConnectionField): string {
   if (field.target === 'insecure_tls') return row.insecure_tls ? 'true' : '';
   if (field.target.startsWith('properties.')) return row.properties?.[field.target.slice('properties.'.length)] ?? '';
-  return (row[field.target as 'url' | 'username' | 'password' | 'certificate'] as string | undefined) ?? '';
+  return isTextTarget(field.target) ? (row[field.target] ?? '') : '';
 }
 
 /**

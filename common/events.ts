@@ -5,6 +5,8 @@
  * `{ id, name, type, namespace, previous, … }` (incidents: `{ id, incident_id, title, severity, status, previous }`).
  */
 
+import { isOneOf } from './guards';
+
 export const INCIDENT_STATUS_EVENTS = [
   'incident.status.new',
   'incident.status.open',
@@ -112,7 +114,7 @@ export function isKnownEvent(name: string): boolean {
 
 /** The event names a name or `family.*` stands for. */
 export function expandEvent(name: string): string[] {
-  const all = [...EVENT_NAMES, ...PLAYBOOK_EVENT_NAMES] as string[];
+  const all: string[] = [...EVENT_NAMES, ...PLAYBOOK_EVENT_NAMES];
   if (!name.endsWith('.*')) return all.includes(name) ? [name] : [];
   const prefix = name.slice(0, -1);
   return all.filter((event) => event.startsWith(prefix));
@@ -125,6 +127,6 @@ const HEALTHS = ['healthy', 'unhealthy', 'warning', 'unknown'] as const;
  * health on config items here (the column allows healthy, unhealthy, warning, unknown), so none is mapped.
  */
 export function healthEvent(kind: 'config' | 'component', health: string | null | undefined): `config.${(typeof HEALTHS)[number]}` | `component.${(typeof HEALTHS)[number]}` | undefined {
-  if (!health || !(HEALTHS as readonly string[]).includes(health)) return undefined;
-  return `${kind}.${health as (typeof HEALTHS)[number]}`;
+  if (!health || !isOneOf(HEALTHS, health)) return undefined;
+  return `${kind}.${health}`;
 }

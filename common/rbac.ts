@@ -1,3 +1,4 @@
+import { isOneOf } from './guards';
 /**
  * Roles, resources and actions of spec §6, and the token scopes of spec §4 and §6. The server decides
  * every request with these tables; the console reads the same tables to hide what the server would refuse.
@@ -315,5 +316,5 @@ export const RUN_NOW_ROLES: readonly Role[] = ['admin', 'editor', 'responder', '
  * server asks this; the console asks the same of whoami's roles and permissions.
  */
 export function canRunChecks(roles: readonly string[], access: AccessMap): boolean {
-  return roles.some((role) => (RUN_NOW_ROLES as readonly string[]).includes(role)) || canAccess(access, 'canaries', 'update');
+  return roles.some((role) => isOneOf(RUN_NOW_ROLES, role)) || canAccess(access, 'canaries', 'update');
 }

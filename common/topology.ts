@@ -57,8 +57,18 @@ export interface ComponentSummary {
   checks: HealthCounts;
   /** Configs attached to this component by health. */
   configs: HealthCounts;
-  /** Open insights of the attached configs, by severity (critical, high, medium, low, info). */
-  insights: Record<string, number>;
+  /**
+   * Open insights of the attached configs by analysis type, then severity (critical, high, medium, low,
+   * info): canary-checker's map, e.g. {security: {critical: 1}}.
+   */
+  insights: Record<string, Record<string, number>>;
+}
+
+/** Open insights by severity, over every analysis type. */
+export function insightsBySeverity(insights: ComponentSummary['insights']): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const bySeverity of Object.values(insights)) for (const [severity, count] of Object.entries(bySeverity)) total[severity] = (total[severity] ?? 0) + count;
+  return total;
 }
 
 export interface TopologyComponent {
@@ -66,18 +76,23 @@ export interface TopologyComponent {
   topology_id: string | null;
   parent_id: string | null;
   name: string;
+  /** The namespace of its topology ('' for a component pushed without one). */
+  namespace: string;
   /** A display text, when it differs from the name. */
   text: string | null;
-  type: string | null;
+  /** '' when it has none (canary-checker sends the text). */
+  type: string;
   icon: string | null;
   owner: string | null;
   tooltip: string | null;
-  description: string | null;
+  /** '' when it has none. */
+  description: string;
   labels: Record<string, string>;
   properties: ComponentProperty[];
   /** Rolled up live: the worst of its own, its children's and its checks' health. */
   health: ComponentHealth;
-  status: string | null;
+  /** Its own status text (Running, Degraded, …), or its config's; '' when none. */
+  status: string;
   /** Why the health is what it is, e.g. 'unhealthy: 2 of 3 pods unhealthy'. */
   status_reason: string | null;
   hidden: boolean;
@@ -93,6 +108,8 @@ export interface TopologyComponent {
   configs: ComponentConfig[];
   /** Number of direct children (hidden ones included only when asked for). */
   children_count: number;
+  /** True without children (canary-checker's is_leaf). */
+  is_leaf: boolean;
   /** The children, while within the requested depth. */
   components?: TopologyComponent[];
 }

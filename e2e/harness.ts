@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, inject, type TestContext } from 'vitest';
 import type { Role } from '../common/rbac';
 import { createIdentity } from '../server/features/identity/identities';
 import { hashPassword } from '../server/features/identity/passwords';
@@ -36,16 +37,26 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts `watchkeeper serve` as a newcomer would: a fresh data directory, the embedded database, a free port. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts `watchkeeper serve` as a newcomer would after `watchkeeper migrate`: its own data directory, a copy
+ * of the one e2e/global-setup.ts migrated (`fresh`: an empty one, so serve creates the embedded database
+ * itself), the embedded database, a free port.
+ */
+export async function startServer(env: Record<string, string> = {}, options: { fresh?: boolean } = {}): Promise<RunningServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-e2e-'));
   await fs.chmod(dataDir, 0o755);
+  // cp -a keeps the database files' owner (the unprivileged user the embedded engine runs as under root).
+  if (!options.fresh) await promisify(execFile)('cp', ['-a', `${inject('e2eDataTemplate')}/.`, dataDir]);
+  // The log roots default to ./logs of the working directory (the repository here): a journey's demo copy of
+  // the console log goes to a folder of its own instead, unless the journey names its roots.
+  const logRoot = `${dataDir}-logs`;
+  if (env.WATCHKEEPER_LOG_ROOTS === undefined) await fs.mkdir(logRoot, { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin', 'watchkeeper.mjs'), 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, WATCHKEEPER_DATA: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: url, DATABASE_URL: '', ...env },
+    env: { ...process.env, WATCHKEEPER_DATA: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: url, DATABASE_URL: '', WATCHKEEPER_LOG_ROOTS: logRoot, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -83,6 +94,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         clearTimeout(timer);
       }
       await fs.rm(dataDir, { recursive: true, force: true });
+      await fs.rm(logRoot, { recursive: true, force: true });
     },
   };
 }
@@ -152,17 +164,21 @@ export async function signIn(page: Page, server: RunningServer, email: string, p
 /**
  * Registers the hooks of a journey file: one server and one browser for the file, and a screenshot in
  * test-results/ for each failed test. With `signIn`, an admin account is created and the browser signs
- * in before the first test.
+ * in before the first test. With `fresh`, the server starts on an empty data directory (see startServer).
  */
-export function useJourney(options: { env?: Record<string, string>; signIn?: boolean } = {}): Journey {
+export function useJourney(options: { env?: Record<string, string>; signIn?: boolean; fresh?: boolean } = {}): Journey {
   let server: RunningServer | undefined;
   let browser: BrowserSession | undefined;
   beforeAll(async () => {
-    server = await startServer(options.env ?? {});
-    browser = await launchBrowser();
+    // Independent: the browser starts while the server does (whichever started is closed by afterAll).
+    const [started, launched] = await Promise.allSettled([startServer(options.env ?? {}, { fresh: options.fresh }), launchBrowser()]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
     if (options.signIn) {
-      await createUser(server, { ...ADMIN, roles: ['admin'] });
-      await signIn(browser.page, server, ADMIN.email, ADMIN.password);
+      await createUser(started.value, { ...ADMIN, roles: ['admin'] });
+      await signIn(launched.value.page, started.value, ADMIN.email, ADMIN.password);
     }
   });
   afterEach(async (ctx: TestContext) => {
@@ -173,8 +189,7 @@ export function useJourney(options: { env?: Record<string, string>; signIn?: boo
     }
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await Promise.all([browser?.close(), server?.stop()]);
   });
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} is not started (beforeAll failed?)`);

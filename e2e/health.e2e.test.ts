@@ -1,4 +1,6 @@
+import fs from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../server/platform/db/embedded';
@@ -66,6 +68,11 @@ describe('health', () => {
     await web.click();
     const closed = table(page).getByRole('row', { name: /closed port/ });
     await closed.getByText('0.0%', { exact: true }).waitFor();
+    // The strip of its newest results, from the summary answer itself: its one run, failed.
+    const strip = closed.getByRole('img', { name: '1 latest result: 0 passed, 1 failed' });
+    await strip.waitFor();
+    expect(await strip.locator('[data-status]').evaluateAll((bars) => bars.map((bar) => bar.getAttribute('data-status')))).toEqual(['failed']);
+    expect(await strip.locator('[data-status]').getAttribute('title')).toMatch(/^Failed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
     expect(await table(page).getByRole('row', { name: /open port/ }).count()).toBe(0);
 
     await page.getByRole('switch', { name: 'Hide Passing' }).click();
@@ -108,7 +115,7 @@ describe('health', () => {
     await page.getByRole('combobox', { name: 'Group By' }).click();
     await page.getByRole('option', { name: 'Name' }).click();
     await page.waitForURL((current) => current.searchParams.get('groupBy') === 'name');
-    const disk = table(page).getByRole('row', { name: /^\(2\) disk/ });
+    const disk = table(page).getByRole('row', { name: /^disk \(2\)/ });
     await disk.getByText('1/2', { exact: true }).waitFor();
     expect(await disk.getByRole('img', { name: 'Mixed' }).count()).toBe(1);
 
@@ -146,6 +153,24 @@ describe('health', () => {
     const history = drawer.getByRole('table', { name: 'Check history' });
     await history.getByRole('row', { name: /Failed/ }).waitFor();
     expect(await history.getByRole('row', { name: /Failed/ }).count()).toBe(1);
+    // The graph reads canary-checker's graph answer (its status series and uptime); on a short screen it is a tab.
+    const graphTab = drawer.getByRole('tab', { name: 'Graph' });
+    const tabbed = (await graphTab.count()) > 0;
+    if (tabbed) await graphTab.click();
+    await drawer.getByRole('img', { name: /^Latency and results over the range: 0 passed, 1 failed/ }).waitFor();
+    // uPlot draws it: hovering shows the bucket's exact time, its mean latency with its unit and its results.
+    // Its one bucket is the newest: at the right end of the range.
+    const plot = drawer.locator('.u-over');
+    const box = await plot.boundingBox();
+    await plot.hover({ position: { x: (box?.width ?? 2) - 2, y: (box?.height ?? 2) / 2 } });
+    const tooltip = page.getByRole('tooltip');
+    await tooltip.getByText('0 passed, 1 failed', { exact: true }).waitFor();
+    expect(await tooltip.textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Mean latency\d+(ms|\.?\d*s)/);
+    // The strip under it: the bucket's results, red.
+    const results = drawer.getByRole('img', { name: 'Results: 0 passed, 1 failed' });
+    expect(await results.locator('[data-tone]').evaluateAll((segments) => segments.map((segment) => segment.getAttribute('data-tone')))).toEqual(['fail']);
+    await page.mouse.move(0, 0);
+    if (tabbed) await drawer.getByRole('tab', { name: /^History/ }).click();
 
     // Duration filter (spec §5): nothing takes 30 s; a custom value needs ms or s.
     const duration = drawer.getByLabel('Duration');
@@ -194,6 +219,62 @@ describe('health', () => {
       expect((await viewer.page.request.post(url(`/api/canary/run/check/${ids.get('open port') ?? ''}`), { data: {} })).status()).toBe(403);
     } finally {
       await viewer.close();
+    }
+  });
+
+  it("shows a group row's worst latency and latest transition, its count beside the chevron, no empty block under the rows, and a search hint that fits (issue 38 item 9)", async () => {
+    const page = journey.page();
+    const screenshots = path.resolve(import.meta.dirname, '..', '.tmp', 'screenshots');
+    await fs.mkdir(screenshots, { recursive: true });
+    try {
+      for (const width of [1440, 900]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(url('/health?hidePassing=false&groupBy=canary_name'));
+        const web = table(page).getByRole('row', { name: /e2e-web/ });
+        await web.getByText('2/3', { exact: true }).waitFor();
+        const cells = web.getByRole('cell');
+        // The chevron, the group's name and its count in one cell, the count right after the name.
+        const first = cells.first();
+        await first.getByText('e2e-web', { exact: true }).waitFor();
+        const name = await first.getByText('e2e-web', { exact: true }).boundingBox();
+        const count = await first.getByText('(3)', { exact: true }).boundingBox();
+        expect(count && name ? count.x - (name.x + name.width) : -1).toBeGreaterThanOrEqual(0);
+        expect(count && name ? count.x - (name.x + name.width) : 99).toBeLessThan(16);
+        // Latency and Transition are the group's: the slowest p95 and the latest transition of its checks.
+        const groupLatency = (await cells.nth(3).innerText()).trim();
+        // The transition as its title says it (the exact time; the text is relative and ticks).
+        const groupTransition = (await cells.nth(4).locator('[title]').getAttribute('title')) ?? '';
+        await web.click();
+        const children = table(page).getByRole('row', { name: /open port|closed port|say hello/ });
+        await expect.poll(() => children.count()).toBe(3);
+        const childLatencies = await children.evaluateAll((rows) => rows.map((row) => (row.children[4] as HTMLElement).innerText.trim()));
+        const childTransitions = await children.evaluateAll((rows) => rows.map((row) => row.children[5]?.querySelector('[title]')?.getAttribute('title') ?? ''));
+        expect(groupLatency).not.toBe('');
+        expect(childLatencies).toContain(groupLatency);
+        expect(groupTransition).not.toBe('');
+        expect(childTransitions).toContain(groupTransition);
+        // No empty block: the table's scroller is as tall as its rows.
+        const block = await table(page).evaluate((element) => ({ box: element.parentElement?.clientHeight ?? 0, rows: element.getBoundingClientRect().height }));
+        expect(block.box).toBeLessThanOrEqual(Math.ceil(block.rows) + 1);
+        // The search box's hint is whole: its placeholder fits the box.
+        const search = page.getByRole('searchbox', { name: 'Search checks' });
+        const hint = await search.evaluate((input: HTMLInputElement) => {
+          const style = getComputedStyle(input);
+          const context = document.createElement('canvas').getContext('2d');
+          if (context) context.font = style.font;
+          const needs = context?.measureText(input.placeholder).width ?? Infinity;
+          return { placeholder: input.placeholder, title: input.title, needs, room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+        });
+        // With a margin: a canvas measures the text a little narrower than the input draws it.
+        expect(hint.needs * 1.1, `"${hint.placeholder}" in ${hint.room}px at ${width}px`).toBeLessThanOrEqual(hint.room);
+        if (width === 900) expect(hint.placeholder).toBe('e.g. name=grafana health=unhealthy');
+        // Spec: the whole search hint stays readable on hover.
+        expect(hint.title).toBe('Filter the list using queries e.g: name=grafana type=Kubernetes::Deployment or health=healthy,unhealthy');
+        if (width === 1440) expect(hint.placeholder).toBe(hint.title);
+        await page.screenshot({ path: path.join(screenshots, `health-grouped-${width}.png`) });
+      }
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
     }
   });
 

@@ -74,10 +74,16 @@ describe('identity: first account, sign-in, TOTP and roles', () => {
     await page.getByText('The email address or password is wrong.').waitFor();
     await page.goto(url(`/login?username=${encodeURIComponent(admin.email)}&password=${encodeURIComponent(admin.password)}&return_to=%2Fsettings%2Fjobs`));
     await page.waitForURL((u) => u.pathname === '/settings/jobs');
+    // Spec §8: a flow error that no longer exists (or never did) goes home, not to an error with 'Try again' (issue 38).
+    await page.goto(url('/error?id=00000000-0000-0000-0000-000000000000'));
+    await page.waitForURL((u) => u.pathname === '/topology');
+    expect(await page.getByText('An error occurred').count()).toBe(0);
   });
 
   it('enrols an authenticator app and asks for its code at the next sign-in', async () => {
     const page = journey.page();
+    // Go back, and the sign-in after sign-out, return to the page the profile was opened from.
+    const from = new URL(page.url()).pathname;
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Your Profile' }).click();
     await page.getByRole('heading', { name: 'Manage 2FA TOTP Authenticator App' }).waitFor();
@@ -94,7 +100,7 @@ describe('identity: first account, sign-in, TOTP and roles', () => {
     // Spec §9: the outcome clears after 10 s.
     await page.getByText('Your changes have been saved.').waitFor({ state: 'detached', timeout: 15_000 });
     await page.getByRole('link', { name: 'Go back' }).click();
-    await page.waitForURL((u) => u.pathname === '/settings/jobs');
+    await page.waitForURL((u) => u.pathname === from);
 
     await signOut(page);
     await enterPassword(page, admin.email, admin.password);
@@ -105,7 +111,7 @@ describe('identity: first account, sign-in, TOTP and roles', () => {
     await page.getByText('The authentication code is wrong; enter the current code from your app.').waitFor();
     await page.getByLabel('Authentication code').fill(await nextCode(secret));
     await page.getByRole('button', { name: 'Use authenticator' }).click();
-    await page.waitForURL((u) => u.pathname === '/settings/jobs');
+    await page.waitForURL((u) => u.pathname === from);
     await sidebar(page).getByRole('button', { name: 'Settings' }).waitFor();
   });
 

@@ -23,7 +23,7 @@ describe('integrations', () => {
   afterAll(() => fs.rm(folder, { recursive: true, force: true }));
 
   async function waitFor<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
+    for (let attempt = 0; attempt < 150; attempt += 1) {
       const value = await read();
       if (value !== undefined) return value;
       await new Promise((resolve) => setTimeout(resolve, 200));

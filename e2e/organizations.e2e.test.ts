@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { deleteOrganization, findOrganization } from '../server/features/organizations-admin/service';
+import { deleteOrganization, findOrganization, inviteMember } from '../server/features/organizations-admin/service';
 import { signOutThroughProvider, throughProviderPages, useOidcJourney } from './provider-pages';
 
 /**
@@ -53,6 +53,18 @@ describe('choosing an organization in hosted mode', () => {
 
     const choices = page.getByRole('list', { name: 'Your organizations' }).getByRole('button');
     expect(await choices.allTextContents()).toEqual(['Acme', 'Globex']);
+    // Olga is the console's first account, so its platform administrator (issue 35): whoami says so, and the
+    // chooser offers her the organizations before she chooses one; that page answers her (no 403).
+    const me = (await (await page.request.get(`${journey.server().url}/api/auth/whoami`)).json()) as { platform_admin: boolean; organization_role: string | null };
+    expect(me).toMatchObject({ platform_admin: true, organization_role: null });
+    await page.getByRole('link', { name: 'Manage organizations' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings/organizations');
+    const organizations = page.getByRole('table', { name: 'Organizations' });
+    await organizations.getByRole('row', { name: /Globex/ }).waitFor();
+    await organizations.getByRole('row', { name: /Acme/ }).waitFor();
+    await page.getByRole('button', { name: 'New organization' }).waitFor();
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === '/settings/tokens');
     await page.getByRole('button', { name: 'Globex' }).click();
     // Through the landing page, back to the page that was opened, now in Globex.
     await page.waitForURL((url) => url.pathname === '/settings/tokens');
@@ -118,6 +130,46 @@ describe('choosing an organization in hosted mode', () => {
     await teams.getByRole('row', { name: /acme-platform/ }).waitFor();
   });
 
+  it('Settings → Users shows and changes the role in the organization worked in, not the person’s own roles', async () => {
+    const page = journey.page();
+    const { url, pool } = journey.server();
+    // A member of Acme with a role there, whose own (console-wide) role is guest.
+    const acme = await findOrganization(pool, 'org_acme');
+    const { member } = await inviteMember(pool, acme.id, { email: 'mia@example.com', role: 'viewer', first: 'Mia', last: 'Member' });
+    await pool.query("UPDATE person_roles SET role = 'guest' WHERE person_id = $1", [member.person_id]);
+    await page.getByRole('button', { name: 'Organization: Acme' }).waitFor();
+    await page.goto(`${url}/settings/users`);
+    const users = page.getByRole('table', { name: 'Users' });
+    await users.getByRole('columnheader', { name: 'Role in Acme' }).waitFor();
+    // People join an organization as its members (the built-in invitation has no use here).
+    expect(await page.getByRole('link', { name: 'Invite to Acme' }).getAttribute('href')).toBe(`/settings/organizations?members=${acme.id}`);
+    expect(await page.getByRole('button', { name: 'Invite user' }).count()).toBe(0);
+    const mia = users.getByRole('row', { name: /Mia Member/ });
+    await mia.getByText('Viewer').waitFor();
+    await mia.getByRole('button', { name: 'Actions for Mia Member' }).click();
+    await page.getByRole('menuitem', { name: 'Edit role' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit role of Mia Member in Acme' });
+    await dialog.getByRole('radio', { name: 'Editor' }).click();
+    await dialog.getByRole('button', { name: 'Update' }).click();
+    await page.getByText('User updated successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await mia.getByText('Editor').waitFor();
+    const stored = await pool.query<{ member: string; own: string[] }>(
+      `SELECT m.role AS member, (SELECT array_agg(r.role) FROM person_roles r WHERE r.person_id = m.person_id) AS own
+         FROM organization_members m WHERE m.organization_id = $1 AND m.person_id = $2`,
+      [acme.id, member.person_id],
+    );
+    expect(stored.rows).toEqual([{ member: 'editor', own: ['guest'] }]);
+    // Globex's Users page: Mia is none of Globex's, and Olga's role there is Globex's.
+    await switchTo(page, 'Acme', 'Globex');
+    await page.waitForURL((url) => url.pathname === '/settings/users');
+    await users.getByRole('columnheader', { name: 'Role in Globex' }).waitFor();
+    await users.getByRole('row', { name: /Olga Ops/ }).getByText('Admin').waitFor();
+    expect(await users.getByRole('row', { name: /Mia Member/ }).count()).toBe(0);
+    await switchTo(page, 'Globex', 'Acme');
+    await page.waitForURL((url) => url.pathname === '/settings/users');
+  });
+
   it('shows the chooser without a reload when the chosen organization is lost mid-session, at the next click', async () => {
     const page = journey.page();
     const { pool } = journey.server();
@@ -147,6 +199,17 @@ describe('choosing an organization in hosted mode', () => {
     await page.waitForURL((url) => url.pathname === '/incidents');
     await page.getByRole('heading', { name: 'No organization' }).waitFor();
     await page.getByText('You are not a member of any organization.', { exact: false }).waitFor();
+    expect(await page.getByRole('link', { name: 'Manage organizations' }).count()).toBe(0);
+    // The console's admin role without being a platform administrator manages no organization (issue 35):
+    // nothing is offered that the server would refuse, and the page itself is not let through.
+    await journey.server().pool.query("INSERT INTO person_roles (person_id, role) SELECT id, 'admin' FROM people WHERE email = 'nadia@example.com' ON CONFLICT DO NOTHING");
+    await page.goto(`${journey.server().url}/settings/organizations`);
+    await page.getByRole('heading', { name: 'No organization' }).waitFor();
+    const me = (await (await page.request.get(`${journey.server().url}/api/auth/whoami`)).json()) as { roles: string[]; platform_admin: boolean };
+    expect(me.roles).toContain('admin');
+    expect(me.platform_admin).toBe(false);
+    expect(await page.getByRole('link', { name: 'Manage organizations' }).count()).toBe(0);
+    expect(await page.getByRole('table', { name: 'Organizations' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.origin === oidc.issuer.url && url.pathname.startsWith('/session/end'));
   });

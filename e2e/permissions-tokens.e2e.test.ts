@@ -142,7 +142,7 @@ describe('permissions and tokens', () => {
 
     await created.getByRole('button', { name: 'Done' }).click();
     const row = page.getByRole('table', { name: 'API tokens' }).getByRole('row', { name: /e2e-read/ });
-    await row.getByText('mcp: * · canaries: read · catalog: read · application: read · playbooks: read · notification: read').waitFor();
+    await row.getByText('mcp: all · canaries: read · catalog: read · application: read · playbooks: read · notification: read').waitFor();
     await row.getByText(ADMIN.name).waitFor();
     await row.getByText('never').first().waitFor();
 

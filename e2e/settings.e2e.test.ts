@@ -78,6 +78,15 @@ describe('settings', () => {
     expect(await page.getByRole('button', { name: 'Time range: Last 2 days' }).count()).toBe(1);
     // Spec §2 "Job history": a canary's run links to its page, /settings/canaries/{id}.
     expect(await table.getByRole('link', { name: 'fast-canary' }).getAttribute('href')).toBe(`/settings/canaries/${canaryId}`);
+    // Its agent, 'local' (this instance, the nil uuid), links to the Agents page, which shows it (issue 38).
+    await table.getByRole('row', { name: /fast-canary/ }).getByRole('link', { name: 'local' }).click();
+    await page.waitForURL((u) => u.pathname === '/settings/agents' && u.searchParams.get('id') === '00000000-0000-0000-0000-000000000000');
+    const agent = page.getByRole('dialog', { name: 'Agent local' });
+    await agent.getByText('This instance', { exact: true }).waitFor();
+    await agent.getByRole('table', { name: 'Agent job history' }).getByText('fast-canary').waitFor();
+    expect(await page.getByText(/No agent found/).count()).toBe(0);
+    await page.goBack();
+    await table.getByText('fast-canary').waitFor();
 
     await page.getByLabel('Status').selectOption('FAILED');
     await page.waitForURL(/status=FAILED/);

@@ -3,7 +3,8 @@ import { useJourney } from './harness';
 
 /** The console's frame: sidebar, top bar and menus, preferences, and the error page for unknown routes. */
 describe('shell', () => {
-  const journey = useJourney({ signIn: true });
+  // The first start of all: serve creates the embedded database itself, in an empty data directory.
+  const journey = useJourney({ signIn: true, fresh: true });
 
   it('shows the shell on first start', async () => {
     const page = journey.page();
@@ -16,9 +17,13 @@ describe('shell', () => {
     for (const name of ['Preferences', 'Docs', 'User menu']) await page.getByRole('button', { name }).waitFor();
 
     await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByText(/^frontend \S+, backend \S+$/).waitFor();
+    await page.getByText(/^frontend .+, backend (?!…).+$/).waitFor();
     const versionLine = await page.getByTestId('version-line').textContent();
-    expect(versionLine).toMatch(/^frontend \d+\.\d+\.\d+, backend \d+\.\d+\.\d+$/);
+    // Issue 38: each part's package version and the git commit it was built (frontend) or started (backend) from.
+    const part = String.raw`\d+\.\d+\.\d+ \([0-9a-f]{7}(?:-dirty)?\)`;
+    expect(versionLine).toMatch(new RegExp(`^frontend ${part}, backend ${part}$`));
+    const backend = ((await (await fetch(`${journey.server().url}/api/version`)).json()) as { backend: string }).backend;
+    expect(versionLine?.endsWith(`, backend ${backend}`)).toBe(true);
     await page.keyboard.press('Escape');
   });
 

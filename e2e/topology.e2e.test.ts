@@ -119,7 +119,7 @@ status:
     await page.getByRole('article', { name: 'shop' }).getByRole('link', { name: 'shop' }).click();
     await page.waitForURL(/\/topology\/[0-9a-f-]{36}$/);
     const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
-    await breadcrumb.getByRole('link', { name: 'Topology' }).waitFor();
+    await breadcrumb.getByRole('link', { name: 'Dashboard' }).waitFor();
     const web = page.getByRole('article', { name: 'Web' });
     await web.getByText('unhealthy: 1 of 2 pods unhealthy').waitFor();
     await web.getByText('Team').waitFor();

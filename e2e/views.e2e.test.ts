@@ -53,6 +53,7 @@ describe('views', () => {
       panels: [
         { name: 'By health', type: 'piechart', query: 'SELECT health, COUNT(*) AS count FROM pods GROUP BY health ORDER BY health' },
         { name: 'Pod count', type: 'number', number: { unit: ' pods' }, query: 'SELECT COUNT(*) AS value FROM pods' },
+        { name: 'Pods created', type: 'timeseries', query: 'SELECT created_at AS timestamp, COUNT(*) AS value FROM pods GROUP BY created_at ORDER BY created_at' },
       ],
     });
 
@@ -63,6 +64,20 @@ describe('views', () => {
     await page.getByRole('heading', { name: 'E2E Pods' }).first().waitFor();
     await page.getByRole('region', { name: 'Pod count' }).getByText('55 pods').waitFor();
     await page.getByRole('region', { name: 'By health' }).getByText('warning', { exact: true }).waitFor();
+    // The timeseries panel is the console's time chart (uPlot): hovering reads a point's time and value.
+    const created = page.getByRole('region', { name: 'Pods created' });
+    await created.getByRole('img', { name: /^Pods created: 1 series of value over time, up to \d+$/ }).waitFor();
+    // A tooltip shows for a point within 32 px of the cursor: the points sit where the inserts' times fell (a
+    // pause while inserting leaves a gap), so the cursor moves across the plot until it is near one.
+    const plot = created.locator('.u-over');
+    const box = await plot.boundingBox();
+    const width = box?.width ?? 100;
+    for (let step = 0; step < 24; step += 1) {
+      await plot.hover({ position: { x: Math.min(width - 1, ((step + 0.5) * width) / 24), y: (box?.height ?? 2) / 2 } });
+      if ((await page.getByRole('tooltip').count()) > 0) break;
+    }
+    expect(await page.getByRole('tooltip').textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}value\d+$/);
+    await page.mouse.move(0, 0);
     const table = page.getByRole('table', { name: 'E2E Pods' });
     await table.getByRole('link', { name: 'pod-01' }).waitFor();
     await page.getByText('Showing 1–50 of 55').waitFor();

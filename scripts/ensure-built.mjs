@@ -1,46 +1,70 @@
-// `npm start` runs this first: it builds only when dist is missing or older than a source file, so an
-// unchanged checkout starts at once (one directory walk, no compiler).
+// `npm install` (postinstall) and `npm start` run this: it builds what is missing or was built from other
+// sources than those here now, compared by content hash (scripts/build-state.mjs), so an unchanged
+// checkout goes on at once and a changed one never runs a stale bundle. Only the stale targets are
+// built: a web-only change leaves the server bundle alone. Runs at the same time (a test run and a
+// start) take turns through dist/.build.lock, and the one that waited checks again before building.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, staleTargets } from './build-state.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outputs = [path.join(root, 'dist', 'web', 'index.html'), path.join(root, 'dist', 'server', 'main.js')];
-const sourceDirs = ['web', 'server', 'common'].map((dir) => path.join(root, dir));
-const extraSources = ['package.json', 'package-lock.json'].map((file) => path.join(root, file));
+const REASONS = { missing: 'not built yet', unrecorded: 'sources unknown', changed: 'sources changed' };
 
-function mtime(file) {
+// As a dependency's install script (this package installed into another project's node_modules, or
+// from a tarball without sources) there is nothing to build here.
+if (!existsSync(path.join(ROOT, 'server', 'main.ts')) || !existsSync(path.join(ROOT, 'node_modules', 'vite'))) process.exit(0);
+
+const lockFile = path.join(ROOT, 'dist', '.build.lock');
+
+function alive(pid) {
   try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return undefined;
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error && error.code === 'EPERM';
   }
 }
 
-/** The newest modification time under `dir` (tests included: cheap to over-build, wrong to under-build). */
-function newest(dir) {
-  let latest = 0;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return latest;
+/** Takes dist/.build.lock, waiting while a live process holds it; a lock whose process is gone is taken over. */
+async function lock() {
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  let told = false;
+  for (;;) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (error) {
+      if (!error || error.code !== 'EEXIST') throw error;
+    }
+    let text;
+    try {
+      text = readFileSync(lockFile, 'utf8').trim();
+    } catch {
+      continue; // released meanwhile
+    }
+    const holder = Number(text);
+    // An empty file is a lock being written this instant, unless it is old (its writer died right there).
+    const gone = text === '' ? Date.now() - (statSync(lockFile, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 5_000 : !Number.isInteger(holder) || !alive(holder);
+    if (gone) {
+      rmSync(lockFile, { force: true });
+      continue;
+    }
+    if (!told) process.stdout.write(`watchkeeper: waiting for the build another process${text ? ` (pid ${holder})` : ''} is running…\n`);
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  for (const entry of entries) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) latest = Math.max(latest, newest(full));
-    else latest = Math.max(latest, mtime(full) ?? 0);
-  }
-  return latest;
 }
 
-const builtAt = Math.min(...outputs.map((file) => mtime(file) ?? -1));
-const sourcesAt = Math.max(...sourceDirs.map(newest), ...extraSources.map((file) => mtime(file) ?? 0));
-
-if (builtAt < 0 || sourcesAt > builtAt) {
-  process.stdout.write(builtAt < 0 ? 'watchkeeper: no build found, building…\n' : 'watchkeeper: sources changed, rebuilding…\n');
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+await lock();
+let status = 0;
+try {
+  const stale = staleTargets(ROOT);
+  if (stale.length > 0) {
+    process.stdout.write(`watchkeeper: building ${stale.map((target) => `${target.name} (${REASONS[target.reason] ?? target.reason})`).join(', ')}…\n`);
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), ...stale.map((target) => target.name)], { cwd: ROOT, stdio: 'inherit' });
+    status = result.status ?? 1;
+  }
+} finally {
+  rmSync(lockFile, { force: true });
 }
+process.exit(status);

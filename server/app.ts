@@ -8,8 +8,10 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { features } from './features';
+import { registerPostgrestHooks } from './postgrest/hooks';
 import { identityAuthenticator } from './features/identity/authenticate';
 import { installHosted } from './features/hosted';
+import { useKubeKinds } from './features/kube';
 import { installAccessGuard } from './platform/auth/guard';
 import { initSecrets } from './platform/secrets';
 import type { Config } from './platform/config';
@@ -22,6 +24,7 @@ import { securityHeaders } from './platform/http/security';
 import type { Logger } from './platform/logger';
 import { Metrics } from './platform/metrics';
 import { VERSION, WEB_DIST } from './platform/paths';
+import { useEgressPolicyFrom } from './platform/egress';
 import { codeOf } from './platform/errors';
 import { trustedProxies } from './platform/tls';
 import { cookiePolicy } from './features/identity/cookies';
@@ -76,6 +79,8 @@ export function installErrorHandler(app: FastifyInstance): void {
 export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; context: AppContext }> {
   const { config, pool, log } = options;
   initSecrets(config.dataDir);
+  // The egress policy's properties (egress.*) are read through the app's pool, for every feature's connections.
+  useEgressPolicyFrom(pool);
   const metrics = new Metrics(pool);
   const baseLogger: FastifyBaseLogger = log;
   const app = Fastify({
@@ -156,6 +161,10 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
 
   app.get('/api/openapi.json', open, async () => buildOpenApi(routeDocs, { version: VERSION, serverUrl: config.publicUrl }, context.openApiPaths));
 
+  // /api/db is platform-level: it learns the features' hooks here, where the app is composed.
+  for (const feature of features) if (feature.postgrestHooks) registerPostgrestHooks(feature.postgrestHooks);
+  // The Kubernetes-style API serves the kinds the features give (Feature.kubeKinds), assembled here.
+  useKubeKinds(features.flatMap((feature) => feature.kubeKinds ?? []));
   for (const feature of features) {
     await app.register(async (scope) => feature.register(scope, context), { prefix: feature.prefix ?? '' });
   }

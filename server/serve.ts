@@ -7,10 +7,12 @@ import { openDatabase, type Database } from './platform/db';
 import { isAlive } from './platform/db/embedded';
 import { migrate } from './platform/db/migrate';
 import { watchResourcesFolder } from './platform/resources-folder';
-import { createLogger } from './platform/logger';
+import { createLogger, createTeeLogger } from './platform/logger';
+import { demoLogFile } from './features/logs/demo';
 import { codeOf, isRecord, messageOf } from './platform/errors';
 import { identityCount } from './features/identity/identities';
 import { listenApp, tlsMode, type Listening } from './platform/tls';
+import { boundHeapGrowth } from './platform/memory';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1']);
 
@@ -47,12 +49,26 @@ async function takeServeLock(config: Config): Promise<() => Promise<void>> {
   };
 }
 
+/** `serve --demo`: stdout and a copy in the first log root (features/logs/demo.ts); undefined when that file cannot be written. */
+function demoLogger(config: Config) {
+  const file = config.demo ? demoLogFile(config.logRoots ?? []) : undefined;
+  if (!file) return undefined;
+  try {
+    return createTeeLogger(config.logLevel, file);
+  } catch (error) {
+    createLogger(config.logLevel).warn({ file, err: messageOf(error) }, `The demo's copy of the console log cannot be written: ${messageOf(error)}`);
+    return undefined;
+  }
+}
+
 /** How long a stop may take before the process exits regardless. */
 const SHUTDOWN_LIMIT_MS = 15_000;
 
 export async function serve(config: Config): Promise<void> {
   const started = Date.now();
-  const log = createLogger(config.logLevel);
+  boundHeapGrowth();
+  // Demo mode keeps a copy of the console's own log (info and above) where the demo log backend reads it.
+  const log = demoLogger(config) ?? createLogger(config.logLevel);
   const releaseLock = config.databaseUrl ? async () => undefined : await takeServeLock(config);
   let db: Database | undefined;
   const stoppers: Array<() => Promise<void>> = [];

@@ -4,7 +4,6 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../server/platform/db/embedded';
 import { isAlive, postmasterPid, ROOT, runCli, startServe, tempDataDir, waitUntil, type ServeProcess } from './cli';
-import { createTestDatabase, type TestDatabase } from './db';
 
 // The command runs the built bundle when there is one: make sure it is the bundle of these sources.
 beforeAll(() => {
@@ -31,9 +30,24 @@ async function dataDir(): Promise<string> {
   return dir;
 }
 
+/**
+ * One data directory for the tests that need an initialised one but not a fresh one: each new directory
+ * costs an initdb and every migration (most of this file's time). The first test initialises it (and
+ * checks that it does); the next ones start `serve` on it again after the previous test stopped its own,
+ * which is what a restart does. Only the tests about a first start or a first migrate take fresh ones.
+ */
+let shared: string | undefined;
+async function sharedDataDir(): Promise<string> {
+  shared ??= await dataDir();
+  // The previous test's `serve` has exited; its PostgreSQL may still be shutting down.
+  const pid = await postmasterPid(shared);
+  if (pid) await waitUntil(() => !isAlive(pid), 20_000);
+  return shared;
+}
+
 describe('watchkeeper serve on the embedded database', () => {
   it('initialises on first start, reuses the data on the second, and stops PostgreSQL on exit', async () => {
-    const dir = await dataDir();
+    const dir = await sharedDataDir();
     const first = await startServe({ WATCHKEEPER_DATA: dir }, await freePort());
     running.push(first);
     expect(first.output()).toContain('initialising the embedded PostgreSQL');
@@ -55,7 +69,7 @@ describe('watchkeeper serve on the embedded database', () => {
   }, 150_000);
 
   it('recovers after kill -9 of the previous run (orphaned postmaster, then a stale pid file)', async () => {
-    const dir = await dataDir();
+    const dir = await sharedDataDir();
     const first = await startServe({ WATCHKEEPER_DATA: dir }, await freePort());
     running.push(first);
     const orphan = await postmasterPid(dir);
@@ -81,7 +95,7 @@ describe('watchkeeper serve on the embedded database', () => {
   });
 
   it('refuses a second serve on the same data directory, naming the first', async () => {
-    const dir = await dataDir();
+    const dir = await sharedDataDir();
     const first = await startServe({ WATCHKEEPER_DATA: dir }, await freePort());
     running.push(first);
     const second = runCli(['serve'], { WATCHKEEPER_DATA: dir, PORT: String(await freePort()) });
@@ -92,7 +106,7 @@ describe('watchkeeper serve on the embedded database', () => {
   });
 
   it('lets commands use the data directory while serve runs, without stopping its database', async () => {
-    const dir = await dataDir();
+    const dir = await sharedDataDir();
     const server = await startServe({ WATCHKEEPER_DATA: dir }, await freePort());
     running.push(server);
     const pid = await postmasterPid(dir);
@@ -134,7 +148,7 @@ describe('configuration and commands', () => {
   });
 
   it('apply reports unknown kinds and invalid documents with file, index and field path', async () => {
-    const dir = await dataDir();
+    const dir = await sharedDataDir();
     const file = path.join(dir, 'resources.yaml');
     await fs.writeFile(file, 'apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: a\n---\nkind: [unclosed\n');
     const result = runCli(['apply', '-f', file], { WATCHKEEPER_DATA: dir });
@@ -145,14 +159,14 @@ describe('configuration and commands', () => {
     expect(result.stdout).toContain('0 applied, 2 failed');
   });
 
-  it('apply reads standard input with -f -', () => {
-    const result = runCli(['apply', '-f', '-'], { WATCHKEEPER_DATA: dirs[0] ?? '' }, 'kind: Nope\n');
+  it('apply reads standard input with -f -', async () => {
+    const result = runCli(['apply', '-f', '-'], { WATCHKEEPER_DATA: await sharedDataDir() }, 'kind: Nope\n');
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('- document 1 (Nope): not applied');
   });
 
   it('admin create and token create give a person a password and a token, while serve runs', async () => {
-    const dir = await dataDir();
+    const dir = await sharedDataDir();
     const server = await startServe({ WATCHKEEPER_DATA: dir }, await freePort());
     running.push(server);
     const weak = runCli(['admin', 'create', '--email', 'root@example.com', '--password', 'password'], { WATCHKEEPER_DATA: dir });
@@ -185,42 +199,5 @@ describe('configuration and commands', () => {
     const badScope = runCli(['token', 'create', '--user', 'root@example.com', '--name', 'x', '--scope', 'rockets:launch'], { WATCHKEEPER_DATA: dir });
     expect(badScope.stderr).toContain('--scope rockets:launch');
     await server.stop();
-  });
-});
-
-// Secrets in the database are encrypted with a key kept outside it (docs/CONNECTIONS.md): the key file
-// is made on first use, and rotate puts a new key first and re-encrypts every value.
-const keyIdsOf = async (db: TestDatabase): Promise<string[]> => {
-  const { rows } = await db.pool.query<{ kid: string }>("SELECT DISTINCT split_part(value #>> '{}', ':', 3) AS kid FROM secrets, jsonb_each(data)");
-  return rows.map((row) => row.kid);
-};
-
-describe('watchkeeper secrets rotate', () => {
-  it('makes the key file on first use, re-encrypts every value under a new key, and --retire drops the unused keys', async () => {
-    const db = await createTestDatabase();
-    const dir = await dataDir();
-    const env = { DATABASE_URL: db.url, WATCHKEEPER_DATA: dir };
-    const applied = runCli(['apply', '-f', '-'], env, 'apiVersion: v1\nkind: Secret\nmetadata: {name: s1}\nstringData: {a: one, b: two}\n');
-    expect(applied.status, applied.stderr).toBe(0);
-    const file = path.join(dir, 'secret.key');
-    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
-    const [first] = await keyIdsOf(db);
-
-    const rotated = runCli(['secrets', 'rotate'], env);
-    expect(rotated.status, rotated.stderr).toBe(0);
-    expect(rotated.stdout).toMatch(/^re-encrypted 2 secret value\(s\) under key [0-9a-f]{8} in \d+ ms\n$/);
-    expect((await fs.readFile(file, 'utf8')).trim().split('\n')).toHaveLength(2);
-    const [second] = await keyIdsOf(db);
-    expect(second).not.toBe(first);
-
-    const retired = runCli(['secrets', 'rotate', '--retire'], env);
-    expect(retired.status, retired.stderr).toBe(0);
-    expect(retired.stdout).toContain('retired key(s) ');
-    expect(retired.stdout).toContain(String(first));
-    expect(retired.stdout).toContain(String(second));
-    expect((await fs.readFile(file, 'utf8')).trim().split('\n')).toHaveLength(1);
-    expect(await keyIdsOf(db)).toHaveLength(1);
-    expect(runCli(['secrets'], env)).toMatchObject({ status: 1, stderr: expect.stringContaining('secrets needs a subcommand: secrets rotate') });
-    await db.drop();
   });
 });

@@ -3,6 +3,8 @@ import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { formatVersion } from '../common/version';
+import { gitCommit } from '../server/platform/build-info';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -22,8 +24,9 @@ export default defineConfig({
       '@common': path.join(root, 'common'),
     },
   },
-  // The user menu's version line (spec §2: 'frontend X, backend Y').
-  define: { __WATCHKEEPER_VERSION__: JSON.stringify(packageVersion()) },
+  // The user menu's version line (spec §2: 'frontend X, backend Y'): the package version and the git
+  // commit this bundle is built from, baked in at build.
+  define: { __WATCHKEEPER_VERSION__: JSON.stringify(formatVersion(packageVersion(), gitCommit(root))) },
   build: {
     outDir: path.join(root, 'dist', 'web'),
     emptyOutDir: true,

@@ -97,6 +97,40 @@ export function formatDate(value: DateInput, format: DateFormat, timeZone: strin
   }
 }
 
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * A chart's time tick in the person's format, to the precision of the ticks' step (`stepMs`, the distance
+ * between ticks): milliseconds only under a second, seconds only under a minute, the time of day only under
+ * a day. short reads as the age, as everywhere ('5m', '2h'); medium 'Mon 10:30' ('Mon Jan 1' for days); full
+ * 'Jan 1 10:30' ('Jan 1'); timestamp '2024-01-01 10:30' ('2024-01-01').
+ */
+export function formatAxisDate(value: DateInput, format: DateFormat, stepMs: number, timeZone: string = BROWSER_TIME_ZONE, now?: Date): string {
+  const date = toDate(value);
+  if (!date) return '';
+  if (format === 'short') return formatRelative(date, now);
+  const c = wallClock(date, timeZone);
+  const minutes = `${pad(c.hour)}:${pad(c.minute)}`;
+  const seconds = `${minutes}:${pad(c.second)}`;
+  const clock = stepMs < SECOND ? `${seconds}.${pad(date.getUTCMilliseconds(), 3)}` : stepMs < MINUTE ? seconds : minutes;
+  const days = stepMs >= DAY;
+  const month = MONTHS[c.month - 1];
+  switch (format) {
+    case 'medium': {
+      const weekday = WEEKDAYS[new Date(Date.UTC(c.year, c.month - 1, c.day)).getUTCDay()];
+      return days ? `${weekday} ${month} ${c.day}` : `${weekday} ${clock}`;
+    }
+    case 'full':
+      return days ? `${month} ${c.day}` : `${month} ${c.day} ${clock}`;
+    case 'timestamp': {
+      const day = `${pad(c.year, 4)}-${pad(c.month)}-${pad(c.day)}`;
+      return days ? day : `${day} ${clock}`;
+    }
+  }
+}
+
 /** Minutes east of UTC of a time zone at a moment (e.g. 330 for Asia/Kolkata). */
 export function zoneOffsetMinutes(timeZone: string | undefined, at: Date = new Date()): number {
   const c = wallClock(at, timeZone);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from './bytes';
-import { formatDate, isEmptyDate, listTimeZones, zoneOffsetMinutes } from './date';
+import { formatAxisDate, formatDate, isEmptyDate, listTimeZones, zoneOffsetMinutes } from './date';
 import { formatDuration } from './duration';
 import { formatLatency } from './latency';
 import { formatRelative } from './relative';
@@ -78,6 +78,25 @@ describe('formatDate', () => {
     expect(formatDate(null, 'full')).toBe('');
     expect(formatDate('garbage', 'full')).toBe('');
     expect(isEmptyDate('2024-01-01')).toBe(false);
+  });
+});
+
+describe('formatAxisDate', () => {
+  const value = '2024-01-01T10:30:01.999Z';
+  it('writes a tick in the chosen format, to the precision of the step', () => {
+    expect(formatAxisDate(value, 'timestamp', 5 * 60_000, 'UTC')).toBe('2024-01-01 10:30');
+    expect(formatAxisDate(value, 'timestamp', 10_000, 'UTC')).toBe('2024-01-01 10:30:01');
+    expect(formatAxisDate(value, 'timestamp', 100, 'UTC')).toBe('2024-01-01 10:30:01.999');
+    expect(formatAxisDate(value, 'timestamp', 86_400_000, 'UTC')).toBe('2024-01-01');
+    expect(formatAxisDate(value, 'full', 3_600_000, 'UTC')).toBe('Jan 1 10:30');
+    expect(formatAxisDate(value, 'full', 86_400_000, 'UTC')).toBe('Jan 1');
+    expect(formatAxisDate(value, 'medium', 60_000, 'UTC')).toBe('Mon 10:30');
+    expect(formatAxisDate(value, 'medium', 86_400_000, 'UTC')).toBe('Mon Jan 1');
+    expect(formatAxisDate(value, 'short', 60_000, 'UTC', new Date('2024-01-01T12:30:01.999Z'))).toBe('2h');
+  });
+  it('reads the time zone', () => {
+    expect(formatAxisDate(value, 'full', 60_000, 'Asia/Kolkata')).toBe('Jan 1 16:00');
+    expect(formatAxisDate(null, 'full', 60_000)).toBe('');
   });
 });
 

@@ -1,5 +1,5 @@
 export { formatBytes } from './bytes';
-export { BROWSER_TIME_ZONE, formatDate, isEmptyDate, listTimeZones, toDate, wallClock, zoneOffsetMinutes } from './date';
+export { BROWSER_TIME_ZONE, formatAxisDate, formatDate, isEmptyDate, listTimeZones, toDate, wallClock, zoneOffsetMinutes } from './date';
 export type { DateInput, TimeZoneOption } from './date';
 export { formatDuration } from './duration';
 export { formatLatency } from './latency';

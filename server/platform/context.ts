@@ -4,6 +4,8 @@ import type { Authenticator, RouteAccess } from './auth/types';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import type { PostgrestHooks } from '../postgrest/hooks';
+import type { KubeKind } from './kube-kinds';
 import type { ResourceKind } from './resources';
 
 /** What every feature gets when it registers its routes and workers. */
@@ -27,8 +29,12 @@ export interface Feature {
   register(app: FastifyInstance, ctx: AppContext): Promise<void> | void;
   /** The declarative kinds this feature accepts from `watchkeeper apply` and the API. */
   kinds?: ResourceKind[];
+  /** Those of its kinds the Kubernetes-style API serves (docs/KUBECTL.md); the app hands them to the kube feature. */
+  kubeKinds?: KubeKind[];
   /** Starts the feature's background workers in `serve`; the returned function stops them. */
   start?(ctx: AppContext): Promise<() => Promise<void>>;
   /** `serve --demo`: adds the feature's demo data (idempotent, on every start); answers what it added. */
   demo?(ctx: AppContext): Promise<string>;
+  /** What the feature adds to /api/db (write hooks, row scopes); the app registers them when it composes. */
+  postgrestHooks?: PostgrestHooks;
 }

@@ -8,7 +8,8 @@ import type { Queryable } from './jobs/db';
 /**
  * The egress policy (docs/OPERATIONS.md "Egress policy", issue 35): which destinations the server's own
  * outbound connections may reach — http checks and actions, notification channels, view and scraper http,
- * prometheus, tcp and tls checks, the chart registry, OIDC discovery.
+ * prometheus, tcp and tls checks, the chart registry, OIDC discovery; database, redis, LDAP, SMTP, SFTP and
+ * git connections through egress-connect.ts. The app reads its properties through its pool (app.ts).
  *
  * - By default everything is allowed (monitoring internal services, loopback included, is the point)
  *   except link-local and cloud metadata addresses: 169.254.0.0/16, fe80::/10, fd00:ec2::254,

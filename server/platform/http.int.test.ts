@@ -8,6 +8,8 @@ import Fastify from 'fastify';
 import { installErrorHandler } from '../app';
 import { installJsonBodyParser } from './http/body';
 import { route } from './http/route';
+import { gitCommit } from './build-info';
+import { ROOT, VERSION } from './paths';
 
 let t: TestApp;
 let webDist: string;
@@ -84,8 +86,15 @@ describe('platform HTTP', () => {
     expect(doc.body).toContain('# Operating Watchkeeper');
     const outside = await t.app.inject({ method: 'GET', url: '/docs/..%2Fpackage.json' });
     expect(outside.statusCode).toBe(400);
-    const version = await t.app.inject({ method: 'GET', url: '/api/version' });
-    expect(version.json()).toEqual({ backend: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    // Issue 38: the package version and the git commit the server started from (this checkout's), not 0.1.0 alone.
+    const version = (await t.app.inject({ method: 'GET', url: '/api/version' })).json() as { backend: string; version: string; commit: string | null; dirty: boolean };
+    expect(version.version).toBe(VERSION);
+    if (gitCommit(ROOT) === undefined) {
+      expect(version).toEqual({ backend: VERSION, version: VERSION, commit: null, dirty: false });
+    } else {
+      expect(version.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(version.backend).toBe(`${VERSION} (${version.commit?.slice(0, 7)}${version.dirty ? '-dirty' : ''})`);
+    }
   });
 
   it('exposes Prometheus metrics for requests, the pool and the event queue', async () => {

@@ -1,8 +1,8 @@
 import type { Feature } from '../platform/context';
 import { decide, mayAllowSome } from '../platform/auth/decide';
-import { readableViewIds } from '../features/views/engine/access';
 import { UNAUTHORIZED_MESSAGE } from '../platform/auth/guard';
 import { PgrstError } from './errors';
+import { registeredRowScope } from './hooks';
 import { postgrestOpenApi } from './openapi';
 import { postgrestRoutes } from './plugin';
 import { createRegistry } from './registry';
@@ -30,7 +30,7 @@ export const postgrestFeature: Feature = {
         return actor;
       },
       mayRead: (actor, object) => decide(actor, object, 'read').allowed,
-      rowScope: (actor, kind) => (kind === 'view' ? readableViewIds(ctx.pool, actor) : Promise.resolve([])),
+      rowScope: (actor, kind) => registeredRowScope(ctx.pool, actor, kind),
       authorize(actor, needs) {
         for (const need of needs) {
           // A row-scoped relation needs only that some of its resources may be read; rowScope keeps those.

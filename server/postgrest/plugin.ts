@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Logger } from '../platform/logger';
 import { PgrstError, fromDatabaseError, functionNotFound, invalidBody, noRelationship, tableNotFound } from './errors';
 import { checkProfile, negotiate, parsePrefer } from './headers';
+import { loneSurrogateProblem } from './body-text';
 import { Operations, type AccessNeed, type DbRequest, type Outcome } from './operations';
 import { parseQuery, splitQueryString, type QueryParam } from './parse/query';
 import type { SelectItem } from './ast';
@@ -72,11 +73,15 @@ export async function postgrestRoutes(app: FastifyInstance, options: PostgrestOp
   app.addContentTypeParser(JSON_TYPES, { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(invalidBody('Empty or invalid json'), undefined);
+      return done(invalidBody('Empty or invalid json'), undefined);
     }
+    // A lone surrogate is refused here, naming its field, before any statement (every relation and rpc).
+    const problem = loneSurrogateProblem(parsed);
+    done(problem ? invalidBody(problem) : null, problem ? undefined : parsed);
   });
 
   app.setErrorHandler((error: FastifyError | PgrstError, req, reply) => {

@@ -178,6 +178,12 @@ export function addDynamicRelations(provider: DynamicRelationProvider): void {
   if (!dynamicProviders.includes(provider)) dynamicProviders.push(provider);
 }
 
+/** An app that closes takes its provider back (a process may build another app, on another pool: tests). */
+export function removeDynamicRelations(provider: DynamicRelationProvider): void {
+  const at = dynamicProviders.indexOf(provider);
+  if (at >= 0) dynamicProviders.splice(at, 1);
+}
+
 export async function dynamicRelation(name: string): Promise<RelationInfo | undefined> {
   for (const provider of dynamicProviders) {
     const info = await provider(name);

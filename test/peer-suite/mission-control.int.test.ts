@@ -34,8 +34,9 @@ const YAML_FILE = /\.ya?ml$/i;
 async function isBareGit(dir: string): Promise<boolean> {
   if (!existsSync(path.join(dir, 'HEAD')) || !existsSync(path.join(dir, 'objects'))) return false;
   try {
-    const { stdout } = await run('git', ['--git-dir', dir, 'rev-parse', '--is-bare-repository']);
-    return stdout.trim() === 'true';
+    // `--is-bare-repository` answers false for a mirror without core.bare set, so ask whether REF resolves.
+    await run('git', ['--git-dir', dir, 'rev-parse', '--verify', '--quiet', `${REF}^{commit}`]);
+    return true;
   } catch {
     return false;
   }

@@ -152,7 +152,8 @@ function handler(scheme: 'http' | 'https', state: AuthState): http.RequestListen
           const headers = { 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true', ...answer.headers };
           response.writeHead(answer.status, headers);
           response.end(request.method === 'HEAD' ? undefined : answer.body);
-        });
+        })
+        .catch((error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))));
     });
   };
 }

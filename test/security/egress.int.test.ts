@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { close, closeHarness, listen, outcome } from '../../server/features/health/tests/check-harness';
+import { close, closeHarness, listen, outcome } from '../../server/features/health/testing/check-harness';
 import { CHART_REGISTRY_PROPERTY } from '../../server/features/integrations/charts';
 import { send } from '../../server/platform/peers/http-client';
 import { createTestApp, type TestApp } from '../app';

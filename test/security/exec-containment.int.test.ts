@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execSource } from '../../server/features/catalog/sources/exec';
-import { outcome } from '../../server/features/health/tests/check-harness';
+import { outcome } from '../../server/features/health/testing/check-harness';
 import { exec as execAction } from '../../server/features/playbooks/actions/exec';
 import type { ActionContext } from '../../server/features/playbooks/actions/types';
 import { secureDataDirSync } from '../../server/platform/data-dir';

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizationWorkDir } from '../../server/platform/peers/work-dir';
 import { createTestApp, type TestApp } from '../app';
 
 /**
@@ -81,6 +82,7 @@ beforeAll(async () => {
   logRoot = path.join(base, 'logs');
   await fs.mkdir(dataDir, { recursive: true });
   await fs.mkdir(logRoot, { recursive: true });
+  // The console's own log, beside the organizations' folders under the root: no organization's to read.
   await fs.writeFile(path.join(logRoot, 'app.log'), `${new Date(Date.now() - 60_000).toISOString()} INFO console started\n`);
   t = await createTestApp({
     env: {
@@ -95,6 +97,8 @@ beforeAll(async () => {
   const { rows } = await t.db.pool.query<{ id: string; name: string }>("INSERT INTO organizations (name, external_id) VALUES ('Acme', 'org_acme'), ('Globex', 'org_globex') RETURNING id, name");
   org.acme = rows.find((row) => row.name === 'Acme')?.id ?? '';
   org.globex = rows.find((row) => row.name === 'Globex')?.id ?? '';
+  // Both organizations' work folders exist (each made at its first script): the probes look into the other's.
+  for (const id of Object.values(org)) await organizationWorkDir(id);
   for (const tenant of Object.values(tenants)) {
     // The organization's admin by membership only (the console's viewer): its only organization is chosen for it.
     const person = await t.userWith(['viewer'], `${tenant.name}-admin@example.com`);
@@ -108,8 +112,11 @@ beforeAll(async () => {
     await t.db.pool.query("INSERT INTO config_items (type, name, namespace, health, tags, config, organization_id) VALUES ('Kubernetes::Pod', $1, 'prod', 'healthy', '{}', '{}', $2)", [`${tenant.marker}-pod`, org[tenant.name]]);
     const canary = await call(tenant, 'POST', '/api/canary/canaries', { name: `${tenant.marker}-ports`, spec: { schedule: '@every 1h', tcp: [{ name: `${tenant.marker}-tcp`, endpoint: '127.0.0.1:9' }] } });
     expect(canary.status, canary.text).toBe(201);
-    // A log backend of its own, under the root.
-    const logs = await call(tenant, 'POST', '/api/logs/backends', { name: `${tenant.marker}-logs`, spec: { files: [{ paths: [path.join(logRoot, '*.log')] }] } });
+    // Its log folder under the root (<root>/<organization id>/, docs/HOSTED.md), and a log backend of its own there.
+    const folder = path.join(logRoot, org[tenant.name]);
+    await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(path.join(folder, 'app.log'), `${new Date(Date.now() - 60_000).toISOString()} INFO ${tenant.marker} served ${tenant.password}\n`);
+    const logs = await call(tenant, 'POST', '/api/logs/backends', { name: `${tenant.marker}-logs`, spec: { files: [{ paths: [path.join(folder, '*.log')] }] } });
     expect(logs.status, logs.text).toBe(201);
   }
 }, 120_000);
@@ -127,8 +134,13 @@ describe.each(['acme', 'globex'] as const)('%s tries to read the other organizat
     const database = db.pathname.slice(1);
     const trusted = await trustsLocalConnections(t.db.url);
     if (trusted) console.log(`hosted isolation: ${db.hostname}:${db.port} lets local connections in without a password (trust auth); the exec probe leaves the database out: no console can contain a superuser login its server hands to anyone`);
+    const workBase = path.join(os.tmpdir(), `watchkeeper-organizations-${process.getuid?.() ?? 'user'}`);
     const script = [
       'echo "uid=$(id -u)"',
+      'echo "cwd=$(pwd)"',
+      // The organizations' work folders: neither the list of them nor the other's runs (0711, the console's).
+      `ls ${workBase} 2>&1 | sed 's/^/base: /'`,
+      `ls ${path.join(workBase, org[victim.name])} 2>&1 | sed 's/^/other: /'`,
       'env',
       // The database without a password (the script has none), as the console's user and as postgres.
       ...(trusted
@@ -151,8 +163,14 @@ describe.each(['acme', 'globex'] as const)('%s tries to read the other organizat
     const ran = await call(tenant, 'POST', `/api/canary/run/check/${checkId}`);
     expect(ran.status, ran.text).toBe(200);
     const output = JSON.stringify(ran.json);
-    // The script ran (its output is there) …
+    // The script ran (its output is there), in a fresh folder inside its organization's own work folder …
     expect(output).toContain('uid=');
+    expect(output).toMatch(new RegExp(`cwd=${workBase}/${org[tenant.name]}/wk-exec-`));
+    if (process.getuid?.() === 0) {
+      // … where the script's user may pass, but list neither the organizations nor the other's runs.
+      expect(output).toMatch(/base: ls: cannot open directory[^\n]*Permission denied/);
+      expect(output).toMatch(/other: ls: cannot open directory[^\n]*Permission denied/);
+    }
     // … and read none of the other's rows, no database credentials, nothing of the data directory.
     expectNothingOf(output, victim);
     expectNothingOf(output, tenant);
@@ -220,11 +238,45 @@ describe.each(['acme', 'globex'] as const)('%s tries to read the other organizat
     expect(theirs.status, theirs.text).toBe(404);
     expect(theirs.text).not.toContain(victim.password);
     expect(theirs.text).not.toContain('console started');
-    // Its own backend searches as before.
+    // Its own backend searches its own folder.
     const mine = await call(tenant, 'POST', '/api/logs', { name: `${tenant.marker}-logs`, query: '', start: '30d' });
     expect(mine.status, mine.text).toBe(200);
-    expect(mine.text).toContain('console started');
+    expect(mine.text).toContain(`${tenant.marker} served`);
+    expectNothingOf(mine.text, victim);
     const backends = await call(tenant, 'GET', '/api/db/logging_backends?select=name');
     expect(backends.text).not.toContain(victim.marker);
+  });
+
+  it('with a log backend under the roots: only its own folder <root>/<its id>/, never the other’s or the console’s files beside them', async () => {
+    const tenant = tenants[name];
+    const victim = other(tenant);
+    const mine = path.join(logRoot, org[tenant.name]);
+    const theirs = path.join(logRoot, org[victim.name]);
+    const save = (backend: string, paths: string[]) => call(tenant, 'POST', '/api/logs/backends', { name: backend, spec: { files: [{ paths }] } });
+    // At save: the other's folder, a glob over every organization's, the root itself (the console's own log).
+    for (const paths of [[path.join(theirs, 'app.log')], [path.join(theirs, '*.log')], [path.join(logRoot, '*', '*.log')], [path.join(logRoot, '**')], [path.join(logRoot, 'app.log')], [`${mine}/../${org[victim.name]}/app.log`]]) {
+      const refused = await save(`${tenant.name}-other`, paths);
+      expect(refused.status, `${paths.join(',')}: ${refused.text}`).toBe(400);
+      expect(refused.text).not.toContain(victim.password);
+    }
+    const refused = await save(`${tenant.name}-other`, [path.join(theirs, 'app.log')]);
+    expect(refused.json).toMatchObject({ details: [{ path: 'body.spec.files[0].paths[0]', message: expect.stringContaining(`is outside this organization's log folders (${mine}`) }] });
+    // At read: a backend row naming the other's folder (saved before this rule, or written around it), and a
+    // link inside its own folder to the other's file, read nothing of the other's.
+    await t.db.pool.query('INSERT INTO logging_backends (name, spec, organization_id) VALUES ($1, $2, $3)', [
+      `${tenant.name}-stored`,
+      JSON.stringify({ files: [{ paths: [path.join(theirs, '*.log'), path.join(logRoot, '*.log')] }] }),
+      org[tenant.name],
+    ]);
+    const stored = await call(tenant, 'POST', '/api/logs', { name: `${tenant.name}-stored`, query: '', start: '30d' });
+    expect(stored.status, stored.text).toBe(200);
+    expect((stored.json as { results: unknown[] }).results).toEqual([]);
+    expectNothingOf(stored.text, victim);
+    expect(stored.text).not.toContain('console started');
+    await fs.symlink(path.join(theirs, 'app.log'), path.join(mine, 'link.log')).catch(() => undefined);
+    const linked = await call(tenant, 'POST', '/api/logs', { name: `${tenant.marker}-logs`, query: '', start: '30d' });
+    expect(linked.status, linked.text).toBe(200);
+    expectNothingOf(linked.text, victim);
+    expect(linked.text).toContain(`${tenant.marker} served`);
   });
 });

@@ -163,7 +163,7 @@ describe('/api/db inserts of views check the same rule', () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json<{ message: string }>().message).toMatch(/^name: /);
     }
-    // A lone surrogate cannot even reach the row: PostgreSQL refuses the JSON that carries it (22P02).
+    // A lone surrogate cannot even reach the row: the body is refused naming the field (test/security/db-lone-surrogate.int.test.ts).
     const surrogate = await insert(LONE_SURROGATE);
     expect(surrogate.statusCode, surrogate.body).toBe(400);
     const ns = await insert('fine-view', 'Team A');

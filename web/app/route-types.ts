@@ -1,5 +1,6 @@
 import type { Action, Resource } from '@common/rbac';
 import type { ComponentType } from 'react';
+import type { SessionUser } from './session';
 
 /**
  * One page of the console. Feature areas export their pages from `web/features/<area>/routes.ts`; the
@@ -23,6 +24,12 @@ export interface AppRoute {
    * menu entry is hidden (read access is checked for the menu).
    */
   access?: { resource: Resource; action: Action | 'write' };
+  /**
+   * Who may open the page when no resource's access says it (hosted mode's Settings → Organizations:
+   * platform administrators and organization admins, docs/HOSTED.md). Replaces `access` for the route
+   * guard and the menu entry; nobody signed in may not.
+   */
+  allows?: (user: SessionUser) => boolean;
   /**
    * 'public': shown without sign-in and without the sidebar (the sign-in pages of spec §2). 'bare': for
    * signed-in people only, like the default, but without the sidebar (spec §2 /view/health); the page

@@ -61,7 +61,7 @@ function toRouteObject(route: AppRoute): RouteObject {
     path: route.path,
     element: (
       <FeatureGate feature={route.feature}>
-        <AccessGate access={route.access}>
+        <AccessGate access={route.access} allows={route.allows}>
           <PageComponent />
         </AccessGate>
       </FeatureGate>

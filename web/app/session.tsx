@@ -17,10 +17,16 @@ export interface SessionUser {
    */
   permissions: AccessMap;
   /**
-   * Hosted mode (docs/HOSTED.md): the organization this session works in (null: none chosen yet) and the
-   * person's organizations, for the switcher. Absent with the console's own accounts.
+   * A platform administrator (hosted mode, docs/HOSTED.md "Platform administrators"): manages every
+   * organization, whatever their role where they work. Not a role: it gives nothing inside an organization.
    */
-  hosted?: { organization: SessionOrganization | null; organizations: readonly SessionOrganization[] };
+  platformAdmin?: boolean;
+  /**
+   * Hosted mode (docs/HOSTED.md): the organization this session works in (null: none chosen yet), the
+   * person's organizations, for the switcher, and `role`, the role that counts in that organization (the
+   * membership's, viewer when it names none; null in none). Absent with the console's own accounts.
+   */
+  hosted?: { organization: SessionOrganization | null; organizations: readonly SessionOrganization[]; role?: string | null };
 }
 
 /** One of the person's organizations (whoami's `organizations`). */

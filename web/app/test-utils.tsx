@@ -12,6 +12,8 @@ export interface FakeServer {
   properties?: { name: string; value: string }[];
   /** The /api/version answer; a number is an error status. */
   version?: string | number;
+  /** The /api/kubeconfig/file answer: the name the server gives the kubeconfig download. */
+  kubeconfigFile?: string;
 }
 
 function json(body: unknown, status = 200): Response {
@@ -27,6 +29,7 @@ export function fakeServer(server: FakeServer = {}) {
       const version = server.version ?? '9.9.9';
       return typeof version === 'number' ? json({ error: 'internal_error', message: 'boom' }, version) : json({ backend: version });
     }
+    if (url.pathname === '/api/kubeconfig/file') return json({ file: server.kubeconfigFile ?? 'localhost-kubeconfig.yaml' });
     return json({ error: 'not_found', message: `${url.pathname} does not exist` }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);

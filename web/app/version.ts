@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@web/lib/api';
 
-// Replaced at build time by Vite's `define` with package.json's version (web/vite.config.ts).
+// Replaced at build time by Vite's `define` with package.json's version and the git commit built from,
+// `0.1.0 (6b47328)` (web/vite.config.ts, common/version.ts).
 declare const __WATCHKEEPER_VERSION__: string;
 
 /** The console's own version; 'dev' where no build defined it (unit tests). */

@@ -5,6 +5,7 @@ import { CAPABILITY_DESCRIPTIONS } from '../../../common/rbac';
 import { CAPABILITY_REQUIRED, holdsCapability } from '../../platform/auth/capabilities';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
+import { localAgentSummary } from './local';
 import { applyPush, parsePush, PushRefused } from './push';
 import { AGENT_NAME, agentOfRequest, defaultRotationGraceSeconds, deleteAgent, generateAgent, MAX_ROTATION_GRACE_SECONDS } from './service';
 
@@ -79,6 +80,16 @@ export function agentRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { previousTokenGraceSeconds, ...input } = body;
       return generateAgent(pool, input, { createdBy: req.actor.id, upstream: ctx.config.publicUrl, graceSeconds: previousTokenGraceSeconds ?? defaultGrace });
     },
+  });
+
+  route(app, {
+    method: 'GET',
+    url: '/api/agent/local',
+    summary:
+      "The local agent (the nil uuid, this instance), which agents_summary leaves out, in an agents_summary row's shape: online, this server's version, and the counts of what this instance runs itself",
+    tags: ['agents'],
+    access: { resource: 'agents', action: 'read' },
+    handler: () => localAgentSummary(pool),
   });
 
   route(app, {

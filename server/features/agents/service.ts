@@ -3,11 +3,10 @@ import type pg from 'pg';
 import { AGENT_PUSH_SCOPE, hasAgentPushScope, isTokenScope } from '../../../common/rbac';
 import { AppError } from '../../platform/http/errors';
 import { inTransaction } from '../../platform/jobs/db';
-import { credentialOf } from '../identity/authenticate';
-import { sha256 } from '../identity/crypto';
-import { createAccessToken } from '../identity/tokens';
+import { createAccessToken, credentialOf } from '../identity';
+import { sha256 } from '../../platform/crypto';
 import { PushRefused, type PushAgent } from './push';
-import { NIL_AGENT, OWNED_TABLES } from './tables';
+import { NIL_AGENT, type OWNED_TABLES } from './tables';
 
 export const PUSH_FORBIDDEN = 'this token may not push for an agent (scope agent-push)';
 export const PUSH_UNAUTHORIZED = 'send the agent\'s token: Authorization: Bearer <token> (POST /api/agent/generate makes one)';

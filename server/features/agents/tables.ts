@@ -1,3 +1,4 @@
+import { isOneOf } from '../../../common/guards';
 /**
  * The tables an agent pushes upstream (issue 23, docs/API.md "Agents"), in the order upstream applies
  * them (parents before children). The names are fixed here, never taken from input: a push naming another
@@ -55,7 +56,7 @@ export const PUSH_TABLES = [
 export type PushTable = (typeof PUSH_TABLES)[number];
 
 export function isPushTable(value: string): value is PushTable {
-  return (PUSH_TABLES as readonly string[]).includes(value);
+  return isOneOf(PUSH_TABLES, value);
 }
 
 const owned = (column: string, table: PushTable): ParentRef => ({ column, table, owned: true });

@@ -1,5 +1,6 @@
 import type { Feature } from '../../platform/context';
 import { applicationKind } from './applications';
+import { applicationKubeKind } from './kube-kind';
 import { applicationRoutes } from './routes';
 
 /**
@@ -9,6 +10,7 @@ import { applicationRoutes } from './routes';
 export const applicationsFeature: Feature = {
   name: 'applications',
   kinds: [applicationKind],
+  kubeKinds: [applicationKubeKind],
   register(app, ctx) {
     applicationRoutes(app, ctx);
   },

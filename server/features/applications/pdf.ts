@@ -48,7 +48,13 @@ function ownOrigin(req: FastifyRequest): string {
   return `http://${host}:${port}`;
 }
 
-export async function renderReportPdf(req: FastifyRequest, report: { namespace: string; name: string; from: string; to: string }): Promise<Buffer> {
+/** The person's date preferences, as the console keeps them in session storage (web/lib/preferences.ts). */
+export interface PdfDisplay {
+  dateFormat?: string | undefined;
+  timeZone?: string | undefined;
+}
+
+export async function renderReportPdf(req: FastifyRequest, report: { namespace: string; name: string; from: string; to: string }, display: PdfDisplay = {}): Promise<Buffer> {
   const executablePath = chromiumPath();
   if (!existsSync(executablePath)) {
     throw new AppError('service_unavailable', `the PDF export needs Chromium, which is not installed at ${executablePath}: install it (apt-get install chromium) or set WATCHKEEPER_CHROMIUM to its path`);
@@ -62,6 +68,11 @@ export async function renderReportPdf(req: FastifyRequest, report: { namespace: 
   });
   try {
     if (cookies.length > 0) await context.addCookies(cookies);
+    // The printed dates follow the person's format and zone: the report page reads them where the console keeps them.
+    await context.addInitScript((prefs: PdfDisplay) => {
+      if (prefs.dateFormat) sessionStorage.setItem('dateTimeFormat', prefs.dateFormat);
+      if (prefs.timeZone) sessionStorage.setItem('timezone', prefs.timeZone);
+    }, display);
     const page = context.pages()[0] ?? (await context.newPage());
     const query = new URLSearchParams({ print: '1', from: report.from, to: report.to });
     const url = `${origin}/applications/${encodeURIComponent(report.namespace)}/${encodeURIComponent(report.name)}?${query.toString()}`;

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { AppError } from '../../platform/http/errors';
 import { selectConfigs, type AppConfig } from './selectors';
 import { checkApplicationSpec, type AppSelector, type ApplicationSpec } from './spec';
+import { isOneOf } from '../../../common/guards';
 
 /**
  * The audit report of one application over a time range (docs/APPLICATIONS.md): its overview, environments
@@ -83,7 +84,7 @@ export function healthOf(configs: ReadonlyArray<{ health: string | null; deleted
   const out: HealthSummary = { healthy: 0, unhealthy: 0, warning: 0, unknown: 0, total: 0 };
   for (const config of configs) {
     if (config.deleted) continue;
-    const health = (HEALTHS as readonly string[]).includes(config.health ?? '') ? (config.health as Health) : 'unknown';
+    const health = isOneOf(HEALTHS, config.health) ? config.health : 'unknown';
     out[health] += 1;
     out.total += 1;
   }

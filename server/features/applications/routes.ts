@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { DATE_FORMATS } from '../../../common/constants';
 import type { AppContext } from '../../platform/context';
 import { ValidationError, type Issue } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { specRowRoutes } from '../../platform/spec-rows';
-import { parseInstant } from '../health/time';
+import { parseInstant } from '../../platform/instants';
 import { applicationTable } from './applications';
 import { listApplications } from './list';
 import { renderReportPdf } from './pdf';
@@ -22,6 +23,26 @@ const rangeQuery = z.object({
   /** Same forms; default now. */
   to: z.string().max(100).optional(),
 });
+
+/** The PDF's dates as the person reads them (the console's preferences); the server's browser has none of its own. */
+const pdfQuery = rangeQuery.extend({
+  dateTimeFormat: z.enum(DATE_FORMATS).optional(),
+  timezone: z
+    .string()
+    .max(100)
+    .refine(isTimeZone, { message: 'must be an IANA time zone such as Europe/Berlin, or UTC' })
+    .optional(),
+});
+
+function isTimeZone(zone: string): boolean {
+  try {
+    // Constructing a formatter is how a zone name is checked; nothing is formatted here.
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The report's time range, every problem named by its query path. */
 function rangeOf(query: z.infer<typeof rangeQuery>): { from: Date; to: Date } {
@@ -76,11 +97,12 @@ export function applicationRoutes(app: FastifyInstance, ctx: AppContext): void {
     tags: [tag],
     access: read,
     params: nameParams,
-    query: rangeQuery,
+    query: pdfQuery,
     handler: async ({ params, query, req, reply }) => {
       const range = rangeOf(query);
       const found = await loadApplication(ctx.pool, params.namespace, params.name);
-      const pdf = await renderReportPdf(req, { namespace: found.namespace, name: found.name, from: range.from.toISOString(), to: range.to.toISOString() });
+      const display = { dateFormat: query.dateTimeFormat, timeZone: query.timezone };
+      const pdf = await renderReportPdf(req, { namespace: found.namespace, name: found.name, from: range.from.toISOString(), to: range.to.toISOString() }, display);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="${fileName(found.name, range)}"`)

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/jobs/db';
-import { likePattern, parseSearch } from '../health/search';
-import { filterConditions, Params, selectorConditions, valueFilter } from '../catalog/query/sql';
+import { likePattern, parseSearch } from '../../platform/search';
+import { filterConditions, Params, selectorConditions, valueFilter } from '../catalog';
 import type { AppSelector } from './spec';
 
 /** A config item of an application, as the report shows it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isRecord } from '../../platform/errors';
+import { unknownFields } from '../../platform/schema-fields';
 
 /**
  * The `Application` spec (mission-control.flanksource.com/v1, docs/APPLICATIONS.md): type, description,
@@ -85,37 +85,6 @@ export const applicationSpecSchema = z.object({
 });
 export type ApplicationSpec = z.infer<typeof applicationSpecSchema>;
 
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (let guard = 0; guard < 10; guard += 1) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) current = (current as z.ZodOptional<z.ZodType>).unwrap();
-    else if (current instanceof z.ZodPipe) current = (current as z.ZodPipe<z.ZodType, z.ZodType>).in;
-    else break;
-  }
-  return current;
-}
-
-/** Paths of fields the schema does not name (`spec.mapping.logins[0].foo`), objects, lists and maps walked. */
-function unknownFields(schema: z.ZodType, value: unknown, path: string): string[] {
-  const shaped = unwrap(schema);
-  if (shaped instanceof z.ZodObject && isRecord(value)) {
-    const shape = (shaped as z.ZodObject<z.ZodRawShape>).shape;
-    return Object.entries(value).flatMap(([key, item]) => {
-      const field = shape[key];
-      return field ? unknownFields(field as z.ZodType, item, `${path}.${key}`) : [`${path}.${key}`];
-    });
-  }
-  if (shaped instanceof z.ZodArray && Array.isArray(value)) {
-    const element = (shaped as z.ZodArray<z.ZodType>).element;
-    return value.flatMap((item, index) => unknownFields(element, item, `${path}[${index}]`));
-  }
-  if (shaped instanceof z.ZodRecord && isRecord(value)) {
-    const element = (shaped as z.ZodRecord<z.ZodString, z.ZodType>).valueType as z.ZodType;
-    return Object.entries(value).flatMap(([key, item]) => unknownFields(element, item, `${path}.${key}`));
-  }
-  return [];
-}
-
 function zodPath(segments: ReadonlyArray<PropertyKey>): string {
   return segments.reduce<string>((out, segment) => (typeof segment === 'number' ? `${out}[${segment}]` : `${out}.${String(segment)}`), 'spec');
 }
@@ -157,7 +126,7 @@ function check(raw: Record<string, unknown>): { problems: Problem[]; checked?: C
   });
   if (problems.length > 0) return { problems };
 
-  const warnings = unknownFields(applicationSpecSchema, raw, 'spec').map((path) => `${path} is not read by this console and was ignored`);
+  const warnings = unknownFields(applicationSpecSchema, raw, 'spec', { records: true }).map((path) => `${path} is not read by this console and was ignored`);
   if (spec.schedule !== undefined) warnings.push('spec.schedule is not run: the report reads the catalog live, so nothing is scraped on a schedule');
   for (const { path, selector } of mappingSelectors(spec)) {
     for (const field of ['fieldSelector', 'scope', 'cache'] as const) {

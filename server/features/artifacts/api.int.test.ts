@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../../test/app';
-import { applyCanary, canaryIdOf, runByName, uniqueName } from '../health/tests/check-harness';
+import { applyCanary, canaryIdOf, runByName, uniqueName } from '../health/testing/check-harness';
 
 /**
  * /api/artifacts at the HTTP edge (401 → 400 → 403 → 200) on the real app: artifacts an exec check

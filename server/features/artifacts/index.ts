@@ -1,7 +1,7 @@
 import type { Feature } from '../../platform/context';
 import { artifactRetentionJob } from '../../platform/artifacts';
 import { backgroundWork } from '../../platform/jobs';
-import { CHECK_STATUS_RETENTION } from '../health/retention';
+import { CHECK_STATUS_RETENTION } from '../health';
 import { artifactRoutes } from './routes';
 
 /**

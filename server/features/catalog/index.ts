@@ -6,6 +6,24 @@ import { catalogQueryRoutes } from './query/routes';
 import { configChangeRetentionJob } from './retention';
 import { runScraper } from './run';
 import { scrapeConfigKind } from './scraper-kind';
+import { scrapeConfigKubeKind } from './kube-kind';
+
+// What other features (MCP) use of the catalog: searches and changes under the caller's access.
+export { catalogChanges, type ChangeRow } from './query/changes';
+export { changesBody, RESOURCE_KINDS, type ResourceKind } from './query/schema';
+export { searchResources, type FoundResource } from './query/search';
+export { valueFilter } from './query/sql';
+// What topology, applications, views and logs share with the catalog: sources, specs, SQL of selectors, paths.
+export { queryOne } from './jsonpath';
+export { applyCatalogDemo, DEMO_READER_ROLE } from './demo';
+export { runScraper } from './run';
+export { filterConditions, Params, selectorConditions } from './query/sql';
+export { deleteScraper, saveScraper } from './scrapers';
+export { sourceOf } from './sources';
+export { expandPaths } from './sources/files';
+export { runnableEntry } from './sources/resolve-entry';
+export { scheduleOf, zodProblems, type SpecProblem } from './spec';
+export type { AnySource } from './types';
 
 /** Scrapers run as scheduled rows: each slot once across all instances, a scraper never overlapping itself. */
 export const scrapersTable = resourceScheduledTable('config_scrapers');
@@ -18,6 +36,7 @@ export const scrapersTable = resourceScheduledTable('config_scrapers');
 export const catalogFeature: Feature = {
   name: 'catalog',
   kinds: [scrapeConfigKind],
+  kubeKinds: [scrapeConfigKubeKind],
   async register(app, ctx) {
     await scraperApi(app, ctx);
     catalogQueryRoutes(app, ctx);

@@ -6,6 +6,7 @@ import { fingerprint, normalize } from './changes';
 import { looksLikeJsonPath, queryAll, queryOne, removePath, replacePath } from './jsonpath';
 import { kubernetesDefaults } from './kubernetes';
 import { HEALTHS, type Health, type ItemRef, type RawResult, type RelationshipSelector, type ScrapedItem } from './types';
+import { isOneOf } from '../../../common/guards';
 
 /** A mapped field: a literal, a JSONPath (`$.name`), or `{expr: CEL}` / `{jsonpath}` / `{value}`. */
 const fieldValue = z.union([
@@ -110,7 +111,7 @@ function stringMap(value: unknown): Record<string, string> {
 function healthOf(value: unknown): Health | null {
   if (value === undefined || value === null || value === '') return null;
   const word = String(value).toLowerCase();
-  if ((HEALTHS as readonly string[]).includes(word)) return word as Health;
+  if (isOneOf(HEALTHS, word)) return word;
   if (value === true || word === 'ok' || word === 'pass' || word === 'passing') return 'healthy';
   if (value === false || word === 'error' || word === 'failed' || word === 'fail' || word === 'critical') return 'unhealthy';
   if (word === 'warn' || word === 'degraded') return 'warning';

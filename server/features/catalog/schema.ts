@@ -8,7 +8,7 @@ let cached: Record<string, unknown> | undefined;
 export function scraperSpecJsonSchema(): Record<string, unknown> {
   if (cached) return cached;
   const entryOf = (schema: z.ZodType) => {
-    const own = schema instanceof z.ZodObject ? (schema as z.ZodObject<z.ZodRawShape>).shape : {};
+    const own = schema instanceof z.ZodObject ? schema.shape : {};
     return z.toJSONSchema(z.object({ ...mappingShape, ...own }).strict(), { unrepresentable: 'any', io: 'input' });
   };
   const properties: Record<string, unknown> = {

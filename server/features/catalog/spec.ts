@@ -159,7 +159,7 @@ export function parseScraperSpec(raw: unknown): ParsedScraper {
         return;
       }
       // One schema per entry: the type's own fields plus the shared mapping fields, nothing else.
-      const own = source.schema instanceof z.ZodObject ? (source.schema as z.ZodObject<z.ZodRawShape>).shape : {};
+      const own = source.schema instanceof z.ZodObject ? source.schema.shape : {};
       const parsed = z.object({ ...mappingShape, ...own }).strict().safeParse(item);
       const checked = parsed.success ? source.schema.safeParse(item) : undefined;
       const failure = !parsed.success ? parsed.error : checked && !checked.success ? checked.error : undefined;

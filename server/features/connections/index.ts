@@ -2,7 +2,10 @@ import type { Feature } from '../../platform/context';
 import { secretStore } from '../../platform/secrets';
 import { keysInUse } from '../../platform/secrets/rotate';
 import { configMapKind, connectionKind, secretKind } from './kinds';
+import { configMapKubeKind, connectionKubeKind, secretKubeKind } from './kube-kinds';
 import { connectionRoutes } from './routes';
+
+export { connectionKind, secretKind } from './kinds';
 
 /**
  * Connections, secrets and config maps (spec §2 /settings/connections, §3 Connection, §6, §7): the kinds
@@ -12,6 +15,7 @@ import { connectionRoutes } from './routes';
 export const connectionsFeature: Feature = {
   name: 'connections',
   kinds: [connectionKind, secretKind, configMapKind],
+  kubeKinds: [connectionKubeKind, secretKubeKind, configMapKubeKind],
   register(app, ctx) {
     connectionRoutes(app, ctx);
   },

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { connectionProblems, connectionType, type ConnectionInput } from '../../../common/connections';
+import { returnedRow } from '../../platform/db/rows';
 import { assertSavable } from '../../platform/spec-rows';
 import { problemPathSegments, type ResourceKind, type ResourceSource } from '../../platform/resources';
 import { processKeyring } from '../../platform/secrets';
@@ -23,7 +24,8 @@ function documentProblems(input: ConnectionInput, blockPath: (target: string) =>
 /** Where a row field came from in the document: the type block's key, or the flat field. */
 function pathIn(spec: Record<string, unknown>, input: ConnectionInput) {
   const def = connectionType(input.type);
-  const block = def?.block && spec[def.block] !== undefined ? def.block : undefined;
+  // The block as the document writes it (read without regard to case: `azurekeyvault` is azureKeyVault).
+  const block = def?.block ? Object.keys(spec).find((key) => key.toLowerCase() === def.block?.toLowerCase()) : undefined;
   return (target: string) => {
     if (target === 'type') return 'spec.type';
     const field = def?.fields.find((candidate) => candidate.target === target);
@@ -132,7 +134,7 @@ export async function saveSecret(client: pg.PoolClient, input: SecretInput, opti
     'INSERT INTO secrets (kind, name, namespace, type, data, labels, source, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id',
     [input.kind, input.name, input.namespace, input.type ?? null, JSON.stringify(data), JSON.stringify(input.labels), options.source, options.createdBy || null],
   );
-  return { id: (rows[0] as { id: string }).id, action: 'created' };
+  return { id: returnedRow(rows, 'INSERT INTO secrets').id, action: 'created' };
 }
 
 /** Kubernetes' Secret (v1): `data` base64, `stringData` clear; stored encrypted, key by key. */

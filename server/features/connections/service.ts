@@ -5,12 +5,15 @@ import {
   MASK,
   connectionType,
   connectionTypeOfBlock,
+  isTextTarget,
   parseValueReference,
   valueReferenceText,
   type ConnectionField,
   type ConnectionInput,
+  type ConnectionTarget,
   type ConnectionTypeDef,
 } from '../../../common/connections';
+import { returnedRow } from '../../platform/db/rows';
 import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { assertSavable } from '../../platform/spec-rows';
@@ -59,7 +62,7 @@ export function fieldText(raw: unknown, path: string, problems: Problem[]): stri
 function assign(input: ConnectionInput, field: ConnectionField, value: string): void {
   if (field.target === 'insecure_tls') input.insecure_tls = value === 'true';
   else if (field.target.startsWith('properties.')) input.properties = { ...input.properties, [field.target.slice('properties.'.length)]: value };
-  else input[field.target as 'url' | 'username' | 'password' | 'certificate'] = value;
+  else if (isTextTarget(field.target)) input[field.target] = value;
 }
 
 /** Fills the defaults of the type's form (spec §3: port 587 for email, ref main for git, …) where a value is missing. */
@@ -69,7 +72,7 @@ export function withDefaults(input: ConnectionInput): ConnectionInput {
   const out: ConnectionInput = { ...input, properties: { ...input.properties } };
   for (const field of def.fields) {
     if (field.default === undefined) continue;
-    const current = field.target.startsWith('properties.') ? out.properties?.[field.target.slice('properties.'.length)] : field.target === 'insecure_tls' ? undefined : out[field.target as 'url'];
+    const current = field.target.startsWith('properties.') ? out.properties?.[field.target.slice('properties.'.length)] : isTextTarget(field.target) ? out[field.target] : undefined;
     if (current === undefined || current === '') assign(out, field, field.default);
   }
   return out;
@@ -201,7 +204,7 @@ function splitUrlCredentials(input: ConnectionInput): ConnectionInput {
   if (!url || parseValueReference(url) || isEncrypted(url)) return input;
   const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*)@(.*)$/i.exec(url);
   if (!match) return input;
-  const [, scheme, userInfo, rest] = match as unknown as [string, string, string, string];
+  const [, scheme = '', userInfo = '', rest = ''] = match;
   const colon = userInfo.indexOf(':');
   if (colon === -1) return input;
   const user = decodeURIComponent(userInfo.slice(0, colon));
@@ -232,12 +235,12 @@ export function storedFields(keyring: Keyring, input: ConnectionInput, existing?
   const def = connectionType(input.type);
   const secret = secretTargets(def);
   const clean = splitUrlCredentials(input);
-  const keep = (target: string, current: string | null | undefined): string | null => {
+  const keep = (target: ConnectionTarget, current: string | null | undefined): string | null => {
     if (!existing) return null;
     if (target.startsWith('properties.')) return existing.properties[target.slice('properties.'.length)] ?? null;
-    return (existing[target as 'url'] as string | null) ?? current ?? null;
+    return isTextTarget(target) ? (existing[target] ?? current ?? null) : null;
   };
-  const store = (target: string, value: string | undefined): string | null => {
+  const store = (target: ConnectionTarget, value: string | undefined): string | null => {
     if (value === undefined || value === '') return null;
     if (value === MASK) return keep(target, null);
     if (parseValueReference(value) || isEncrypted(value)) return isEncrypted(value) ? keep(target, null) : value;
@@ -301,7 +304,7 @@ export async function saveConnection(client: pg.PoolClient, keyring: Keyring, in
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
     [input.name, input.namespace, ...values, options.createdBy || null],
   );
-  return { id: (rows[0] as { id: string }).id, action: 'created' };
+  return { id: returnedRow(rows, 'INSERT INTO connections').id, action: 'created' };
 }
 
 /** The stored row as the API answers it (secrets masked, references as written). */

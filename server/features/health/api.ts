@@ -9,51 +9,20 @@ import { AppError, ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { inTransaction } from '../../platform/jobs/db';
 import { VERSION } from '../../platform/paths';
-import { accessMap } from '../identity/api';
+import { accessMap } from '../identity';
 import { CanaryInvalid, deleteCanary, saveCanary } from './canaries';
-import { checkGraph } from './graph';
+import { canaryCheckerApi } from './canary-api';
+import { healthPageApi } from './page-api';
+import { aboutShape, runShape } from './canary-shape';
 import { CHECK_TYPES } from './registry';
 import { checkMetricsOf } from './check-metrics';
 import { runCanary } from './run-canary';
 import { canarySpecJsonSchema } from './schema';
 import { parseCanarySpec } from './spec';
-import { checksSummary, SORT_KEYS } from './summary';
-import { parseInstant } from './time';
 import { assertDeletable } from '../../platform/deletable';
 import { resourceName, resourceNamespace } from '../../platform/names';
 
 const uuid = z.uuid({ message: 'must be a UUID' });
-const bool = z.union([z.boolean(), z.enum(['true', 'false', 'yes', 'no'])]).transform((value) => value === true || value === 'true' || value === 'yes');
-const list = z.union([z.string(), z.array(z.string())]).transform((value) => (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean));
-
-/** The summary's filters, from the query string (GET) or the body (POST). */
-const summaryInput = z.object({
-  start: z.string().optional(),
-  end: z.string().optional(),
-  query: z.string().max(2000).optional(),
-  labels: list.optional(),
-  health: z.enum(['healthy', 'unhealthy']).optional(),
-  hidePassing: bool.optional(),
-  agentId: uuid.optional(),
-  canaryId: uuid.optional(),
-  checkId: list.pipe(z.array(uuid)).optional(),
-  sortBy: z.enum(SORT_KEYS).optional(),
-  sortDesc: bool.optional(),
-  limit: z.coerce.number().int().min(1).max(20_000).default(5000),
-  offset: z.coerce.number().int().min(0).default(0),
-});
-
-function range(input: { start?: string | undefined; end?: string | undefined }, fallback = '1h'): { from: Date; to: Date } {
-  const now = new Date();
-  const to = parseInstant(input.end, now);
-  const from = parseInstant(input.start ?? fallback, now);
-  const issues = [];
-  if (!from) issues.push({ path: 'start', message: 'must be a duration such as 1h or 30d, or a date-time' });
-  if (!to) issues.push({ path: 'end', message: 'must be "now", a duration or a date-time' });
-  if (from && to && from.getTime() >= to.getTime()) issues.push({ path: 'start', message: 'must be before end' });
-  if (issues.length > 0 || !from || !to) throw new ValidationError(issues);
-  return { from, to };
-}
 
 const canaryBody = z.object({
   name: resourceName,
@@ -66,51 +35,8 @@ const canaryBody = z.object({
 export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { pool, log } = ctx;
 
-  for (const method of ['GET', 'POST'] as const) {
-    for (const url of ['/api/canary/api/summary', '/api/canary/api']) {
-      route(app, {
-        method,
-        url,
-        summary: 'Every check that matches, with uptime and latency over the range (checks_summary)',
-        tags: ['health'],
-        access: { resource: 'canaries', action: 'read' },
-        ...(method === 'GET' ? { query: summaryInput } : { body: summaryInput }),
-        handler: async ({ query, body }) => {
-          const input = method === 'GET' ? query : body;
-          if (!input) throw new AppError('invalid_request', 'no filters');
-          const { from, to } = range(input);
-          return checksSummary(pool, {
-            from,
-            to,
-            query: input.query,
-            labels: input.labels,
-            health: input.health,
-            hidePassing: input.hidePassing,
-            agentId: input.agentId,
-            canaryId: input.canaryId,
-            checkIds: input.checkId,
-            sortBy: input.sortBy,
-            sortDesc: input.sortDesc,
-            limit: input.limit,
-            offset: input.offset,
-          });
-        },
-      });
-    }
-  }
-
-  route(app, {
-    method: 'GET',
-    url: '/api/canary/api/graph',
-    summary: "One check's results over a range, in at most 300 buckets",
-    tags: ['health'],
-    access: { resource: 'canaries', action: 'read' },
-    query: z.object({ check: uuid, start: z.string().optional(), end: z.string().optional() }),
-    handler: async ({ query }) => {
-      const { from, to } = range(query);
-      return checkGraph(pool, query.check, from, to);
-    },
-  });
+  canaryCheckerApi(app, ctx);
+  healthPageApi(app, ctx);
 
   route(app, {
     method: 'POST',
@@ -122,8 +48,8 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
     handler: async ({ params, req }) => {
       const actor = req.actor;
       if (!actor || !canRunChecks(actor.roles, accessMap(actor))) throw new AppError('forbidden', 'you may not run checks: Run Now needs the admin, editor, responder or commander role');
-      const { rows } = await pool.query<{ canary_id: string; type: string; transformed_from: string | null; agent_name: string | null }>(
-        `SELECT c.canary_id, c.type, c.transformed_from, a.name AS agent_name
+      const { rows } = await pool.query<{ canary_id: string; type: string; transformed_from: string | null; agent_name: string | null; name: string; namespace: string; description: string | null; labels: Record<string, string> | null }>(
+        `SELECT c.canary_id, c.type, c.transformed_from, a.name AS agent_name, c.name, c.namespace, c.description, c.labels
            FROM checks c LEFT JOIN agents a ON a.id = c.agent_id AND c.agent_id <> '00000000-0000-0000-0000-000000000000'
           WHERE c.id = $1 AND c.deleted_at IS NULL`,
         [params.id],
@@ -136,28 +62,18 @@ export async function healthApi(app: FastifyInstance, ctx: AppContext): Promise<
       const runs = await runCanary({ pool, log, metrics: checkMetricsOf(ctx.metrics.registry) }, check.canary_id, AbortSignal.timeout(11 * 60_000), { onlyCheck: params.id });
       const ran = runs.find((run) => run.check.id === params.id);
       if (!ran) throw new AppError('not_found', `check ${params.id} not found`);
-      const result = ran.outcome.result;
-      return {
-        check_id: params.id,
-        status: result.pass ? 'healthy' : 'unhealthy',
-        pass: result.pass,
-        invalid: result.invalid,
-        time: result.time.toISOString(),
-        duration: result.duration,
-        message: result.message,
-        error: result.error,
-        details: result.details,
-      };
+      const { result } = ran.outcome;
+      return runShape({ check: { id: params.id, name: check.name, namespace: check.namespace, description: check.description, labels: check.labels }, result });
     },
   });
 
   route(app, {
     method: 'GET',
     url: '/api/canary/about',
-    summary: 'What this server runs: version and check types',
+    summary: "What this server runs: canary-checker's Timestamp and Version, with our version and check types",
     tags: ['health'],
     access: { resource: 'canaries', action: 'read' },
-    handler: () => ({ name: 'watchkeeper', version: VERSION, check_types: CHECK_TYPES.map((type) => ({ type: type.type, label: type.label, icon: type.icon, push: type.push })) }),
+    handler: () => aboutShape(VERSION, CHECK_TYPES.map((type) => ({ type: type.type, label: type.label, icon: type.icon, push: type.push }))),
   });
 
   route(app, {

@@ -161,15 +161,17 @@ export interface CanaryForRun {
   spec: Record<string, unknown>;
   /** Who last saved the spec from the console or the API (null: a file, the system): its capabilities are checked at run. */
   updatedBy: string | null;
+  /** The spec's digest (md5 of its text), so a run can reuse what it read from the same spec last time. */
+  specHash: string;
 }
 
 export async function loadCanary(db: Queryable, id: string): Promise<CanaryForRun | undefined> {
-  const { rows } = await db.query<{ id: string; name: string; namespace: string; labels: unknown; spec: unknown; updated_by: string | null }>(
-    'SELECT id, name, namespace, labels, spec, updated_by FROM canaries WHERE id = $1 AND deleted_at IS NULL',
+  const { rows } = await db.query<{ id: string; name: string; namespace: string; labels: unknown; spec: unknown; updated_by: string | null; spec_hash: string }>(
+    'SELECT id, name, namespace, labels, spec, updated_by, md5(spec::text) AS spec_hash FROM canaries WHERE id = $1 AND deleted_at IS NULL',
     [id],
   );
   const row = rows[0];
   if (!row) return undefined;
   const labels = isRecord(row.labels) ? Object.fromEntries(Object.entries(row.labels).map(([key, value]) => [key, String(value)])) : {};
-  return { id: row.id, name: row.name, namespace: row.namespace, labels, spec: isRecord(row.spec) ? row.spec : {}, updatedBy: row.updated_by };
+  return { id: row.id, name: row.name, namespace: row.namespace, labels, spec: isRecord(row.spec) ? row.spec : {}, updatedBy: row.updated_by, specHash: row.spec_hash };
 }

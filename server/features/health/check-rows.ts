@@ -25,6 +25,7 @@ export interface CheckRow {
   last_transition_time: string | null;
   next_runtime: string | null;
   created_at: string;
+  updated_at: string;
 }
 
 /** The database formats times as `toISOString()` would (milliseconds, UTC): far cheaper there than here. */
@@ -32,7 +33,7 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 
 const COLUMNS = `c.id, c.canary_id, cn.name AS canary_name, cn.namespace AS canary_namespace, c.agent_id, c.name, c.namespace, c.type, c.icon,
   c.description, c.endpoint, c.labels, c.owner, c.severity, c.status, c.transformed_from,
-  ${['last_pass', 'last_fail', 'last_runtime', 'last_transition_time', 'next_runtime', 'created_at'].map((column) => `${iso(`c.${column}`)} AS ${column}`).join(', ')}`;
+  ${['last_pass', 'last_fail', 'last_runtime', 'last_transition_time', 'next_runtime', 'created_at', 'updated_at'].map((column) => `${iso(`c.${column}`)} AS ${column}`).join(', ')}`;
 
 interface RowsState extends ReadMark {
   rows: Map<string, CheckRow>;

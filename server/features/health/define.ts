@@ -9,8 +9,8 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 export const MAX_CHECK_TIMEOUT_MS = 10 * 60_000;
 
 /** The field names of a zod object schema (others are reported as unsupported). */
-export function schemaFields(schema: z.ZodType): string[] {
-  if (schema instanceof z.ZodPipe) return schemaFields(schema.in as z.ZodType);
+export function schemaFields(schema: z.core.$ZodType): string[] {
+  if (schema instanceof z.ZodPipe) return schemaFields(schema.in);
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { StatsSource } from './summary';
+import { RUNNER_NAME, upstreamLatency, type UpstreamLatency } from './canary-shape';
+import { checksSummary, type StatsSource } from './summary';
 
 /** At most this many points per series (spec §9 graph request count). */
 export const MAX_POINTS = 300;
@@ -7,23 +8,40 @@ export const MAX_POINTS = 300;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
+/**
+ * One bucket of the series, as canary-checker's `status` entries (its Timeseries): `status` is true when
+ * every result of the bucket passed, `duration` the bucket's mean latency in whole ms. Buckets without
+ * results are left out, as canary-checker does.
+ */
 export interface GraphPoint {
   time: string;
+  status: boolean;
+  duration: number;
+  /** Results in the bucket (passed + failed). */
+  count: number;
   passed: number;
   failed: number;
-  /** Mean latency of the bucket in ms (null without results). */
-  avg: number | null;
-  /** Slowest result of the bucket (raw results only). */
-  max: number | null;
+  /** Ours: the slowest result of the bucket (raw results only). */
+  max?: number;
 }
 
+/**
+ * GET /api/canary/api/graph, in canary-checker's shape (its DetailResponse: runnerName, duration, status,
+ * latency, uptime), with ours added: the check, where the numbers come from, the bucket width and the range.
+ */
 export interface GraphAnswer {
+  runnerName: string;
+  /** Milliseconds the server spent. */
+  duration: number;
+  status: GraphPoint[];
+  latency: UpstreamLatency;
+  /** Results in the range: the sums of the series. */
+  uptime: { passed: number; failed: number };
   check_id: string;
   source: StatsSource;
   step_ms: number;
   from: string;
   to: string;
-  points: GraphPoint[];
 }
 
 /** Raw results for up to 2 days of one check, hourly rollups up to 7 days, daily rollups beyond. */
@@ -32,21 +50,23 @@ export function graphSource(from: Date, to: Date): StatsSource {
   return span <= 2 * DAY ? 'raw' : span <= 7 * DAY ? 'hourly' : 'daily';
 }
 
-/** GET /api/canary/api/graph: one check's pass/fail counts and latency over a range, in ≤ 300 buckets. */
-export async function checkGraph(pool: pg.Pool, checkId: string, from: Date, to: Date): Promise<GraphAnswer> {
-  const source = graphSource(from, to);
+function point(time: Date, passed: number, failed: number, mean: number, max?: number | null): GraphPoint {
+  return { time: time.toISOString(), status: failed === 0, duration: Math.round(mean), count: passed + failed, passed, failed, ...(max === null || max === undefined ? {} : { max }) };
+}
+
+async function series(pool: pg.Pool, checkId: string, from: Date, to: Date, source: StatsSource): Promise<{ step: number; points: GraphPoint[] }> {
   const span = Math.max(1000, to.getTime() - from.getTime());
   if (source === 'raw') {
     const step = Math.max(1000, Math.ceil(span / MAX_POINTS / 1000) * 1000);
-    const { rows } = await pool.query<{ t: Date; passed: number; failed: number; avg: number | null; max: number | null }>(
+    const { rows } = await pool.query<{ t: Date; passed: number; failed: number; avg: number; max: number }>(
       `SELECT date_bin(make_interval(secs => $4 / 1000.0), time, $2::timestamptz) AS t,
               count(*) FILTER (WHERE status)::int AS passed, count(*) FILTER (WHERE NOT status)::int AS failed,
-              round(avg(duration))::int AS avg, max(duration) AS max
+              avg(duration)::float8 AS avg, max(duration) AS max
          FROM check_statuses WHERE check_id = $1 AND time >= $2 AND time <= $3
         GROUP BY t ORDER BY t`,
       [checkId, from, to, step],
     );
-    return { check_id: checkId, source, step_ms: step, from: from.toISOString(), to: to.toISOString(), points: rows.map((row) => ({ ...row, time: row.t.toISOString() })) };
+    return { step, points: rows.map((row) => point(row.t, row.passed, row.failed, row.avg, row.max)) };
   }
   // Rollups hold running totals: a bucket's own counts are its row minus the row before it.
   const table = source === 'hourly' ? 'check_rollups_hourly' : 'check_rollups_daily';
@@ -68,7 +88,37 @@ export async function checkGraph(pool: pg.Pool, checkId: string, from: Date, to:
     const passed = Number(row.passed) - Number(row.p_passed ?? 0);
     const failed = Number(row.failed) - Number(row.p_failed ?? 0);
     const sum = Number(row.duration_sum) - Number(row.p_sum ?? 0);
-    points.push({ time: row.bucket.toISOString(), passed, failed, avg: passed + failed > 0 ? Math.round(sum / (passed + failed)) : null, max: null });
+    if (passed + failed > 0) points.push(point(row.bucket, passed, failed, sum / (passed + failed)));
   }
-  return { check_id: checkId, source, step_ms: step, from: from.toISOString(), to: to.toISOString(), points: points.slice(-MAX_POINTS) };
+  return { step, points: points.slice(-MAX_POINTS) };
+}
+
+/**
+ * One check's results over a range in ≤ 300 buckets, with the range's latency percentiles (those of the
+ * check's summary over the same range: exact over raw results, from histograms beyond) and its uptime.
+ */
+export async function checkGraph(pool: pg.Pool, checkId: string, from: Date, to: Date): Promise<GraphAnswer> {
+  const started = performance.now();
+  const source = graphSource(from, to);
+  const [{ step, points }, summary] = await Promise.all([
+    series(pool, checkId, from, to, source),
+    checksSummary(pool, { from, to, checkIds: [checkId], limit: 1, offset: 0 }),
+  ]);
+  const uptime = { passed: 0, failed: 0 };
+  for (const bucket of points) {
+    uptime.passed += bucket.passed;
+    uptime.failed += bucket.failed;
+  }
+  return {
+    runnerName: RUNNER_NAME,
+    duration: Math.round(performance.now() - started),
+    status: points,
+    latency: upstreamLatency(summary.checks_summary[0]?.latency),
+    uptime,
+    check_id: checkId,
+    source,
+    step_ms: step,
+    from: from.toISOString(),
+    to: to.toISOString(),
+  };
 }

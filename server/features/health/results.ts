@@ -23,7 +23,7 @@ export interface CheckResult {
 
 export type Health = 'healthy' | 'unhealthy';
 
-function clip(value: string | null): string | null {
+export function clip(value: string | null): string | null {
   return value === null ? null : value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
 }
 

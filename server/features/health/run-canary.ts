@@ -7,10 +7,12 @@ import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
 import { loadCanary, type CanaryForRun } from './canaries';
 import { combinedJunitResult, JUNIT_RESULT_MODE } from './result-mode';
 import { checkTypeOf } from './registry';
+import { inFlight, limiter, runInOrder } from './check-order';
+import { checkTimes } from './check-times';
 import { recordOutcome, resolveCanaryEnv, runCheck, type CanaryInfo, type CheckRun, type CheckRunOutcome, type RunnableCheck } from './runner';
-import { parseCanarySpec, type CheckDefinition } from './spec';
+import { parseCanarySpec, type CheckDefinition, type ParsedCanary } from './spec';
 
-/** Checks of one canary running at the same time. */
+/** Checks of one canary running at the same time when it runs at once (Run Now, a run outside the schedule). */
 const CHECKS_AT_ONCE = 5;
 
 interface CheckRow extends RunnableCheck {
@@ -26,57 +28,32 @@ async function checksOf(pool: pg.Pool, canaryId: string): Promise<CheckRow[]> {
   return rows;
 }
 
-/** At most `limit` tasks at a time. */
-function limiter(limit: number): <T>(work: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (work) => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active += 1;
-    try {
-      return await work();
-    } finally {
-      active -= 1;
-      waiting.shift()?.();
-    }
-  };
+/**
+ * The canary's spec as read last time it had this text and namespace: reading a spec of 200 checks takes
+ * 10-50 ms of the event loop, which would hold back every check due meanwhile, once a slot.
+ */
+const parsedSpecs = new Map<string, { key: string; parsed: ParsedCanary }>();
+const MAX_PARSED_SPECS = 20_000;
+
+function parsedSpec(canary: CanaryForRun): ParsedCanary {
+  const key = `${canary.namespace}\n${canary.specHash}`;
+  const cached = parsedSpecs.get(canary.id);
+  if (cached?.key === key) return cached.parsed;
+  const parsed = parseCanarySpec(canary.spec, { namespace: canary.namespace });
+  parsedSpecs.delete(canary.id);
+  parsedSpecs.set(canary.id, { key, parsed });
+  // Bounded: the canaries read longest ago go first (a deleted canary is never read again).
+  for (const [id] of parsedSpecs) {
+    if (parsedSpecs.size <= MAX_PARSED_SPECS) break;
+    parsedSpecs.delete(id);
+  }
+  return parsed;
 }
 
 export interface CanaryRunDeps {
   pool: pg.Pool;
   log: Logger;
   metrics?: CheckMetrics | undefined;
-}
-
-/**
- * Runs checks, each after the checks it `dependsOn` (their variables reach it as `outputs.<name>`; when one
- * of them failed it is not run and fails saying which). `record` stores a run as soon as it ends.
- */
-async function runInOrder(
-  checks: RunnableCheck[],
-  dependsOn: (check: RunnableCheck) => string[],
-  run: (check: RunnableCheck, outputs: Record<string, unknown> | undefined) => Promise<CheckRunOutcome>,
-  skip: (check: RunnableCheck, outcome: CheckRunOutcome) => Promise<CheckRunOutcome> = async (_check, outcome) => outcome,
-): Promise<CheckRun[]> {
-  const byName = new Map(checks.map((check) => [check.name, check]));
-  const started = new Map<string, Promise<CheckRun>>();
-  const slot = limiter(CHECKS_AT_ONCE);
-  const start = (check: RunnableCheck): Promise<CheckRun> => {
-    let running = started.get(check.id);
-    if (!running) {
-      running = (async () => {
-        const needs = dependsOn(check).map((name) => byName.get(name)).filter((found): found is RunnableCheck => found !== undefined);
-        const before = await Promise.all(needs.map(start));
-        const failed = before.filter((done) => !done.outcome.result.pass).map((done) => done.check.name);
-        if (failed.length > 0) return { check, outcome: await skip(check, skipped(check, failed)) };
-        const outputs = before.length > 0 ? Object.fromEntries(before.map((done) => [done.check.name, done.outcome.variables])) : undefined;
-        return { check, outcome: await slot(() => run(check, outputs)) };
-      })();
-      started.set(check.id, running);
-    }
-    return running;
-  };
-  return Promise.all(checks.map(start));
 }
 
 /** A check its author may not run any more (a capability withdrawn): it fails with why, and runs nothing. */
@@ -100,11 +77,6 @@ function capabilityGate(deps: CanaryRunDeps, canary: CanaryForRun): (check: Runn
     const uses = capabilityUses({ [check.type]: check.spec }, 'spec');
     return (await runRefusal(deps.pool, canary.updatedBy, uses, canary.namespace))?.message;
   };
-}
-
-function skipped(check: RunnableCheck, failed: string[]): CheckRunOutcome {
-  const message = `not run: it depends on ${failed.map((name) => `"${name}"`).join(', ')}, which failed`;
-  return { result: { pass: false, invalid: false, time: new Date(), duration: 0, message, error: message, details: null }, transformed: undefined, metrics: [], variables: {} };
 }
 
 /** The checks `wanted` needs: itself and, transitively, what it depends on. */
@@ -139,18 +111,26 @@ function fromDefinition(definition: CheckDefinition): RunnableCheck {
   };
 }
 
+/** The slot a scheduled run was claimed for, and the canary's schedule then. */
+export interface CanarySlot {
+  at: Date;
+  schedule: string;
+}
+
 /**
  * Runs the checks of a canary (or one of them, with the checks it depends on) and stores every result.
  * Push checks (webhook) are not run: their results arrive from outside. With `resultMode: junit` the
- * checks run from the spec and only their combined JUnit report is stored, as one check.
+ * checks run from the spec and only their combined JUnit report is stored, as one check. A scheduled run
+ * (`slot`) starts each check at its own instant within the slot (check-times.ts) and waits only for the
+ * checks a check depends on, and answers no runs (its results are stored); a run without one (Run Now)
+ * runs them at once, a few at a time, and answers them.
  */
-export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: AbortSignal, options: { onlyCheck?: string; job?: JobRun } = {}): Promise<CheckRun[]> {
+export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: AbortSignal, options: { onlyCheck?: string; job?: JobRun; slot?: CanarySlot } = {}): Promise<CheckRun[]> {
   const canary = await loadCanary(deps.pool, canaryId);
   if (!canary) return [];
-  const parsed = parseCanarySpec(canary.spec, { namespace: canary.namespace });
+  const parsed = parsedSpec(canary);
   const info: CanaryInfo = { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels, ...(await resolveCanaryEnv(deps.pool, canary.namespace, parsed.env, parsed.envFrom)) };
   const stored = await checksOf(deps.pool, canaryId);
-  await deps.pool.query("UPDATE checks SET next_runtime = (SELECT nullif(next_run_at, 'infinity') FROM canaries WHERE id = $1) WHERE canary_id = $1 AND deleted_at IS NULL", [canaryId]);
   const definitions = new Map(parsed.checks.map((definition) => [definition.key, definition]));
   const dependsOn = (check: RunnableCheck) => definitions.get(check.key)?.dependsOn ?? [];
   const gate = capabilityGate(deps, canary);
@@ -162,32 +142,43 @@ export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: A
     if (outcome.result.invalid) options.job?.error(`${check.type} check "${check.name}": ${outcome.result.message}`);
     else options.job?.success();
   };
+  const junit = parsed.resultMode === JUNIT_RESULT_MODE;
+  const toRun: RunnableCheck[] = junit ? parsed.checks.filter((definition) => !checkTypeOf(definition.type)?.push).map(fromDefinition) : stored.filter((check) => !checkTypeOf(check.type)?.push);
+  const times = options.slot ? checkTimes(canary.id, options.slot.schedule, options.slot.at, toRun.length) : undefined;
+  const timing = times ? { startOf: (check: RunnableCheck) => times.startOf(check.key), signal } : undefined;
+  const limit = timing ? inFlight : limiter(CHECKS_AT_ONCE);
+  // When a scheduled check runs next: its own instant in the next slot (after its run, for one that depends on others).
+  const nextRuntime = (check: RunnableCheck, outcome: CheckRunOutcome): Date | undefined => {
+    if (!times) return undefined;
+    const own = dependsOn(check).length === 0 ? times.startOf(check.key) : outcome.result.time.getTime();
+    return new Date(own + times.intervalMillis);
+  };
 
-  if (parsed.resultMode === JUNIT_RESULT_MODE) {
+  if (junit) {
     const combined = stored[0];
     if (!combined) return [];
-    const checks = parsed.checks.filter((definition) => !checkTypeOf(definition.type)?.push).map(fromDefinition);
-    const runs = await runInOrder(checks, dependsOn, guardedRun);
+    const runs = await runInOrder(toRun, { dependsOn, run: guardedRun, skip: async (_check, outcome) => outcome, limit, timing });
+    // A slot cut short (the instance stopping) reports nothing rather than a report of some of its tests.
+    if (runs.length < toRun.length) return [];
     const outcome = combinedJunitResult(canary.name, runs);
-    await recordOutcome(deps, combined, info, outcome);
+    await recordOutcome(deps, combined, info, outcome, times && options.slot ? new Date(options.slot.at.getTime() + times.intervalMillis) : undefined);
     note(combined, outcome);
     return [{ check: combined, outcome }];
   }
 
-  let checks: RunnableCheck[] = stored.filter((check) => !checkTypeOf(check.type)?.push);
+  let checks = toRun;
   if (options.onlyCheck) {
     const wanted = checks.find((check) => check.id === options.onlyCheck);
     checks = wanted ? withDependencies(checks, wanted, dependsOn) : [];
   }
   const record = async (check: RunnableCheck, outcome: CheckRunOutcome) => {
-    await recordOutcome(deps, check, info, outcome);
+    await recordOutcome(deps, check, info, outcome, nextRuntime(check, outcome));
     note(check, outcome);
     return outcome;
   };
-  return runInOrder(
-    checks,
+  return runInOrder(checks, {
     dependsOn,
-    async (check, outputs) => {
+    run: async (check, outputs) => {
       try {
         return await record(check, await guardedRun(check, outputs));
       } catch (error) {
@@ -195,6 +186,10 @@ export async function runCanary(deps: CanaryRunDeps, canaryId: string, signal: A
         throw error;
       }
     },
-    record,
-  );
+    skip: record,
+    limit,
+    timing,
+    // A scheduled run's results are stored; holding them all until its last check ends would only cost memory.
+    keep: !timing,
+  });
 }

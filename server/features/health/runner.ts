@@ -9,6 +9,7 @@ import { hasReferences, resolveSpecReferences } from '../../platform/secrets/spe
 import type { CheckMetrics } from './check-metrics';
 import { metricSamples } from './check-metrics';
 import { recordResult, type CheckResult } from './results';
+import { recordResultSoon } from './result-writer';
 import { checkTypeOf } from './registry';
 import { readTransform, type MetricSample, type TransformedResult } from './transform';
 import type { CheckOutcome } from './types';
@@ -84,16 +85,20 @@ export interface CheckRun {
   outcome: CheckRunOutcome;
 }
 
-/** Runs a type's check under a timeout; an exception becomes a failed result, never a crash. */
-async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, parent: AbortSignal): Promise<{ outcome: CheckOutcome; duration: number }> {
+/**
+ * Runs a type's check under a timeout; an exception becomes a failed result, never a crash. The outcome is
+ * as the type saw it (what the check's expressions see); `secrets` are the clear values read from secrets
+ * and connections for this run, to keep out of what is stored.
+ */
+async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, parent: AbortSignal): Promise<{ outcome: CheckOutcome; duration: number; secrets: string[] }> {
+  const secrets = [...(canary.secrets ?? [])];
   const type = checkTypeOf(check.type);
-  if (!type) return { outcome: { pass: false, invalid: true, message: `the check type "${check.type}" is not supported by this version`, data: {} }, duration: 0 };
+  if (!type) return { outcome: { pass: false, invalid: true, message: `the check type "${check.type}" is not supported by this version`, data: {} }, duration: 0, secrets };
   if (canary.unreadEnv && canary.unreadEnv.length > 0) {
     const message = canary.unreadEnv.join('; ');
-    return { outcome: { pass: false, message, error: message, data: {} }, duration: 0 };
+    return { outcome: { pass: false, message, error: message, data: {} }, duration: 0, secrets };
   }
   let spec = check.spec;
-  const secrets = [...(canary.secrets ?? [])];
   if (hasReferences(spec)) {
     try {
       const resolved = await resolveSpecReferences(secretStore(deps.pool), spec, canary.namespace, `spec.${check.type}`);
@@ -101,12 +106,9 @@ async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, 
       secrets.push(...resolved.secrets);
     } catch (error) {
       const message = withoutSecrets(messageOf(error), secrets);
-      return { outcome: { pass: false, message, error: message, data: {} }, duration: 0 };
+      return { outcome: { pass: false, message, error: message, data: {} }, duration: 0, secrets };
     }
   }
-  // Values read from secrets never reach a result: its message, error, details and the variables
-  // expressions see (an exec check may print one) carry *** instead.
-  const scrub = (outcome: CheckOutcome): CheckOutcome => (secrets.length === 0 ? outcome : (withoutSecretsDeep(outcome, secrets) as CheckOutcome));
   const timeoutMs = type.timeoutMs(spec);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([parent, timeout]);
@@ -120,10 +122,10 @@ async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, 
         timer = setTimeout(() => resolve({ pass: false, message: `timed out after ${timeoutMs} ms`, error: 'timeout', data: {} }), timeoutMs + 250);
       }),
     ]);
-    return { outcome: scrub(outcome), duration: outcome.duration ?? Math.round(performance.now() - started) };
+    return { outcome, duration: outcome.duration ?? Math.round(performance.now() - started), secrets };
   } catch (error) {
     const message = timeout.aborted ? `timed out after ${timeoutMs} ms` : `the check failed: ${messageOf(error)}`;
-    return { outcome: scrub({ pass: false, message, error: messageOf(error), data: {} }), duration: Math.round(performance.now() - started) };
+    return { outcome: { pass: false, message, error: messageOf(error), data: {} }, duration: Math.round(performance.now() - started), secrets };
   } finally {
     clearTimeout(timer);
   }
@@ -135,8 +137,31 @@ async function runType(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, 
  */
 export async function runCheck(check: RunnableCheck, canary: CanaryInfo, deps: RunDeps, signal: AbortSignal, outputs?: Record<string, unknown>): Promise<CheckRunOutcome> {
   const time = new Date();
-  const { outcome, duration } = await runType(check, canary, deps, signal);
-  return applyExpressions(check, canary, outcome, duration, time, outputs);
+  const ran = await runType(check, canary, deps, signal);
+  // The checks it depends on hand it their variables in clear: their secrets are kept out of its result too.
+  const secrets = [...ran.secrets, ...Object.values(outputs ?? {}).flatMap((variables) => (isRecord(variables) ? (secretsOfVariables.get(variables) ?? []) : []))];
+  const outcome = withoutRunSecrets(applyExpressions(check, canary, ran.outcome, ran.duration, time, outputs), secrets);
+  if (secrets.length > 0) secretsOfVariables.set(outcome.variables, secrets);
+  return outcome;
+}
+
+/** The secrets a run's (clear) variables may hold, for the checks that read them as `outputs.<name>`. */
+const secretsOfVariables = new WeakMap<object, string[]>();
+
+/**
+ * A run's outcome as it is stored and shown: values read from secrets and connections (passwords, keys,
+ * tokens; never user names) are `***` in its result (message, error, details), the checks its transform made
+ * and its metrics' labels. Its `variables` stay as the expressions saw them: checks that depend on it read
+ * them (`outputs.<name>`), and they are never stored.
+ */
+function withoutRunSecrets(ran: CheckRunOutcome, secrets: string[]): CheckRunOutcome {
+  if (secrets.length === 0) return ran;
+  return {
+    ...ran,
+    result: withoutSecretsDeep(ran.result, secrets),
+    transformed: ran.transformed === undefined ? undefined : withoutSecretsDeep(ran.transformed, secrets),
+    metrics: ran.metrics.map((sample) => ({ ...sample, labels: withoutSecretsDeep(sample.labels, secrets) })),
+  };
 }
 
 /**
@@ -233,11 +258,15 @@ export async function runAndRecord(check: RunnableCheck, canary: CanaryInfo, dep
   return outcome;
 }
 
-/** Stores a check's result and the checks its transform made (rollups, transitions and events follow), and exports its metrics. */
-export async function recordOutcome(deps: RunDeps, check: RunnableCheck, canary: CanaryInfo, outcome: CheckRunOutcome): Promise<void> {
+/**
+ * Stores a check's result and the checks its transform made (rollups, transitions and events follow), and
+ * exports its metrics. The result goes with the others of the same few milliseconds (result-writer.ts);
+ * `nextRuntime` is when a scheduled check runs next.
+ */
+export async function recordOutcome(deps: RunDeps, check: RunnableCheck, canary: CanaryInfo, outcome: CheckRunOutcome, nextRuntime?: Date): Promise<void> {
   const problems = deps.metrics ? deps.metrics.export(outcome.metrics) : [];
   const result = problems.length > 0 ? { ...outcome.result, error: [outcome.result.error, ...problems].filter(Boolean).join(', ') } : outcome.result;
-  await recordResult(deps.pool, check.id, result);
+  await recordResultSoon(deps.pool, { checkId: check.id, result, nextRuntime });
   if (outcome.transformed) await recordTransformed(deps, check, canary, outcome.transformed);
 }
 

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { checkRows, type CheckRow } from './check-rows';
 import { HistogramSum } from './histogram';
-import { likePattern, parseSearch } from './search';
+import { recentStatuses, type RecentStatuses } from './recent';
+import { likePattern, parseSearch } from '../../platform/search';
 import { bucketStart, negate, sumInto, totalsAt, totalsNow, type Now, type Terms, type Tier } from './totals';
 
 /** Where the numbers of a range come from (docs/HEALTH.md): raw results for short ranges, rollups beyond. */
@@ -26,7 +27,12 @@ export interface SummaryRequest {
   sortDesc?: boolean | undefined;
   limit: number;
   offset: number;
+  /** Each check of the page gets its newest this many results (`recent_statuses`); 0 or none: left out. */
+  recent?: number | undefined;
 }
+
+/** What selects the checks and the range of a summary, without its order and page. */
+export type SummaryFilter = Omit<SummaryRequest, 'sortBy' | 'sortDesc' | 'limit' | 'offset' | 'recent'>;
 
 export const SORT_KEYS = ['name', 'canary_name', 'type', 'status', 'uptime', 'latency', 'last_runtime', 'last_transition_time', 'severity'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -36,6 +42,8 @@ export interface CheckSummary extends Omit<CheckRow, 'labels' | 'last_pass' | 'l
   labels: Record<string, string>;
   uptime: { passed: number; failed: number; last_pass: string | null; last_fail: string | null };
   latency: { p50: number | null; p95: number | null; p97: number | null; p99: number | null; rolling1h: number | null };
+  /** Ours, when asked (`recent`): the check's newest results up to the range's end, newest first. */
+  recent_statuses?: RecentStatuses;
 }
 
 export interface SummaryAnswer {
@@ -60,7 +68,7 @@ class Params {
 }
 
 /** True when a request keeps every check (no filter at all). */
-function unfiltered(request: SummaryRequest): boolean {
+function unfiltered(request: SummaryFilter): boolean {
   return (
     !request.query?.trim() &&
     (request.labels ?? []).length === 0 &&
@@ -73,7 +81,7 @@ function unfiltered(request: SummaryRequest): boolean {
 }
 
 /** The ids of the checks a request asks about, with every filter applied in SQL (all values bound). */
-async function matchingIds(pool: pg.Pool, request: SummaryRequest): Promise<string[]> {
+async function matchingIds(pool: pg.Pool, request: SummaryFilter): Promise<string[]> {
   const params = new Params();
   const where = ['c.deleted_at IS NULL', 'cn.deleted_at IS NULL'];
   const search = parseSearch(request.query);
@@ -109,7 +117,7 @@ async function matchingIds(pool: pg.Pool, request: SummaryRequest): Promise<stri
  * The checks a request asks about: their ids from the database, their rows from memory (refreshed by what
  * changed; read again when a check is newer than the rows read alongside the ids).
  */
-async function matchingChecks(pool: pg.Pool, request: SummaryRequest): Promise<CheckRow[]> {
+async function matchingChecks(pool: pg.Pool, request: SummaryFilter): Promise<CheckRow[]> {
   const [ids, first] = await Promise.all([matchingIds(pool, request), checkRows(pool)]);
   const rows = ids.some((id) => !first.has(id)) ? await checkRows(pool) : first;
   const checks: CheckRow[] = [];
@@ -215,13 +223,23 @@ async function rollingP95(pool: pg.Pool, ids: readonly string[], now: Now): Prom
   return (await holder.computing).p95;
 }
 
+/** Every check a request matches, with its statistics over the range, unsorted (summarizeChecks). */
+export interface Summarized {
+  checks: CheckRow[];
+  summaries: CheckSummary[];
+  source: StatsSource;
+  /** False when a single check's percentiles were computed exactly from its raw results. */
+  estimate: boolean;
+  /** True when the range ends now (the newest results may be kept in memory: recent.ts). */
+  endsNow: boolean;
+}
+
 /**
- * GET /api/canary/api/summary: every check that matches, with its uptime and latency over the range, sorted
- * and paged. The range picks the source (sourceFor: exact up to a day, hourly rollups up to 7 days, daily
- * beyond) and the answer says which, with the range it counted.
+ * Every check that matches a request, with its uptime and latency over the range (the summary's and the
+ * Health page's rows). `onChecks` is called with the matching checks as soon as they are known, while the
+ * statistics are still being read (the summary starts reading the newest results there).
  */
-export async function checksSummary(pool: pg.Pool, request: SummaryRequest): Promise<SummaryAnswer> {
-  const started = performance.now();
+export async function summarizeChecks(pool: pg.Pool, request: SummaryFilter, onChecks?: (checks: CheckRow[], endsNow: boolean) => void): Promise<Summarized> {
   const checksRead = matchingChecks(pool, request);
   const now = await totalsNow(pool);
   const nowDate = new Date(now.at);
@@ -236,6 +254,8 @@ export async function checksSummary(pool: pg.Pool, request: SummaryRequest): Pro
   early?.catch(() => undefined); // awaited below; a failure of the checks' read must not leave it unhandled
   const checks = await checksRead;
   const ids = checks.map((check) => check.id);
+  const endsNow = request.to.getTime() >= now.at - 1000;
+  onChecks?.(checks, endsNow);
   const [stats, rolling] = await (early ?? statistics(ids));
   // A single check over raw results gets exact percentiles (its history is small enough to sort).
   const exact = source === 'raw' && ids.length === 1 ? await exactLatency(pool, ids[0] ?? '', request.from, request.to) : undefined;
@@ -267,17 +287,42 @@ export async function checksSummary(pool: pg.Pool, request: SummaryRequest): Pro
       last_transition_time: check.last_transition_time,
       next_runtime: check.next_runtime,
       created_at: check.created_at,
+      updated_at: check.updated_at,
     };
+  });
+  return { checks, summaries, source, estimate: exact === undefined, endsNow };
+}
+
+/**
+ * GET /api/canary/api/summary: every check that matches, with its uptime and latency over the range, sorted
+ * and paged. The range picks the source (sourceFor: exact up to a day, hourly rollups up to 7 days, daily
+ * beyond) and the answer says which, with the range it counted.
+ */
+export async function checksSummary(pool: pg.Pool, request: SummaryRequest): Promise<SummaryAnswer> {
+  const started = performance.now();
+  let recentOfAll: Promise<Map<string, RecentStatuses>> | undefined;
+  // The newest results of the page's checks: when the page holds every check, they are read while the
+  // statistics are.
+  const { checks, summaries, source, estimate, endsNow } = await summarizeChecks(pool, request, (matching, endsNow) => {
+    if (!request.recent || request.offset !== 0 || matching.length > request.limit) return;
+    recentOfAll = recentStatuses(pool, matching, request.to, request.recent, endsNow);
+    recentOfAll.catch(() => undefined); // awaited below
   });
   const key = request.sortBy ?? 'name';
   summaries.sort((a, b) => (request.sortDesc ? -1 : 1) * compare(a, b, key) || collator.compare(a.name, b.name) || byText(a.id, b.id));
+  const page = summaries.slice(request.offset, request.offset + request.limit);
+  if (request.recent) {
+    const rows = new Map(checks.map((check) => [check.id, check]));
+    const recent = await (recentOfAll ?? recentStatuses(pool, page.flatMap((check) => rows.get(check.id) ?? []), request.to, request.recent, endsNow));
+    for (const check of page) check.recent_statuses = recent.get(check.id) ?? { time: [], status: [] };
+  }
   return {
-    checks_summary: summaries.slice(request.offset, request.offset + request.limit),
+    checks_summary: page,
     total: summaries.length,
     from: alignDown(request.from, source).toISOString(),
     to: request.to.toISOString(),
     source,
-    estimate: exact === undefined,
+    estimate,
     duration: Math.round(performance.now() - started),
   };
 }

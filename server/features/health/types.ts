@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { ArtifactInput } from '../../platform/artifacts';
+import type { CheckOutcome } from '../../platform/peers/outcome';
 import type { Logger } from '../../platform/logger';
 import type { Issue } from '../../platform/http/errors';
 
@@ -18,28 +18,7 @@ export interface CheckContext {
   log: Logger;
 }
 
-/**
- * The outcome of one run of a check type, before `test`, `display` and `transform` are applied.
- * A failed connection or a wrong answer is `pass: false` with a message; a check that cannot run as
- * written (a bad URL, a missing file for a check that needs one) is also `invalid: true`.
- */
-export interface CheckOutcome {
-  pass: boolean;
-  invalid?: boolean;
-  /** Milliseconds; the runner measures the whole run when the type does not say. */
-  duration?: number;
-  message?: string;
-  error?: string;
-  /**
-   * The variables `test.expr`, `display.expr`, `display.template` and `transform.expr` see, for example
-   * code, headers, json, content and sslAge for http (docs/HEALTH.md lists them per type).
-   */
-  data: Record<string, unknown>;
-  /** Kept with the result (shown in the check's history), e.g. the response headers. */
-  details?: Record<string, unknown>;
-  /** Files the run left (exec `artifacts`): stored with the result, downloadable from its history. */
-  artifacts?: ArtifactInput[];
-}
+export type { CheckOutcome };
 
 /**
  * One check type (DESIGN §3): its fields as canary-checker writes them, and how to run it. Adding a type is

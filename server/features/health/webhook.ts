@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
@@ -6,6 +5,7 @@ import { inOrganizationOf } from '../../platform/db/tenant';
 import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
+import { headerText, sameToken, webhookPayload } from '../../platform/http/webhook-payload';
 import { loadCanary } from './canaries';
 import { webhookCheck } from './checks/webhook';
 import { checkMetricsOf } from './check-metrics';
@@ -17,8 +17,6 @@ import type { CheckOutcome } from './types';
 const BODY_LIMIT = 1024 * 1024;
 /** What of a body is kept with each result (the variables see all of it). */
 const KEPT_BODY = 16 * 1024;
-/** Request headers that carry credentials: never handed to expressions or kept. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'webhook-token', 'x-session-token']);
 
 const PASSING = new Set(['healthy', 'pass', 'passed', 'passing', 'ok', 'success', 'succeeded', 'up']);
 const FAILING = new Set(['unhealthy', 'fail', 'failed', 'failing', 'error', 'failure', 'down']);
@@ -53,37 +51,7 @@ async function findCheck(ctx: AppContext, id: string): Promise<WebhookRow> {
   return first;
 }
 
-export function sameToken(expected: string, given: string | undefined): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * canary-checker's variables: results.headers, results.json (a JSON body) and results.content (the body as
- * text). Both are always there ({} and '' when absent), so an expression need not guard each one.
- */
-/** A webhook post as checks and playbooks read it: headers (secrets left out), the text and its JSON. */
-export function webhookPayload(req: FastifyRequest): { headers: Record<string, string>; json: unknown; content: string; isJson: boolean } {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    const text = headerText(value);
-    if (text !== undefined && !SECRET_HEADERS.has(name)) headers[name] = text;
-  }
-  const content = typeof req.body === 'string' ? req.body : '';
-  const isJson = /^application\/([\w.+-]+\+)?json\b/i.test(headers['content-type'] ?? '') && content.trim() !== '';
-  if (!isJson) return { headers, json: {}, content, isJson };
-  try {
-    return { headers, json: JSON.parse(content), content, isJson };
-  } catch {
-    throw new AppError('invalid_request', 'body: the JSON body is not valid JSON');
-  }
-}
+export { headerText, sameToken, webhookPayload };
 
 /**
  * The verdict a post carries, by convention (canary-checker itself records every post as passing and

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import type { IdentityAuthenticator } from '../identity/authenticate';
+import type { IdentityAuthenticator } from '../identity';
 
 /**
  * Spec §7, `direct` organizations: the console's pages call the organization's backend themselves, so

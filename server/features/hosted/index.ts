@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context';
-import { identityAuthenticator } from '../identity/authenticate';
+import { identityAuthenticator } from '../identity';
 import { allowDirectBackends } from './csp';
 import { OrganizationTokens } from './organization';
 import { BackendProxy } from './proxy';

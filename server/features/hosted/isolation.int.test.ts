@@ -7,7 +7,7 @@ import type { ServeProcess } from '../../../test/cli';
 import { ensureEmbedded } from '../../platform/db/embedded';
 import { createLogger } from '../../platform/logger';
 import { functions, relations } from '../../postgrest/relations';
-import { seedAgentDatabase } from '../agents/tests/fixtures';
+import { seedAgentDatabase } from '../agents/testing/fixtures';
 import type { TestIssuer } from '../identity/oidc/testing/issuer';
 import { collectIds, probeEveryRelation, type VictimKey } from './testing/every-relation';
 import { addOrganization, startFront, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Actor } from '../../platform/auth/types';
 import { AppError } from '../../platform/http/errors';
 import { FrontKeys, TOKEN_TTL_S } from './keys';
-import { MEMBER_DEFAULT_ROLE } from '../identity/authenticate';
+import { MEMBER_DEFAULT_ROLE } from '../identity';
 
 /** The organization a session works in (sessions.organization_id, chosen in the switcher). */
 export interface SessionOrganization {

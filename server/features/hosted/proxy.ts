@@ -4,7 +4,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { TOKEN_OBJECTS, tokenActionsOf, tokenAllows, type TokenScope } from '../../../common/rbac';
 import type { RouteAccess } from '../../platform/auth/types';
 import { AppError } from '../../platform/http/errors';
-import type { IdentityAuthenticator } from '../identity/authenticate';
+import type { IdentityAuthenticator } from '../identity';
 import { organizationOfSession, type OrganizationTokens, type SessionOrganization } from './organization';
 
 /**

@@ -14,8 +14,8 @@ import { readIntegerProperty } from '../../platform/jobs/properties';
 import { createLogger } from '../../platform/logger';
 import { processKeyring } from '../../platform/secrets';
 import { SecretStore } from '../../platform/secrets/store';
-import { evaluateIncidentRules } from '../incidents/rules/engine';
-import { NotificationEngine } from '../notifications/engine';
+import { evaluateIncidentRules } from '../incidents';
+import { NotificationEngine } from '../notifications';
 import { startOidcApp, type TestIssuer } from '../identity/oidc/testing/issuer';
 import { collectIds, probeEveryRelation } from './testing/every-relation';
 

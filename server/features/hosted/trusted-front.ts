@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { errors as joseErrors, jwtVerify, type createRemoteJWKSet, type JWTPayload } from 'jose';
 import type pg from 'pg';
 import { isRole, type Role } from '../../../common/rbac';
 import type { TrustedFrontConfig } from '../../platform/config';
+import { egressRemoteJWKSet } from '../../platform/egress-connect';
 import { AppError } from '../../platform/http/errors';
 import { inTransaction } from '../../platform/jobs/db';
-import { credentialOf } from '../identity/authenticate';
-import { sha256 } from '../identity/crypto';
-import { findOrCreatePerson } from '../identity/oidc/people';
-import { OidcError } from '../identity/oidc/provider';
+import { credentialOf, findOrCreatePerson, OidcError } from '../identity';
+import { sha256 } from '../../platform/crypto';
 import { TOKEN_ALG } from './keys';
 
 /**
@@ -33,7 +32,7 @@ export class TrustedFront {
     private readonly pool: pg.Pool,
     readonly config: TrustedFrontConfig,
   ) {
-    this.keys = createRemoteJWKSet(new URL(`${config.issuer}/api/auth/jwks`), { timeoutDuration: 10_000, cooldownDuration: 30_000 });
+    this.keys = egressRemoteJWKSet(new URL(`${config.issuer}/api/auth/jwks`), { timeoutDuration: 10_000, cooldownDuration: 30_000 });
   }
 
   get refusal(): string {

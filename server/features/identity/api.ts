@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ACTIONS, isAdmin, RESOURCES, ROLES, isTokenScope, type AccessMap } from '../../../common/rbac';
 import { decide } from '../../platform/auth/decide';
+import { forbidden } from '../../platform/auth/guard';
+import { managerOf, managerRole } from '../../platform/auth/organization-manager';
 import type { Actor } from '../../platform/auth/types';
-import { AppError } from '../../platform/http/errors';
+import { AppError, ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
-import { actorOfPerson } from './authenticate';
+import { actorOfPerson, MEMBER_DEFAULT_ROLE } from './authenticate';
 import { createIdentity, identityCount } from './identities';
 import type { IdentityDeps } from './kratos/context';
 import { startRecovery } from './kratos/recovery';
@@ -105,6 +107,22 @@ function presentToken(row: Awaited<ReturnType<typeof listTokens>>[number]) {
   };
 }
 
+/** Who changes a member's role inside an organization (docs/HOSTED.md "Platform administrators and organization admins"). */
+const MEMBER_ROLE_REFUSAL =
+  "changing a member's role in this organization needs its admin or a platform administrator: roles are per organization, and the role here is the membership's";
+
+/**
+ * Hosted mode: an account (its name, state, existence) is every organization's its person belongs to, so an
+ * organization's admin does not change it; they remove the member from their organization instead.
+ */
+const accountRefusal = (what: string) =>
+  `${what} changes it in every organization the person belongs to, which is a platform administrator's: remove the member from this organization instead (Settings → Organizations → Members)`;
+
+/** In an organization (hosted mode), account-wide changes need a platform administrator (their token as its scopes allow). */
+function assertAccountChange(actor: Actor, action: 'update' | 'delete', what: string): void {
+  if (actor.organizationId && managerRole(actor, action)?.platform !== true) throw new AppError('forbidden', accountRefusal(what));
+}
+
 function actorOf(req: { actor?: Actor }): Actor {
   if (!req.actor) throw new AppError('unauthorized', 'sign in first');
   return req.actor;
@@ -143,8 +161,15 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
         teams: actor.teamIds,
         ...(actor.session ? { session: { id: actor.session.id, aal: actor.session.aal, authenticated_at: actor.session.authenticatedAt.toISOString() } } : {}),
         ...(actor.token ? { token: { id: actor.token.id, scopes: actor.token.scopes } } : {}),
+        // Hosted mode (migration 0040): manages every organization; not a role inside any of them.
+        platform_admin: actor.platformAdmin === true,
         ...(organizations
-          ? { organization: organizations.find((organization) => organization.id === actor.organizationId) ?? null, organizations }
+          ? {
+              organization: organizations.find((organization) => organization.id === actor.organizationId) ?? null,
+              organizations,
+              // The role that counts where the request works: the membership's (viewer when it names none); null in none.
+              organization_role: actor.organization ? (actor.organization.role ?? MEMBER_DEFAULT_ROLE) : null,
+            }
           : {}),
       };
     },
@@ -224,6 +249,16 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
     summary: 'Invites a person: creates their account with a role and mails them a code to choose a password',
     tags: ['auth'],
     access: { resource: 'identities', action: 'create' },
+    // Hosted mode signs people in through the provider: the built-in invitation (a code to choose a password)
+    // could never be used, and it would make no member of the organization.
+    before: async () => {
+      if (deps.config.oidc) {
+        throw new AppError(
+          'forbidden',
+          'this console signs people in through its provider: invite a person into an organization with POST /api/auth/organizations/{id}/members (Settings → Organizations → Members)',
+        );
+      }
+    },
     body: inviteBody,
     handler: async ({ req, reply, body }) => {
       const created = await createIdentity(pool, { traits: { email: body.email, name: { first: body.firstName, last: body.lastName } }, roles: [body.role] });
@@ -244,12 +279,32 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
   route(app, {
     method: 'POST',
     url: '/api/people/update',
-    summary: "Changes a person's name, roles or state (active, inactive)",
+    summary:
+      "Changes a person's name, roles or state (active, inactive); working in an organization (hosted mode), roles is the person's one role in that organization, which only its admins and platform administrators change",
     tags: ['people'],
-    access: { resource: 'identities', action: 'update' },
+    // Checked in the handler: in an organization a role change needs its admin (or a platform administrator), not identities: update.
+    access: 'authenticated',
+    // Anyone who may change nothing here gets the 403 before a 400 about the body.
+    before: async (req) => {
+      const actor = actorOf(req);
+      if (!decide(actor, 'identities', 'update').allowed && !(actor.organizationId && managerRole(actor, 'update'))) throw forbidden('identities', 'update');
+    },
     body: updatePersonBody,
-    handler: async ({ body }) => {
-      await updatePerson(pool, body);
+    handler: async ({ req, body }) => {
+      const actor = actorOf(req);
+      const organizationId = body.roles !== undefined ? (actor.organizationId ?? undefined) : undefined;
+      // Hosted mode (docs/HOSTED.md "Roles per organization"): the role that counts here is the membership's.
+      if (organizationId !== undefined) managerOf(actor, 'update', MEMBER_ROLE_REFUSAL);
+      if (organizationId === undefined || body.name !== undefined || body.state !== undefined) {
+        if (body.name !== undefined || body.state !== undefined) assertAccountChange(actor, 'update', "changing an account's name or state");
+        // A platform administrator working in an organization changes accounts whatever their role there.
+        const platform = actor.organizationId && managerRole(actor, 'update')?.platform === true;
+        if (!platform && !decide(actor, 'identities', 'update').allowed) throw forbidden('identities', 'update');
+      }
+      if (organizationId !== undefined && body.roles?.length !== 1) {
+        throw new ValidationError([{ path: 'body.roles', message: 'choose one role: a member holds one role in an organization' }]);
+      }
+      await updatePerson(pool, { ...body, organizationId });
       return { message: 'success' };
     },
   });
@@ -257,11 +312,17 @@ export async function identityApi(app: FastifyInstance, deps: IdentityDeps): Pro
   route(app, {
     method: 'DELETE',
     url: '/api/people/:id',
-    summary: "Deletes a person's account (their history keeps their name)",
+    summary: "Deletes a person's account (their history keeps their name); in an organization (hosted mode) a platform administrator's only",
     tags: ['people'],
-    access: { resource: 'identities', action: 'delete' },
+    // identities: delete, or a platform administrator working in an organization (whatever their role there).
+    access: 'authenticated',
+    before: async (req) => {
+      const actor = actorOf(req);
+      if (!decide(actor, 'identities', 'delete').allowed && !(actor.organizationId && managerRole(actor, 'delete')?.platform)) throw forbidden('identities', 'delete');
+    },
     params: z.object({ id: uuid }),
     handler: async ({ req, params }) => {
+      assertAccountChange(actorOf(req), 'delete', 'deleting an account');
       if (actorOf(req).id === params.id) throw new AppError('conflict', 'you cannot delete your own account');
       await deletePerson(pool, params.id);
       return { message: 'success' };

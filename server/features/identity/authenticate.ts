@@ -4,7 +4,7 @@ import { isRole, isTokenScope, type TokenScope } from '../../../common/rbac';
 import type { Actor, Authenticator } from '../../platform/auth/types';
 import { currentOrganization } from '../../platform/db/tenant';
 import type { AppError } from '../../platform/http/errors';
-import { ACCESS_TOKEN_PREFIX, sha256 } from './crypto';
+import { ACCESS_TOKEN_PREFIX, sha256 } from '../../platform/crypto';
 import { cookieOf, SESSION_COOKIE } from './cookies';
 import { SECOND_FACTORS } from './identities';
 import { RuleCache } from './rule-cache';

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { CliError } from '../../platform/cli-error';
 import { AppError } from '../../platform/http/errors';
 import { inTransaction } from '../../platform/jobs/db';
 import { parseExpiry } from './api';
-import { findOrganization } from '../organizations-admin/service';
+import { findOrganization } from '../organizations-admin';
 import { createIdentity, findByAddress, setPassword } from './identities';
 import { hashPassword, passwordProblem } from './passwords';
 import { createAccessToken, parseScopeArgs } from './tokens';
 
-export class CliError extends Error {}
+export { CliError };
 
 /**
  * `watchkeeper admin create --email E [--password P] [--name N]`: an admin account, verified, ready to

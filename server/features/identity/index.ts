@@ -12,8 +12,22 @@ import { registerOrganizations } from './organizations';
 import { RateLimiter } from './rate-limit';
 import { permissionGroupKind } from './permission-group-kind';
 import { permissionKind } from './permission-kind';
+import { scopeKind } from './scope-kind';
 import { teamKind } from './team-kind';
+import { permissionGroupKubeKind, permissionKubeKind, scopeKubeKind, teamKubeKind } from './kube-kinds';
 import './service-accounts';
+
+export { createAccessToken } from './tokens';
+// What other features use of identity (hosted mode, organizations, agents, health's access map).
+export { accessMap } from './api';
+export { credentialOf, identityAuthenticator, MEMBER_DEFAULT_ROLE, type IdentityAuthenticator } from './authenticate';
+export { createIdentity, normalizeEmail } from './identities';
+export { baseUrl } from './kratos/context';
+export { DEFAULT_ROLE, REGISTRATION_DEFAULT_ROLE } from './kratos/registration';
+export { createMailer, type Mailer } from './mailer';
+export { findOrCreatePerson } from './oidc/people';
+export { OidcError } from './oidc/provider';
+export { setMembershipRole } from './organizations';
 
 // Capabilities are checked against a spec's last author when it runs (docs/SECURITY.md).
 registerActorLoader((pool, personId) => actorOfPerson(pool, identityAuthenticator(pool).rules, personId));
@@ -25,7 +39,8 @@ registerActorLoader((pool, personId) => actorOfPerson(pool, identityAuthenticato
  */
 export const identityFeature: Feature = {
   name: 'identity',
-  kinds: [teamKind, permissionGroupKind, permissionKind],
+  kinds: [teamKind, permissionGroupKind, permissionKind, scopeKind],
+  kubeKinds: [teamKubeKind, permissionGroupKubeKind, permissionKubeKind, scopeKubeKind],
   async register(app, ctx) {
     const deps: IdentityDeps = {
       pool: ctx.pool,

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Role } from '../../../common/rbac';
 import { AppError } from '../../platform/http/errors';
 import { inTransaction } from '../../platform/jobs/db';
+import { setMembershipRole } from './organizations/store';
 
 /** Refuses a change that would leave the install without an active admin. */
 async function keepAnAdmin(client: pg.PoolClient, personId: string, stillAdmin: boolean): Promise<void> {
@@ -21,10 +22,20 @@ export interface PersonUpdate {
   name?: string | undefined;
   roles?: Role[] | undefined;
   state?: 'active' | 'inactive' | undefined;
+  /**
+   * Hosted mode (docs/HOSTED.md "Roles per organization"): the organization the change is made in. Its
+   * `roles` (one role) are then the person's membership role there; their own roles are left alone.
+   */
+  organizationId?: string | undefined;
 }
 
-/** Changes a person's name, roles or state (deactivating ends their sessions and tokens stop working). */
+/**
+ * Changes a person's name, roles or state (deactivating ends their sessions and tokens stop working). In
+ * an organization, roles change the membership's role (404 when the person is not a member of it).
+ */
 export async function updatePerson(pool: pg.Pool, update: PersonUpdate): Promise<void> {
+  // The organization whose membership role changes (hosted mode), else the person's own roles do.
+  const memberOf = update.roles !== undefined ? update.organizationId : undefined;
   await inTransaction(pool, async (client) => {
     const found = await client.query<{ state: string }>(
       'SELECT i.state FROM people p JOIN identities i ON i.id = p.id WHERE p.id = $1 AND p.deleted_at IS NULL FOR UPDATE OF p',
@@ -34,13 +45,18 @@ export async function updatePerson(pool: pg.Pool, update: PersonUpdate): Promise
     const current = await client.query<{ role: string }>('SELECT role FROM person_roles WHERE person_id = $1', [update.id]);
     const isAdminNow = current.rows.some((row) => row.role === 'admin');
     if (isAdminNow) {
-      const staysAdmin = (update.roles ? update.roles.includes('admin') : true) && update.state !== 'inactive';
+      const staysAdmin = (update.roles && memberOf === undefined ? update.roles.includes('admin') : true) && update.state !== 'inactive';
       await keepAnAdmin(client, update.id, staysAdmin);
     }
     if (update.name !== undefined) {
       await client.query('UPDATE people SET name = $2 WHERE id = $1', [update.id, update.name.trim()]);
     }
-    if (update.roles) {
+    if (memberOf !== undefined) {
+      const [role] = update.roles ?? [];
+      if (!(await setMembershipRole(client, memberOf, update.id, role ?? null))) {
+        throw new AppError('not_found', `person ${update.id} is not a member of this organization`);
+      }
+    } else if (update.roles) {
       await client.query('DELETE FROM person_roles WHERE person_id = $1', [update.id]);
       for (const role of new Set(update.roles)) await client.query('INSERT INTO person_roles (person_id, role) VALUES ($1, $2)', [update.id, role]);
     }

@@ -13,6 +13,8 @@ const resourceSelector = z
     name: z.string().optional(),
     namespace: z.string().optional(),
     types: z.union([z.string(), z.array(z.string())]).optional(),
+    /** Not Mission Control's (its field is `types`); read as one type, with a warning. */
+    type: z.string().optional(),
     labels: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
     labelSelector: selectorText.optional(),
     tagSelector: selectorText.optional(),
@@ -38,6 +40,7 @@ export const OBJECT_KINDS = {
   connections: { global: 'connection', column: 'connection_id' },
 } as const satisfies Record<string, { global: GlobalObject; column: string }>;
 const KIND_KEYS = ['configs', 'components', 'playbooks', 'connections'] as const satisfies ReadonlyArray<keyof typeof OBJECT_KINDS>;
+const OBJECT_SELECTOR_KEYS = [...KIND_KEYS, 'views', 'scopes'] as const;
 
 const objectSchema = z
   .object({
@@ -49,11 +52,13 @@ const objectSchema = z
     views: z.array(namedRef).optional(),
     scopes: z.array(namedRef).optional(),
     plugins: z.array(resourceSelector).optional(),
+    /** Mission Control's global MCP object (`mcp:use`); never with selectors or scopes. */
+    mcp: z.boolean({ message: 'must be true or false' }).optional(),
   })
   .strict();
 export type PermissionObject = z.infer<typeof objectSchema>;
 
-export const SUBJECT_KEYS = ['person', 'team', 'notification', 'group', 'playbook', 'canary', 'scraper', 'topology'] as const;
+export const SUBJECT_KEYS = ['person', 'team', 'notification', 'group', 'playbook', 'plugin', 'canary', 'scraper', 'topology'] as const;
 export type SubjectKey = (typeof SUBJECT_KEYS)[number];
 
 /**
@@ -65,7 +70,8 @@ export const permissionSpecSchema = z
     description: z.string().max(2000).optional(),
     actions: z.array(text, { message: 'must be a list of actions' }).optional(),
     action: text.optional(),
-    subject: z.object(Object.fromEntries(SUBJECT_KEYS.map((key) => [key, text.optional()]))).strict(),
+    // Keys that are not Mission Control's (a `user:`) are kept for a warning; the permission kind names them.
+    subject: z.object(Object.fromEntries(SUBJECT_KEYS.map((key) => [key, text.optional()]))).catchall(z.unknown()),
     object: objectSchema.default({}),
     deny: z.boolean({ message: 'must be true or false' }).default(false),
     agents: z.array(text, { message: 'must be a list of agent ids or names' }).optional(),
@@ -81,8 +87,12 @@ export const permissionSpecSchema = z
         ctx.addIssue({ code: 'custom', path: ['actions'], message: 'is required: at least one action (read, update, playbook:run, …)' });
       }
       const subject: unknown = Reflect.get(spec, 'subject');
-      if (!isRecord(subject) || !SUBJECT_KEYS.some((key) => typeof subject[key] === 'string')) {
+      if (!isRecord(subject) || Object.values(subject).every((value) => value === undefined || value === null || value === '')) {
         ctx.addIssue({ code: 'custom', path: ['subject'], message: 'is required: a person, team, group, notification or playbook' });
+      }
+      const object: unknown = Reflect.get(spec, 'object');
+      if (isRecord(object) && object.mcp === true && OBJECT_SELECTOR_KEYS.some((key) => Array.isArray(object[key]) && object[key].length > 0)) {
+        ctx.addIssue({ code: 'custom', path: ['object', 'mcp'], message: 'cannot be combined with selectors or scopes (as in Mission Control)' });
       }
     },
     { when: () => true },
@@ -115,13 +125,13 @@ const NOT_EVALUATED: Array<keyof PermissionResourceSelector> = ['fieldSelector',
  * Maps the object: a global area; a lone wildcard selector as its kind's global object (as Mission Control
  * reads it); a lone selector by id as that resource; anything else as selectors evaluated per request.
  */
-export function objectColumns(spec: PermissionSpec): ObjectColumns | { error: string } {
+export function objectColumns(spec: PermissionSpec, namespace = 'default'): ObjectColumns | { error: string } {
   const { object } = spec;
   const out: ObjectColumns = { object: null, object_selector: null, config_id: null, component_id: null, playbook_id: null, connection_id: null, warnings: [] };
   const kinds = KIND_KEYS.filter((key) => (object[key]?.length ?? 0) > 0);
   const selectors: Record<string, unknown> = {};
   // One kind alone may become its global object or one resource's column; with others, all stay selectors.
-  const alone = kinds.length === 1 && !object.views?.length;
+  const alone = kinds.length === 1 && !object.views?.length && !object.scopes?.length;
   for (const key of kinds) {
     const list = object[key] ?? [];
     const only = list.length === 1 ? list[0] : undefined;
@@ -129,6 +139,9 @@ export function objectColumns(spec: PermissionSpec): ObjectColumns | { error: st
     else if (alone && only?.id && isUuid(only.id) && Object.keys(only).length === 1) out[OBJECT_KINDS[key].column] = only.id;
     else selectors[key] = list;
     list.forEach((selector, index) => {
+      if (selector.type !== undefined) {
+        out.warnings.push(`spec.object.${key}[${index}].type: not a field of Mission Control's resource selector (types is); read as types: [${selector.type}]`);
+      }
       for (const field of NOT_EVALUATED) {
         if (selector[field] !== undefined) out.warnings.push(`spec.object.${key}[${index}].${field}: not known for a request here; this selector can deny but never allow`);
       }
@@ -152,14 +165,21 @@ export function objectColumns(spec: PermissionSpec): ObjectColumns | { error: st
     );
   }
   if (object.scopes?.length) {
-    selectors.scopes = object.scopes;
-    out.warnings.push('spec.object.scopes: scopes are not supported; kept, not evaluated');
+    // Kind Scope (scope-kind.ts): expanded by the permission engine when it loads the rows. A reference
+    // without a namespace is one in the permission's own.
+    selectors.scopes = object.scopes.map((ref) => (ref.id && !ref.name ? ref : { ...ref, namespace: ref.namespace ?? namespace }));
   }
   if (object.plugins?.length) {
     selectors.plugins = object.plugins;
     out.warnings.push('spec.object.plugins: plugins are not part of this console; kept, not evaluated');
   }
   if (Object.keys(selectors).length > 0) out.object_selector = selectors;
+  if (object.mcp === true) {
+    // Mission Control's global object `mcp` (action mcp:use): here the MCP server is open to every signed-in
+    // person, each tool checked against its own resource (docs/MCP.md), so the row covers no resource.
+    out.object = 'mcp';
+    out.warnings.push('spec.object.mcp: the MCP server (/api/mcp) is open to every signed-in person here, each tool checked against the resource it reads; kept, this permission changes nothing');
+  }
   if (object.global) {
     if (out.object_selector || out.object) out.warnings.push('spec.object.global: given together with selectors, the selectors decide; ignored');
     else {
@@ -173,7 +193,7 @@ export function objectColumns(spec: PermissionSpec): ObjectColumns | { error: st
   if (!out.object && !out.object_selector && !Object.values(OBJECT_KINDS).some(({ column }) => out[column] !== null)) {
     // Mission Control's `object: {}` with tags or agents: every resource carrying them.
     if (rowSelectors) out.object = '*';
-    else return { error: 'name what the permission is about: global, configs, components, playbooks, connections or views (or give tags or agents)' };
+    else return { error: 'name what the permission is about: global, configs, components, playbooks, connections, views, scopes or mcp (or give tags or agents)' };
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { parseObjectSelector } from '../../platform/auth/object-selector';
+import { parseObjectSelector, scopeAlternatives, type ObjectSelector } from '../../platform/auth/object-selector';
 import { outsideOrganizations } from '../../platform/db/tenant';
 import type { PermissionRule } from '../../platform/auth/types';
 import { isRecord } from '../../platform/errors';
@@ -12,8 +12,23 @@ function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
+/** Scopes (kind Scope) by `<organization>|<namespace>/<name>` and `<organization>|<id>`: their targets as alternatives. */
+type ScopeIndex = Map<string, ObjectSelector[]>;
+
+/** The alternatives of the scopes a row's object names; a scope that does not exist (yet) adds none. */
+function scopesOf(selector: unknown, organization: string, scopes: ScopeIndex): ObjectSelector[] | null {
+  if (!isRecord(selector) || !Array.isArray(selector.scopes)) return null;
+  const out: ObjectSelector[] = [];
+  for (const ref of selector.scopes) {
+    if (!isRecord(ref)) continue;
+    const key = typeof ref.name === 'string' ? `${typeof ref.namespace === 'string' ? ref.namespace : 'default'}/${ref.name}` : typeof ref.id === 'string' ? ref.id : undefined;
+    if (key) out.push(...(scopes.get(`${organization}|${key}`) ?? []));
+  }
+  return out;
+}
+
 /** A permission row from the database, checked field by field. */
-export function parseRule(row: unknown): StoredRule | undefined {
+export function parseRule(row: unknown, scopes: ScopeIndex = new Map()): StoredRule | undefined {
   if (!isRecord(row) || typeof row.id !== 'string') return undefined;
   return {
     id: row.id,
@@ -30,6 +45,7 @@ export function parseRule(row: unknown): StoredRule | undefined {
     tags: isRecord(row.tags) ? Object.fromEntries(Object.entries(row.tags).map(([key, value]) => [key, String(value)])) : null,
     agents: Array.isArray(row.agents) ? row.agents.map(String) : null,
     object_selector: parseObjectSelector(row.object_selector),
+    scopes: scopesOf(row.object_selector, typeof row.organization_id === 'string' ? row.organization_id : '', scopes),
     until: row.until instanceof Date ? row.until.getTime() : null,
   };
 }
@@ -97,12 +113,23 @@ export class RuleCache {
       const { rows } = await client.query(
         `SELECT id, action, deny, subject_type, subject, object, object_selector, config_id, component_id, canary_id, playbook_id, connection_id, tags, agents, until,
                 organization_id
-           FROM permissions WHERE deleted_at IS NULL AND (until IS NULL OR until > now())`,
+           FROM permissions WHERE deleted_at IS NULL AND (until IS NULL OR until > now())
+             -- A person or team subject still waiting for its account (migration 0041) is no one's.
+             AND NOT (subject_type = 'person' AND person_id IS NULL) AND NOT (subject_type = 'team' AND team_id IS NULL)`,
+      );
+      const scopeRows = await client.query<{ id: string; namespace: string; name: string; targets: unknown; organization_id: string | null }>(
+        'SELECT id, namespace, name, targets, organization_id FROM scopes WHERE deleted_at IS NULL',
       );
       await client.query('COMMIT');
+      const scopes: ScopeIndex = new Map();
+      for (const scope of scopeRows.rows) {
+        const alternatives = scopeAlternatives(scope.targets);
+        scopes.set(`${scope.organization_id ?? ''}|${scope.namespace}/${scope.name}`, alternatives);
+        scopes.set(`${scope.organization_id ?? ''}|${scope.id}`, alternatives);
+      }
       const index = new Map<string, StoredRule[]>();
       for (const row of rows) {
-        const rule = parseRule(row);
+        const rule = parseRule(row, scopes);
         if (!rule) continue;
         const key = `${typeof row.organization_id === 'string' ? row.organization_id : ''}|${subjectKey(rule.subject_type, rule.subject)}`;
         const list = index.get(key);

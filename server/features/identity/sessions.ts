@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/jobs/db';
-import { newSessionToken, sha256 } from './crypto';
+import { newSessionToken, sha256 } from '../../platform/crypto';
 
 /** How long a session lives, and how recent a sign-in must be for privileged changes (docs/AUTH.md). */
 export const SESSION_LIFESPAN_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { isTokenScope, presetScopes, TOKEN_OBJECTS, tokenActionsOf, type TokenAction, type TokenObject, type TokenScope } from '../../../common/rbac';
 import type { Queryable } from '../../platform/jobs/db';
-import { newAccessToken, sha256 } from './crypto';
+import { newAccessToken, sha256 } from '../../platform/crypto';
 
 export interface TokenRow {
   id: string;

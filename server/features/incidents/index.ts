@@ -1,8 +1,13 @@
 import type { Feature } from '../../platform/context';
 import { backgroundWork } from '../../platform/jobs';
 import { incidentApi } from './api';
+import { incidentWriteHooks } from './events';
 import { evaluateIncidentRules } from './rules/engine';
 import { incidentRuleKind } from './rules/kind';
+import { incidentRuleKubeKind } from './rules/kube-kind';
+
+export { incidentWriteHooks } from './events';
+export { evaluateIncidentRules } from './rules/engine';
 
 /** job_history name of the rule evaluation. */
 export const INCIDENT_RULES_JOB = 'Incident rules';
@@ -15,6 +20,8 @@ export const INCIDENT_RULES_JOB = 'Incident rules';
 export const incidentsFeature: Feature = {
   name: 'incidents',
   kinds: [incidentRuleKind],
+  kubeKinds: [incidentRuleKubeKind],
+  postgrestHooks: { afterWrite: incidentWriteHooks },
   register(app, ctx) {
     incidentApi(app, ctx);
     backgroundWork.job({

@@ -1,5 +1,4 @@
 import type { Feature } from '../../platform/context';
-import { useEgressPolicyFrom } from '../../platform/egress';
 import { integrationRoutes } from './routes';
 
 /**
@@ -10,8 +9,6 @@ import { integrationRoutes } from './routes';
 export const integrationsFeature: Feature = {
   name: 'integrations',
   register(app, ctx) {
-    // The egress policy's properties are read through the app's pool (the chart registry is one of its users).
-    useEgressPolicyFrom(ctx.pool);
     integrationRoutes(app, ctx);
   },
 };

@@ -1,147 +1,26 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { parse as parseYaml } from 'yaml';
 import { capabilityError, capabilityUses, missingWithConnections } from '../../platform/auth/capabilities';
 import type { Action } from '../../../common/rbac';
-import { allows, decide, mayAllowSome } from '../../platform/auth/decide';
-import type { AccessTarget, Actor } from '../../platform/auth/types';
+import { allows } from '../../platform/auth/decide';
+import type { Actor } from '../../platform/auth/types';
 import type { AppContext } from '../../platform/context';
-import { agentsPushing, pushedByAgentMessage, type AgentTable } from '../../platform/deletable';
 import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { route, type HttpMethod } from '../../platform/http/route';
 import { zodIssues } from '../../platform/http/validation';
 import { labelsMatch, parseLabelSelector } from '../../platform/label-selector';
-import { apiVersionOf, GROUPS, KUBE_KINDS, kindOf, qualifiedName, rbacOf, type KubeKind, type KubeRow } from './kinds';
+import { apiVersionOf, kindOf, kubeGroups, qualifiedName, rbacOf, type KubeKind } from './kinds';
 import { jsonPatch, mergePatch, PatchError } from './patch';
 import { KubeError, asKubeError, statusBody } from './status';
 import { metadataNameIssues } from '../../platform/names';
+import { age, bodyOf, deleteOptionsDryRun, dryRunOf, forbidden, KUBE_PREFIX, mayAct, notFound, objectOf, requireActor, SOURCE, targetOf, wantsTable, WATCH_POLL_MS, withoutDirectives, type Row } from './api-support';
+import { groupOf, namespaces as listNamespaces, openApi, resourceList, table as kubeTable } from './discovery';
+import { annotationsToStore as storedAnnotations, pushedRefusals as agentPushRefusals, readRows as readKubeRows } from './rows';
 
-/** What kubectl-made resources are stored as (DESIGN §4 source): changed again by kubectl, not taken over from the console. */
-const SOURCE = 'KubernetesCRD';
-export const KUBE_PREFIX = '/api/kubernetes';
-/** How often a watch lists again to find changes. */
-const WATCH_POLL_MS = 1000;
-
-/** A kind's AccessTarget kind, for permission rows that select single resources (spec §6). */
-const TARGETS: Record<string, AccessTarget['kind'] | undefined> = { Canary: 'canary', Playbook: 'playbook', View: 'view' };
-
-/** The kinds an agent may push up (migration 0028), with their table and the console's noun for them. */
-const AGENT_KINDS: Record<string, { table: AgentTable; noun: string } | undefined> = {
-  Canary: { table: 'canaries', noun: 'canary' },
-  ScrapeConfig: { table: 'config_scrapers', noun: 'scraper' },
-  Topology: { table: 'topologies', noun: 'topology' },
-};
-
-/** A row with the annotations stored for it (migration 0029). */
-type Row = KubeRow & { annotations: Record<string, string> | null };
-
-/** Annotations of ours, answered on every object and never stored from a request. */
-const OWN_ANNOTATIONS = 'watchkeeper.dev/';
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
-
-function objectOf(kind: KubeKind, row: Row): Record<string, unknown> {
-  const spec = kind.specOf ? kind.specOf(row) : (row.spec ?? {});
-  return {
-    apiVersion: apiVersionOf(kind),
-    kind: kind.kind,
-    metadata: {
-      name: row.name,
-      ...(kind.namespaced ? { namespace: row.namespace } : {}),
-      uid: row.id,
-      resourceVersion: row.rv,
-      creationTimestamp: row.created_at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      labels: row.labels ?? {},
-      annotations: { ...(row.annotations ?? {}), ...(kind.annotations ?? {}), 'watchkeeper.dev/source': row.source },
-    },
-    ...(kind.topLevel ? spec : { spec }),
-  };
-}
-
-function targetOf(kind: KubeKind, row: Row): AccessTarget | undefined {
-  const target = TARGETS[kind.kind];
-  return target ? { kind: target, id: row.id, name: row.name, namespace: row.namespace, labels: row.labels ?? {} } : undefined;
-}
-
-/** Whether the actor may do the action on some object of the kind (by role, or by permissions on single objects). */
-function mayAct(actor: Actor, kind: KubeKind, action: Action): boolean {
-  const resource = rbacOf(kind, action);
-  const target = TARGETS[kind.kind];
-  return decide(actor, resource, action).allowed || (target !== undefined && mayAllowSome(actor, resource, action, target));
-}
-
-function forbidden(actor: Actor, kind: KubeKind, verb: string, name?: string, namespace?: string): KubeError {
-  const who = actor.email ?? actor.name;
-  const what = `${qualifiedName(kind)}${name ? ` "${name}"` : ''}`;
-  return new KubeError('Forbidden', `${what} is forbidden: User "${who}" cannot ${verb} resource "${kind.plural}" in API group "${kind.group}"${namespace ? ` in the namespace "${namespace}"` : ''}`, {
-    ...(name ? { name } : {}),
-    group: kind.group,
-    kind: kind.plural,
-  });
-}
-
-function notFound(kind: KubeKind, name: string): KubeError {
-  return new KubeError('NotFound', `${qualifiedName(kind)} "${name}" not found`, { name, group: kind.group, kind: kind.plural });
-}
-
-/** "12s", "5m", "3h", "2d": the age kubectl prints. */
-export function age(since: Date, now = Date.now()): string {
-  const seconds = Math.max(0, Math.floor((now - since.getTime()) / 1000));
-  if (seconds < 120) return `${seconds}s`;
-  if (seconds < 7200) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 172800) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86400)}d`;
-}
-
-/** `?dryRun=All`: check everything, write nothing (any other value is refused, as Kubernetes does). */
-function dryRunOf(req: FastifyRequest): boolean {
-  const value = (req.query as Record<string, unknown>).dryRun;
-  if (value === undefined) return false;
-  if (value !== 'All') throw new KubeError('BadRequest', `dryRun: "${String(value)}" is not accepted; use All`);
-  return true;
-}
-
-/** kubectl delete sends its options (DeleteOptions, `dryRun: [All]`) in the body. */
-function deleteOptionsDryRun(req: FastifyRequest): boolean {
-  const text = typeof req.body === 'string' ? req.body : '';
-  if (text.trim() === '') return false;
-  let options: unknown;
-  try {
-    options = JSON.parse(text);
-  } catch {
-    throw new KubeError('BadRequest', 'the body of a delete must be DeleteOptions JSON');
-  }
-  const dryRun = isRecord(options) ? options.dryRun : undefined;
-  if (dryRun === undefined || (Array.isArray(dryRun) && dryRun.length === 0)) return false;
-  if (Array.isArray(dryRun) && dryRun.every((value) => value === 'All')) return true;
-  throw new KubeError('BadRequest', 'dryRun: only [All] is accepted');
-}
-
-/** A strategic merge patch without its directives (`$setElementOrder/…`, `$retainKeys`, `$patch`): applied as a merge patch. */
-function withoutDirectives(patch: unknown): unknown {
-  if (Array.isArray(patch)) return patch.map(withoutDirectives);
-  if (!isRecord(patch)) return patch;
-  return Object.fromEntries(Object.entries(patch).filter(([key]) => !key.startsWith('$')).map(([key, value]) => [key, withoutDirectives(value)]));
-}
-
-const wantsTable = (req: FastifyRequest) => /as=Table/.test(String(req.headers.accept ?? ''));
-
-function requireActor(req: FastifyRequest): Actor {
-  if (!req.actor) throw new KubeError('Unauthorized', 'Unauthorized: send the token of your kubeconfig (Authorization: Bearer <token>); GET /api/kubeconfig makes one');
-  return req.actor;
-}
-
-/** The request body as a document: JSON or YAML, whatever content type kubectl sends. */
-function bodyOf(req: FastifyRequest): unknown {
-  const text = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : undefined;
-  if (text === undefined || text.trim() === '') throw new KubeError('BadRequest', 'the request has no body');
-  try {
-    return parseYaml(text);
-  } catch (error) {
-    throw new KubeError('BadRequest', `the body is not JSON or YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
-}
+// The routes (here) and what they share (api-support.ts), discovery and Tables (discovery.ts), stored rows (rows.ts).
+export { age, KUBE_PREFIX } from './api-support';
 
 export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { pool, log } = ctx;
@@ -151,52 +30,10 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     for (const stop of [...watches]) stop();
   });
 
-  /** `metadataOnly` leaves the spec out (NULL): its redaction costs ~0.2 ms a row, and a Table of metadata never shows it. */
-  const readRows = async (kind: KubeKind, where: { namespace?: string; name?: string; metadataOnly?: boolean }, db: Pick<pg.Pool, 'query'> = pool): Promise<Row[]> => {
-    const values: unknown[] = [];
-    const fields = where.metadataOnly ? 'r.id, r.name, r.namespace, r.labels, NULL::jsonb AS spec, r.source, r.created_at, r.rv, r.extra' : 'r.*';
-    let sql = `SELECT ${fields}, a.annotations FROM (${kind.rows}) AS r LEFT JOIN kube_annotations a ON a.resource_id = r.id WHERE true`;
-    if (where.namespace !== undefined) sql += ` AND r.namespace = $${values.push(where.namespace)}`;
-    if (where.name !== undefined) sql += ` AND r.name = $${values.push(where.name)}`;
-    const { rows } = await db.query<Row>(`${sql} ORDER BY r.namespace, r.name`, values);
-    return rows;
-  };
+  const readRows = (kind: KubeKind, where: { namespace?: string; name?: string; metadataOnly?: boolean }, db: Pick<pg.Pool, 'query'> = pool): Promise<Row[]> => readKubeRows(db, kind, where);
 
   const getRow = async (kind: KubeKind, namespace: string, name: string) => (await readRows(kind, { namespace, name }))[0];
-
-  /**
-   * The annotations of a written object to keep (none of ours, `watchkeeper.dev/…`): texts only, and the
-   * last-applied configuration with its secrets blanked as reads show them (a Secret's values, the spec's
-   * password-like fields), so the annotation never answers what the object itself does not.
-   */
-  const annotationsToStore = async (kind: KubeKind, given: unknown): Promise<Record<string, string>> => {
-    if (given === undefined || given === null) return {};
-    if (!isRecord(given)) throw new KubeError('BadRequest', 'metadata.annotations: must be a map of names to texts');
-    const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(given)) {
-      if (key.startsWith(OWN_ANNOTATIONS) || value === null) continue;
-      if (typeof value !== 'string') throw new KubeError('BadRequest', `metadata.annotations.${key}: must be a text`);
-      out[key] = value;
-    }
-    const applied = out[LAST_APPLIED];
-    if (applied !== undefined) {
-      let document: unknown;
-      try {
-        document = JSON.parse(applied);
-      } catch {
-        document = undefined;
-      }
-      if (!isRecord(document)) {
-        delete out[LAST_APPLIED]; // not what kubectl writes: kept nowhere rather than kept unread
-      } else {
-        kind.redactApplied?.(document);
-        // A spec's password-like fields as the console masks them (a Secret's values are blanked above).
-        const { rows } = kind.topLevel ? { rows: [{ redacted: document }] } : await pool.query<{ redacted: unknown }>('SELECT redact_secrets($1::jsonb) AS redacted', [JSON.stringify(document)]);
-        out[LAST_APPLIED] = `${JSON.stringify(rows[0]?.redacted ?? {})}\n`;
-      }
-    }
-    return out;
-  };
+  const annotationsToStore = (kind: KubeKind, given: unknown) => storedAnnotations(pool, kind, given);
 
   const canonical = async (actor: Actor, kind: KubeKind, namespace: string, name: string, action: Action, verb: string): Promise<Row> => {
     if (!mayAct(actor, kind, action)) throw forbidden(actor, kind, verb, name, namespace);
@@ -205,138 +42,9 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     if (!allows(actor, rbacOf(kind, action), action, targetOf(kind, row))) throw forbidden(actor, kind, verb, name, namespace);
     return row;
   };
-
-  /**
-   * The refusals (409 Conflict, as the console's delete: server/platform/deletable.ts) of the rows an agent
-   * runs and pushes up: deleted here, the agent's next push would bring them back.
-   */
-  const pushedRefusals = async (kind: KubeKind, rows: Row[], suffix = ''): Promise<KubeError[]> => {
-    const agentKind = AGENT_KINDS[kind.kind];
-    if (!agentKind) return [];
-    const agents = await agentsPushing(pool, agentKind.table, rows.map((row) => row.id));
-    return rows.flatMap((row) => {
-      const agent = agents.get(row.id);
-      return agent === undefined
-        ? []
-        : [new KubeError('Conflict', `${qualifiedName(kind)} "${row.name}": ${pushedByAgentMessage(agentKind.noun, agent)}${suffix}`, { name: row.name, group: kind.group, kind: kind.plural })];
-    });
-  };
-
-  // ---- discovery ----
-  const resourceList = (group: string, version: string) => ({
-    kind: 'APIResourceList',
-    apiVersion: 'v1',
-    groupVersion: group ? `${group}/${version}` : version,
-    resources: [
-      ...(group === '' ? [{ name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['get', 'list'], shortNames: ['ns'] }] : []),
-      ...KUBE_KINDS.filter((kind) => kind.group === group && kind.version === version).map((kind) => ({
-        name: kind.plural,
-        singularName: kind.singular,
-        namespaced: kind.namespaced,
-        kind: kind.kind,
-        verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update'],
-        ...(kind.shortNames.length > 0 ? { shortNames: kind.shortNames } : {}),
-      })),
-    ],
-  });
-  const groupOf = (group: string) => ({
-    kind: 'APIGroup',
-    apiVersion: 'v1',
-    name: group,
-    versions: [{ groupVersion: `${group}/v1`, version: 'v1' }],
-    preferredVersion: { groupVersion: `${group}/v1`, version: 'v1' },
-  });
-
-  // ---- OpenAPI v3: enough for kubectl to know the server validates (fieldValidation), so `apply` needs no --validate=false ----
-  const openApi = (rest: string[]) => {
-    if (rest[0] !== 'v3') throw new KubeError('NotFound', 'only /openapi/v3 is served (kubectl 1.27 and later use it)', {});
-    if (rest.length === 1) {
-      return {
-        paths: Object.fromEntries([
-          ['api/v1', { serverRelativeURL: `${KUBE_PREFIX}/openapi/v3/api/v1` }],
-          ...GROUPS.map((group) => [`apis/${group}/v1`, { serverRelativeURL: `${KUBE_PREFIX}/openapi/v3/apis/${group}/v1` }]),
-        ]),
-      };
-    }
-    const core = rest[1] === 'api' && rest[2] === 'v1' && rest.length === 3;
-    const group = core ? '' : (rest[2] ?? '');
-    if (!core && (rest[1] !== 'apis' || rest[3] !== 'v1' || rest.length !== 4 || !GROUPS.includes(group))) throw new KubeError('NotFound', 'the server could not find the requested resource', {});
-    const parameters = [{ name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true } }];
-    const paths: Record<string, unknown> = {};
-    for (const kind of KUBE_KINDS.filter((item) => item.group === group)) {
-      const gvk = { 'x-kubernetes-group-version-kind': { group, version: 'v1', kind: kind.kind } };
-      const responses = { '200': { description: 'OK' } };
-      const prefix = core ? '/api/v1' : `/apis/${group}/v1`;
-      const collection = kind.namespaced ? `${prefix}/namespaces/{namespace}/${kind.plural}` : `${prefix}/${kind.plural}`;
-      paths[collection] = { post: { ...gvk, 'x-kubernetes-action': 'post', parameters, responses } };
-      paths[`${collection}/{name}`] = {
-        put: { ...gvk, 'x-kubernetes-action': 'put', parameters, responses },
-        patch: { ...gvk, 'x-kubernetes-action': 'patch', parameters, responses },
-      };
-    }
-    return { openapi: '3.0.0', info: { title: 'Watchkeeper', version: 'v1' }, paths, components: { schemas: {} } };
-  };
-
-  // ---- namespaces ----
-  const namespaces = async () => {
-    const union = KUBE_KINDS.filter((kind) => kind.namespaced)
-      .map((kind) => `SELECT namespace, min(created_at) AS created_at FROM (${kind.rows}) AS r GROUP BY namespace`)
-      .join(' UNION ALL ');
-    const { rows } = await pool.query<{ namespace: string; created_at: Date }>(`SELECT namespace, min(created_at) AS created_at FROM (${union}) AS all_namespaces GROUP BY namespace ORDER BY namespace`);
-    return rows.map((row) => ({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: row.namespace, creationTimestamp: row.created_at.toISOString().replace(/\.\d{3}Z$/, 'Z') },
-      spec: {},
-      status: { phase: 'Active' },
-    }));
-  };
-
-  // ---- tables (kubectl get, -o wide) ----
-  const table = async (kind: KubeKind | undefined, items: Array<Record<string, unknown>>, rows: Row[], includeObject: boolean, resourceVersion: string) => {
-    const canary = kind?.kind === 'Canary';
-    const checks = new Map<string, { total: number; healthy: number; last: Date | null }>();
-    if (canary && rows.length > 0) {
-      const { rows: found } = await pool.query<{ canary_id: string; total: number; healthy: number; last: Date | null }>(
-        `SELECT canary_id, count(*)::int AS total, count(*) FILTER (WHERE status = 'healthy')::int AS healthy, max(last_runtime) AS last
-           FROM checks WHERE deleted_at IS NULL AND canary_id = ANY($1::uuid[]) GROUP BY canary_id`,
-        [rows.map((row) => row.id)],
-      );
-      for (const row of found) checks.set(row.canary_id, row);
-    }
-    const columnDefinitions = [
-      { name: 'Name', type: 'string', format: 'name', description: 'metadata.name', priority: 0 },
-      ...(canary
-        ? [
-            { name: 'Status', type: 'string', format: '', description: 'Healthy when every check passed its last run', priority: 0 },
-            { name: 'Checks', type: 'string', format: '', description: 'healthy / all checks', priority: 0 },
-            { name: 'Last Run', type: 'string', format: '', description: 'since the last check ran', priority: 0 },
-          ]
-        : []),
-      ...(kind?.columns ?? []).map((column) => ({ name: column.name, type: 'string', format: '', description: column.description, priority: column.priority ?? 0 })),
-      { name: 'Age', type: 'string', format: '', description: 'since it was created', priority: 0 },
-      { name: 'Labels', type: 'string', format: '', description: 'metadata.labels', priority: 1 },
-    ];
-    const tableRows = items.map((item, index) => {
-      const metadata = (isRecord(item.metadata) ? item.metadata : {}) as { name?: string; creationTimestamp?: string; labels?: Record<string, string> };
-      const row = rows[index];
-      const created = metadata.creationTimestamp ? new Date(metadata.creationTimestamp) : new Date();
-      const labels = Object.entries(metadata.labels ?? {}).map(([key, value]) => `${key}=${value}`).join(',') || '<none>';
-      const cells: unknown[] = [metadata.name];
-      if (canary) {
-        const found = row ? checks.get(row.id) : undefined;
-        const status = !found || found.total === 0 || !found.last ? 'Pending' : found.healthy === found.total ? 'Healthy' : 'Unhealthy';
-        cells.push(status, `${found?.healthy ?? 0}/${found?.total ?? 0}`, found?.last ? age(found.last) : '<never>');
-      }
-      for (const column of kind?.columns ?? []) cells.push(row ? column.cell(row) : '');
-      cells.push(age(created), labels);
-      return {
-        cells,
-        object: includeObject ? item : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata },
-      };
-    });
-    return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion }, columnDefinitions, rows: tableRows };
-  };
+  const pushedRefusals = (kind: KubeKind, rows: Row[], suffix = '') => agentPushRefusals(pool, kind, rows, suffix);
+  const namespaces = () => listNamespaces(pool);
+  const table = (kind: KubeKind | undefined, items: Array<Record<string, unknown>>, rows: Row[], includeObject: boolean, resourceVersion: string) => kubeTable(pool, kind, items, rows, includeObject, resourceVersion);
 
   const answerList = async (req: FastifyRequest, kind: KubeKind | undefined, listKind: string, listApiVersion: string, items: Array<Record<string, unknown>>, rows: Row[]) => {
     const resourceVersion = rows.reduce((max, row) => (BigInt(row.rv) > BigInt(max) ? row.rv : max), '0');
@@ -672,10 +380,10 @@ export async function kubeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     } else if (parts[0] === 'apis') {
       if (parts.length === 1) {
         onlyGet();
-        return { kind: 'APIGroupList', apiVersion: 'v1', groups: GROUPS.map(groupOf) };
+        return { kind: 'APIGroupList', apiVersion: 'v1', groups: kubeGroups().map(groupOf) };
       }
       group = parts[1] ?? '';
-      if (!GROUPS.includes(group)) throw unknown();
+      if (!kubeGroups().includes(group)) throw unknown();
       if (parts.length === 2) {
         onlyGet();
         return groupOf(group);

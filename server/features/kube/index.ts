@@ -1,11 +1,14 @@
 import { stringify } from 'yaml';
+import { z } from 'zod';
 import { presetScopes } from '../../../common/rbac';
 import type { Feature } from '../../platform/context';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { kubeconfigCluster } from '../../platform/tls';
-import { createAccessToken } from '../identity/tokens';
+import { createAccessToken } from '../identity';
 import { KUBE_PREFIX, kubeRoutes } from './api';
+
+export { useKubeKinds } from './kinds';
 
 /**
  * Spec §2: the file is named from the backend host plus '-kubeconfig.yaml' (`localhost-kubeconfig.yaml`),
@@ -29,6 +32,15 @@ export function kubeconfigFileName(publicUrl: string): string {
 export const kubeFeature: Feature = {
   name: 'kube',
   async register(app, ctx) {
+    route(app, {
+      method: 'GET',
+      url: '/api/kubeconfig/file',
+      summary: 'The name GET /api/kubeconfig gives its file, for the kubeconfig modal to name the file actually downloaded',
+      tags: ['kubernetes'],
+      access: 'authenticated',
+      response: z.object({ file: z.string() }),
+      handler: () => ({ file: kubeconfigFileName(ctx.config.publicUrl) }),
+    });
     route(app, {
       method: 'GET',
       url: '/api/kubeconfig',

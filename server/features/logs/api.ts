@@ -5,7 +5,7 @@ import type { AppContext } from '../../platform/context';
 import { ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { specRowRoutes } from '../../platform/spec-rows';
-import { parseInstant } from '../health/time';
+import { parseInstant } from '../../platform/instants';
 import { LOG_BACKENDS, resolveTarget, targetFiles } from './backends';
 import { searchLogFiles } from './search';
 

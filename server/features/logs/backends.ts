@@ -3,7 +3,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { AppError, ValidationError } from '../../platform/http/errors';
 import { specRowKind, type SpecRowTable } from '../../platform/spec-rows';
-import { expandPaths } from '../catalog/sources/files';
+import { expandPaths } from '../catalog';
 import type { LogFile } from './search';
 import { fileAllowed, pathRefusal, rootProblems } from './roots';
 import { parseLogBackendSpec, type LogBackendSpec } from './spec';

@@ -1,7 +1,13 @@
 import type { Feature } from '../../platform/context';
 import { logsApi } from './api';
 import { logBackendKind } from './backends';
+import { applyLogsDemo } from './demo';
 import { configureLogRoots } from './roots';
+
+// What other features (MCP, playbook actions) use of logs: a target's files and the search over them.
+export { logBackendKind, resolveTarget, targetFiles } from './backends';
+export { configureLogRoots } from './roots';
+export { searchLogFiles, type LogFile } from './search';
 
 /**
  * Logs (spec §2 /logs, §7 POST /logs, /components_with_logs): log backends name files on this server and
@@ -16,4 +22,6 @@ export const logsFeature: Feature = {
     configureLogRoots(ctx.config);
     logsApi(app, ctx);
   },
+  // `serve --demo`: a backend over the copy of the console's own log that serve writes (demo.ts).
+  demo: (ctx) => applyLogsDemo(ctx),
 };

@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { type Config, LOG_ROOTS_ENV, logRootsSetting } from '../../platform/config';
+import { currentOrganization } from '../../platform/db/tenant';
 import type { LogBackendSpec } from './spec';
 
 /**
@@ -19,6 +20,11 @@ export interface LogRootPolicy {
   roots: string[];
   /** Absolute folders never read (the data directory). */
   denied: string[];
+  /**
+   * Set in an organization's scope (hosted mode): the organization whose folder under each root (`<root>/<id>`)
+   * the roots are, for the refusals' words.
+   */
+  organization?: string;
 }
 
 let configured: LogRootPolicy | undefined;
@@ -34,9 +40,17 @@ function rootsFromEnvironment(): string[] {
   return roots instanceof Error ? [] : roots;
 }
 
-/** The policy: the configured one, else (a command that did not register the feature) from the environment. */
-export function logRootPolicy(): LogRootPolicy {
-  return configured ?? { roots: rootsFromEnvironment(), denied: [path.resolve(process.env.WATCHKEEPER_DATA?.trim() || 'data')] };
+/**
+ * The policy: the configured one, else (a command that did not register the feature) from the environment.
+ * In an organization's scope (hosted mode: its requests, its playbook runs) each root narrows to the
+ * organization's own folder in it, `<root>/<organization id>/` (docs/HOSTED.md "Log roots per
+ * organization"): the roots are the console's, and one organization's backends never read what lies
+ * under another's folder, or beside them, under a root.
+ */
+export function logRootPolicy(organization = currentOrganization()): LogRootPolicy {
+  const policy = configured ?? { roots: rootsFromEnvironment(), denied: [path.resolve(process.env.WATCHKEEPER_DATA?.trim() || 'data')] };
+  if (!organization) return policy;
+  return { ...policy, roots: policy.roots.map((root) => path.join(path.resolve(root), organization.toLowerCase())), organization };
 }
 
 function inside(folder: string, file: string): boolean {
@@ -74,6 +88,10 @@ export function pathRefusal(pattern: string, policy = logRootPolicy()): string |
     return `${pattern} is in the data directory, which log backends never read`;
   }
   if (!policy.roots.some((root) => forms(root).some((form) => inside(form, top)))) {
+    if (policy.organization) {
+      const folders = policy.roots.length > 0 ? policy.roots.join(', ') : `none: ${LOG_ROOTS_ENV} allows no folder`;
+      return `${pattern} is outside this organization's log folders (${folders}: its own folder under each of the console's ${LOG_ROOTS_ENV})`;
+    }
     return `${pattern} is outside the log roots this console allows (${LOG_ROOTS_ENV})`;
   }
   return undefined;

@@ -9,13 +9,8 @@ import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { inTransaction } from '../../platform/jobs/db';
 import { secretStore } from '../../platform/secrets';
-import { createRun, loadPlaybook } from '../playbooks/runs';
-import { checkPlaybookSpec, type ParameterSpec, type PlaybookSpec } from '../playbooks/spec';
-import { mayReadView } from '../views/engine/access';
-import { columnsOf, loadView } from '../views/engine/refresh';
-import { answerView, tableRows, variableSpecs } from '../views/engine/service';
-import { VariableProblem } from '../views/engine/variables';
-import { checkViewSpec } from '../views/spec';
+import { checkPlaybookSpec, createRun, loadPlaybook, type ParameterSpec, type PlaybookSpec } from '../playbooks';
+import { answerView, checkViewSpec, columnsOf, loadView, mayReadView, tableRows, VariableProblem, variableSpecs } from '../views';
 import { offsetOf, page } from './tools-common';
 
 /**
@@ -30,8 +25,14 @@ type McpMark = { title?: string; description?: string; readOnlyHint?: boolean; d
 export function markOf(value: unknown): McpMark | undefined {
   if (value === true) return {};
   if (!isRecord(value) || value.enabled === false) return undefined;
-  const text = (key: string) => (typeof value[key] === 'string' && value[key] !== '' ? (value[key] as string) : undefined);
-  const flag = (key: string) => (typeof value[key] === 'boolean' ? (value[key] as boolean) : undefined);
+  const text = (key: string) => {
+    const item = value[key];
+    return typeof item === 'string' && item !== '' ? item : undefined;
+  };
+  const flag = (key: string) => {
+    const item = value[key];
+    return typeof item === 'boolean' ? item : undefined;
+  };
   return {
     title: text('title'),
     description: text('description'),
@@ -121,7 +122,7 @@ function parameterSchema(parameter: ParameterSpec): z.ZodType {
   let schema: z.ZodType;
   const options = type === 'list' ? optionValues(parameter) : undefined;
   if (type === 'checkbox') schema = z.enum(['true', 'false']);
-  else if (options && options.length > 0) schema = z.enum(options as [string, ...string[]]);
+  else if (options && options.length > 0) schema = z.enum(options);
   else schema = z.string().max(100_000);
   const hint = type === 'text' || type === 'checkbox' || options ? '' : ` (${type})`;
   const described = words || hint ? schema.describe(`${words}${hint}`.trim()) : schema;
@@ -187,7 +188,7 @@ function viewTool(name: string, row: MarkedRow, mark: McpMark): DynamicTool {
   };
   for (const variable of variables) {
     const values = Array.isArray(variable.values) ? variable.values.map(String) : [];
-    const base = values.length > 0 && values.length <= 50 ? z.enum(values as [string, ...string[]]) : z.string().max(1000);
+    const base = values.length > 0 && values.length <= 50 ? z.enum(values) : z.string().max(1000);
     const label = typeof variable.label === 'string' && variable.label ? variable.label : variable.key;
     const fallback = variable.default === undefined ? '' : ` (default ${String(variable.default)})`;
     input[argOf(variable.key)] = base.optional().describe(`view variable: ${label}${fallback}`);

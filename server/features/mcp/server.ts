@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { presetScopes, type Action, type Resource } from '../../../common/rbac';
 import { decide } from '../../platform/auth/decide';
 import type { Actor } from '../../platform/auth/types';
@@ -10,7 +10,7 @@ import { AppError } from '../../platform/http/errors';
 import { dynamicTools } from './dynamic';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
-import { tools, type ToolDef } from './tools';
+import { tools } from './tools';
 
 /** Drops nulls, undefined and empty arrays/objects, so answers stay compact. */
 export function compact(value: unknown): unknown {
@@ -77,7 +77,7 @@ async function answer(ctx: AppContext, actor: Actor, log: FastifyBaseLogger, nam
 export async function buildMcpServer(ctx: AppContext, actor: Actor, log: FastifyBaseLogger): Promise<McpServer> {
   const server = new McpServer({ name: 'watchkeeper', version: '0.1.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
   const names = new Set<string>();
-  for (const tool of tools as ToolDef[]) {
+  for (const tool of tools) {
     names.add(tool.name);
     server.registerTool(
       tool.name,

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../platform/http/errors';
-import { catalogChanges, type ChangeRow } from '../catalog/query/changes';
-import { changesBody } from '../catalog/query/schema';
-import { searchResources } from '../catalog/query/search';
-import { parseInstant } from '../health/time';
+import { catalogChanges, type ChangeRow, changesBody, searchResources } from '../catalog';
+import { parseInstant } from '../../platform/instants';
 import { configTarget, configTargets, itemScoped, mayRead, encodeCursor, offsetOf, paged, tool, uuid } from './tools-common';
 
 /** Changes are read from catalogChanges in batches of this many; a call reads at most MAX_BATCHES of them. */

@@ -3,9 +3,8 @@ import { z } from 'zod';
 import { LOGS_LIMIT_MAX } from '../../../common/logs';
 import type { Actor } from '../../platform/auth/types';
 import { AppError } from '../../platform/http/errors';
-import { parseInstant } from '../health/time';
-import { resolveTarget, targetFiles } from '../logs/backends';
-import { searchLogFiles, type LogFile } from '../logs/search';
+import { parseInstant } from '../../platform/instants';
+import { type LogFile, resolveTarget, searchLogFiles, targetFiles } from '../logs';
 import { canaryTargets, componentTarget, configTargets, cursor, mayRead, offsetOf, page, tool, uuid } from './tools-common';
 
 /** The issue: a log line is cut at 2,000 characters in an answer. */

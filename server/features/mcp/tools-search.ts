@@ -4,9 +4,7 @@ import type { Resource } from '../../../common/rbac';
 import { mayAllowSome } from '../../platform/auth/decide';
 import type { AccessTarget, Actor } from '../../platform/auth/types';
 import { AppError } from '../../platform/http/errors';
-import { RESOURCE_KINDS, type ResourceKind } from '../catalog/query/schema';
-import { searchResources, type FoundResource } from '../catalog/query/search';
-import { valueFilter } from '../catalog/query/sql';
+import { type FoundResource, RESOURCE_KINDS, type ResourceKind, searchResources, valueFilter } from '../catalog';
 import { canaryTargets, componentTarget, configTarget, itemScoped, mayRead, offsetOf, page, paged, stringMap, tool } from './tools-common';
 
 /** The search syntax of /api/resources/search caps a selector at 1,000 rows. */

@@ -2,11 +2,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { mayAllowSome } from '../../platform/auth/decide';
 import { AppError } from '../../platform/http/errors';
-import { mayReadView } from '../views/engine/access';
-import { loadView, type ViewRow } from '../views/engine/refresh';
-import { answerView, tableRows } from '../views/engine/service';
-import { storedColumns } from '../views/engine/table';
-import { VariableProblem } from '../views/engine/variables';
+import { answerView, loadView, mayReadView, storedColumns, tableRows, VariableProblem, type ViewRow } from '../views';
 import { offsetOf, page, paged, tool, uuid } from './tools-common';
 
 /** A view's id by namespace/name, or undefined. */

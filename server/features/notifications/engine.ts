@@ -2,127 +2,31 @@ import { capabilityUses, runRefusal } from '../../platform/auth/capabilities';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { currentOrganization, inOrganizationOf } from '../../platform/db/tenant';
-import { sendThrough, type ChannelMessage } from '../../platform/channels';
-import { parseShoutrrr } from '../../platform/channels/shoutrrr';
-import type { ResolvedConnection } from '../../platform/connections/types';
-import { errorMessage, inTransaction, type Queryable } from '../../platform/jobs/db';
+import { errorMessage, inTransaction } from '../../platform/jobs/db';
 import type { QueuedEvent } from '../../platform/jobs/event-queue';
 import type { Logger } from '../../platform/logger';
 import { secretStore } from '../../platform/secrets';
-import { resolveConnection, resolveEnvVar } from '../../platform/secrets/resolve';
 import { evaluateCel } from '../../platform/expressions';
-import { glob } from '../../platform/expressions/shared/k8s';
-import { createRun } from '../playbooks/runs';
+import { createRun } from '../playbooks';
 import { loadEventResource, stillFailing, type EventResource } from './resource';
-import { recipientsOf, type Recipient } from './recipients';
-import type { CustomService } from './rules';
+import { recipientsOf } from './recipients';
 import { loadActiveSilences, SilenceIndex } from './silences';
 import { groupMessage, markdownToHtml, renderMessage } from './templates';
+import { formatMillis, loadRule, RULE_COLUMNS, toRule, waitingReason, type RuleRow, type StoredRule } from './stored-rule';
+import { claimDue, claimGroup, dueGroupHashes, finishRow, RESENT, type HistoryRow } from './send-claims';
+import { findInhibitor, groupHashOf } from './related';
+import { sendTo } from './outbound';
 
-/** A rule as the engine reads it (migration 0018 columns; durations in milliseconds). */
-export interface StoredRule {
-  id: string;
-  name: string;
-  namespace: string;
-  events: string[];
-  filter: string | null;
-  title: string | null;
-  template: string | null;
-  person_id: string | null;
-  team_id: string | null;
-  custom_services: CustomService[] | null;
-  playbook: string | null;
-  fallback: { person_id: string | null; team_id: string | null; custom_services: CustomService[] | null; playbook: string | null; delayMillis: number } | null;
-  repeatMillis: number;
-  groupBy: string[];
-  groupByMillis: number;
-  waitForMillis: number;
-  waitForEvalMillis: number;
-  inhibitions: Array<{ direction: 'outgoing' | 'incoming' | 'all'; depth?: number; from: string; to: string[]; soft?: boolean }>;
-}
-
-interface RuleRow {
-  id: string;
-  name: string;
-  namespace: string;
-  events: string[];
-  filter: string | null;
-  title: string | null;
-  template: string | null;
-  person_id: string | null;
-  team_id: string | null;
-  custom_services: CustomService[] | null;
-  spec: Record<string, unknown>;
-  fallback_person_id: string | null;
-  fallback_team_id: string | null;
-  fallback_custom_services: CustomService[] | null;
-  fallback_delay: string | null;
-  repeat_interval: string | null;
-  group_by: string[] | null;
-  group_by_interval: string | null;
-  wait_for: string | null;
-  wait_for_eval_period: string | null;
-  inhibitions: StoredRule['inhibitions'] | null;
-}
-
-const millisOf = (nanos: string | number | null | undefined) => (nanos === null || nanos === undefined ? 0 : Number(nanos) / 1e6);
-const secondsText = (text: string | null) => {
-  const match = /^(\d+)s$/.exec(text ?? '');
-  return match ? Number(match[1]) * 1000 : 0;
-};
-
-export function toRule(row: RuleRow): StoredRule {
-  const to = (row.spec.to ?? {}) as Record<string, unknown>;
-  const fallbackSpec = (row.spec.fallback ?? undefined) as Record<string, unknown> | undefined;
-  const hasFallback = Boolean(row.fallback_person_id || row.fallback_team_id || (row.fallback_custom_services?.length ?? 0) > 0 || fallbackSpec?.playbook);
-  return {
-    id: row.id,
-    name: row.name,
-    namespace: row.namespace,
-    events: row.events,
-    filter: row.filter,
-    title: row.title,
-    template: row.template,
-    person_id: row.person_id,
-    team_id: row.team_id,
-    custom_services: row.custom_services,
-    playbook: typeof to.playbook === 'string' ? to.playbook : null,
-    fallback: hasFallback
-      ? { person_id: row.fallback_person_id, team_id: row.fallback_team_id, custom_services: row.fallback_custom_services, playbook: typeof fallbackSpec?.playbook === 'string' ? fallbackSpec.playbook : null, delayMillis: millisOf(row.fallback_delay) }
-      : null,
-    repeatMillis: secondsText(row.repeat_interval),
-    groupBy: row.group_by ?? [],
-    groupByMillis: millisOf(row.group_by_interval),
-    waitForMillis: millisOf(row.wait_for),
-    waitForEvalMillis: millisOf(row.wait_for_eval_period),
-    inhibitions: row.inhibitions ?? [],
-  };
-}
-
-const RULE_COLUMNS = `id, name, namespace, events, filter, title, template, person_id, team_id, custom_services, spec, fallback_person_id, fallback_team_id,
-  fallback_custom_services, fallback_delay, repeat_interval, group_by, group_by_interval, wait_for, wait_for_eval_period, inhibitions`;
+// The engine decides and delivers; the rule as stored (stored-rule.ts), the claims on send rows
+// (send-claims.ts), related resources and groups (related.ts) and the channels (outbound.ts) are their own.
+export { formatMillis, toRule, type StoredRule } from './stored-rule';
+export { groupHashOf } from './related';
 
 /** Sends are tried this many times (with backoff) before the row is an error and the fallback takes over. */
 export const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MILLIS = 1_000;
-const CLAIM_MILLIS = 60_000;
-
-/**
- * At-least-once across crashes (docs/NOTIFICATIONS.md "Delivery guarantees"): a claim is cleared when its
- * send is recorded (finish), so a row claimed again while it still names an earlier claim is one whose
- * instance died (kill -9, a lost database connection) between the claim and the record, maybe after the
- * message went out. Claiming it again counts a retry and says so; the re-send carries the same
- * X-Watchkeeper-Send-Id (the row's id), so the receiver can drop the duplicate.
- */
-const RESENT = 're-sent (same X-Watchkeeper-Send-Id)';
-const RECLAIM_COUNTS = `retries = h.retries + CASE WHEN h.claimed_by IS NULL THEN 0 ELSE 1 END,
-  reason = CASE WHEN h.claimed_by IS NULL THEN h.reason ELSE '${RESENT} after ' || h.claimed_by || ' claimed it and did not record the outcome' END`;
 /** A groupBy rule's first event waits this long (or waitFor) for others to join its message. */
 export const GROUP_WAIT_MILLIS = 10_000;
-/** A groupBy rule sends a group once per this long when groupByInterval is not set. */
-const DEFAULT_GROUP_INTERVAL_MILLIS = 60 * 60_000;
-/** Without a repeat interval, an inhibiting parent's message counts for this long. */
-const INHIBIT_WINDOW_MILLIS = 60 * 60_000;
 const FAILING_EVENTS = /^(check\.failed|config\.(unhealthy|warning|unknown)|component\.(unhealthy|warning|unknown))$/;
 
 export interface EngineOptions {
@@ -134,27 +38,6 @@ export interface EngineOptions {
   retryBaseMillis?: number;
   groupWaitMillis?: number;
 }
-
-type HistoryRow = {
-  id: string;
-  notification_id: string;
-  event_id: string | null;
-  source_event: string;
-  resource_id: string;
-  resource_type: string;
-  status: string;
-  recipient: string;
-  recipient_key: string;
-  parent_id: string | null;
-  group_by_hash: string;
-  payload: { recipient?: Recipient; properties?: Record<string, unknown>; waitFor?: boolean; evaluated?: boolean };
-  retries: number;
-  reason: string | null;
-  first_observed: Date;
-  created_at: Date;
-  /** Hosted mode (docs/HOSTED.md "Row-level security"): delivered in its organization's scope. */
-  organization_id?: string | null;
-};
 
 /**
  * The notification engine: `handleEvent` decides, for every rule an event matches and every recipient,
@@ -241,7 +124,7 @@ export class NotificationEngine {
   private async record(rule: StoredRule, eventName: string, eventId: string, resource: EventResource): Promise<number> {
     const recipients = await recipientsOf(this.pool, rule);
     if (recipients.length === 0) {
-      await this.recordRuleError(rule, 'the rule has no recipient left (the person, team or connection it names was deleted, or the team has no members)');
+      await this.recordRuleError(rule, waitingReason(rule, 'to') ?? 'the rule has no recipient left (the person, team or connection it names was deleted, or the team has no members)');
       return 0;
     }
     const silence = (await this.silenceIndex()).match(resource);
@@ -344,23 +227,7 @@ export class NotificationEngine {
    * `from` type whose message for this rule was sent or is on its way recently: it inhibits this one.
    */
   async inhibitor(rule: StoredRule, resource: EventResource): Promise<{ id: string; name: string; type: string | null } | undefined> {
-    if (rule.inhibitions.length === 0 || (resource.kind !== 'config' && resource.kind !== 'component')) return undefined;
-    for (const inhibition of rule.inhibitions) {
-      if (!inhibition.to.some((type) => glob(type, resource.type ?? ''))) continue;
-      const related = await relatedResources(this.pool, resource, inhibition.direction, inhibition.depth ?? 2);
-      const candidates = related.filter((item) => glob(inhibition.from, item.type ?? ''));
-      if (candidates.length === 0) continue;
-      const { rows } = await this.pool.query<{ resource_id: string }>(
-        `SELECT resource_id FROM notification_send_history
-         WHERE notification_id = $1 AND resource_id = ANY($2::uuid[]) AND status IN ('sent', 'pending', 'evaluating-waitfor')
-           AND created_at > now() - make_interval(secs => $3::float8 / 1000)
-         ORDER BY created_at DESC LIMIT 1`,
-        [rule.id, candidates.map((item) => item.id), Math.max(rule.repeatMillis, INHIBIT_WINDOW_MILLIS)],
-      );
-      const found = rows[0] && candidates.find((item) => item.id === rows[0]?.resource_id);
-      if (found) return found;
-    }
-    return undefined;
+    return findInhibitor(this.pool, rule, resource);
   }
 
   // ── Sending ───────────────────────────────────────────────────────────────────────────────────────
@@ -368,18 +235,7 @@ export class NotificationEngine {
   /** Delivers what is due now (one batch); the number of rows finished. */
   async sendDue(limit = 20, signal: AbortSignal = new AbortController().signal): Promise<number> {
     let done = 0;
-    const { rows } = await this.pool.query<HistoryRow>(
-      `WITH due AS (
-         SELECT id FROM notification_send_history
-          WHERE status IN ('pending', 'evaluating-waitfor', 'attempting_fallback') AND not_before <= now() AND group_by_hash = ''
-            AND (claimed_until IS NULL OR claimed_until < now())
-          ORDER BY not_before LIMIT $1 FOR UPDATE SKIP LOCKED
-       )
-       UPDATE notification_send_history h SET claimed_by = $2, claimed_until = now() + make_interval(secs => $3::float8 / 1000), ${RECLAIM_COUNTS}
-         FROM due WHERE h.id = due.id
-       RETURNING h.*`,
-      [limit, this.instanceId, CLAIM_MILLIS],
-    );
+    const rows = await claimDue(this.pool, this.instanceId, limit);
     await Promise.all(rows.map(async (row) => {
       if (signal.aborted) return;
       // An organization's message is delivered in its scope: its notification, connections and people only.
@@ -392,14 +248,11 @@ export class NotificationEngine {
 
   /** Groups whose wait is over: one message each, claimed under an advisory lock so one instance sends it. */
   private async sendDueGroups(signal: AbortSignal): Promise<number> {
-    const { rows: hashes } = await this.pool.query<{ group_by_hash: string }>(
-      `SELECT DISTINCT group_by_hash FROM notification_send_history
-        WHERE status = 'pending' AND group_by_hash <> '' AND not_before <= now() AND (claimed_until IS NULL OR claimed_until < now()) LIMIT 20`,
-    );
+    const hashes = await dueGroupHashes(this.pool);
     let done = 0;
-    for (const { group_by_hash: hash } of hashes) {
+    for (const hash of hashes) {
       if (signal.aborted) break;
-      const members = await this.claimGroup(hash);
+      const members = await claimGroup(this.pool, this.instanceId, hash);
       if (members.length === 0) continue;
       const [primary, ...rest] = members;
       if (!primary) continue;
@@ -409,74 +262,14 @@ export class NotificationEngine {
     return done;
   }
 
-  private async claimGroup(hash: string): Promise<HistoryRow[]> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const { rows: lock } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [hash]);
-      if (!lock[0]?.ok) {
-        await client.query('ROLLBACK');
-        return [];
-      }
-      // Another instance is sending this group right now: these rows join its message on a later round.
-      const { rows: inFlight } = await client.query("SELECT 1 FROM notification_send_history WHERE group_by_hash = $1 AND status = 'pending' AND claimed_until > now() LIMIT 1", [hash]);
-      if (inFlight.length > 0) {
-        await client.query('ROLLBACK');
-        return [];
-      }
-      // A message of this group already went out within its interval: these join it instead.
-      const { rows: sent } = await client.query<{ id: string; notification_id: string; sent_at: Date }>(
-        `SELECT h.id, h.notification_id, h.sent_at FROM notification_send_history h JOIN notifications n ON n.id = h.notification_id
-          WHERE h.group_by_hash = $1 AND h.status = 'sent'
-            AND h.created_at > now() - make_interval(secs => coalesce(n.group_by_interval, $2::bigint * 1000000)::float8 / 1e9)
-          ORDER BY h.created_at DESC LIMIT 1`,
-        [hash, DEFAULT_GROUP_INTERVAL_MILLIS],
-      );
-      const previous = sent[0];
-      if (previous) {
-        await client.query(
-          `UPDATE notification_send_history SET status = 'grouped', parent_id = $2, reason = $3, claimed_by = NULL, claimed_until = NULL
-            WHERE group_by_hash = $1 AND status = 'pending' AND not_before <= now() AND (claimed_until IS NULL OR claimed_until < now())`,
-          [hash, previous.id, `grouped with the message sent at ${previous.sent_at?.toISOString() ?? 'earlier'} (groupByInterval)`],
-        );
-        await client.query('COMMIT');
-        return [];
-      }
-      const { rows } = await client.query<HistoryRow>(
-        `UPDATE notification_send_history h SET claimed_by = $2, claimed_until = now() + make_interval(secs => $3::float8 / 1000), ${RECLAIM_COUNTS}
-          WHERE group_by_hash = $1 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
-          RETURNING *`,
-        [hash, this.instanceId, CLAIM_MILLIS],
-      );
-      await client.query('COMMIT');
-      return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-
   private async finish(id: string, values: Record<string, unknown>): Promise<void> {
-    const names = Object.keys(values);
-    await this.pool.query(
-      `UPDATE notification_send_history SET ${names.map((name, index) => `${name} = $${index + 3}`).join(', ')}, claimed_by = NULL, claimed_until = NULL
-        WHERE id = $1 AND claimed_by = $2`,
-      [id, this.instanceId, ...Object.values(values)],
-    );
-  }
-
-  private async loadRule(id: string): Promise<(StoredRule & { disabled: boolean; deleted: boolean }) | undefined> {
-    const { rows } = await this.pool.query<RuleRow & { disabled: boolean; deleted_at: Date | null }>(`SELECT ${RULE_COLUMNS}, disabled, deleted_at FROM notifications WHERE id = $1`, [id]);
-    const row = rows[0];
-    return row ? { ...toRule(row), disabled: row.disabled, deleted: row.deleted_at !== null } : undefined;
+    await finishRow(this.pool, this.instanceId, id, values);
   }
 
   /** Sends one row (with the rows grouped into its message) and records the outcome on each. */
   private async deliver(row: HistoryRow, grouped: HistoryRow[]): Promise<void> {
     const started = Date.now();
-    const rule = await this.loadRule(row.notification_id);
+    const rule = await loadRule(this.pool, row.notification_id);
     const all = [row, ...grouped];
     const finishAll = async (values: Record<string, unknown>) => {
       for (const item of all) await this.finish(item.id, values);
@@ -531,7 +324,7 @@ export class NotificationEngine {
     }
     const recipient = row.payload.recipient;
     // The row's id is the send's idempotency key: the same on a retry and on the re-send after a crash.
-    const outcome = recipient ? await this.sendTo(recipient, { title: message.title, text: message.body, html: markdownToHtml(message.body), sendId: row.id }, rule.namespace) : { ok: false, message: 'the row names no recipient', permanent: true };
+    const outcome = recipient ? await sendTo(this.pool, this.options, recipient, { title: message.title, text: message.body, html: markdownToHtml(message.body), sendId: row.id }, rule.namespace) : { ok: false, message: 'the row names no recipient', permanent: true };
     const duration = Date.now() - started;
     if (outcome.ok) {
       await this.finish(row.id, { status: 'sent', title: message.title, body: message.body, error: null, sent_at: new Date(), duration_millis: duration, reason: grouped.length > 0 ? `one message for ${grouped.length + 1} resources` : row.reason?.startsWith(RESENT) ? row.reason : null });
@@ -552,6 +345,8 @@ export class NotificationEngine {
 
   private async startFallback(rule: StoredRule, row: HistoryRow, fallback: NonNullable<StoredRule['fallback']>): Promise<void> {
     const recipients = await recipientsOf(this.pool, fallback);
+    const waiting = recipients.length === 0 ? waitingReason(rule, 'fallback') : undefined;
+    if (waiting) await this.recordRuleError(rule, `fallback ${waiting}`);
     const notBefore = new Date(Date.now() + fallback.delayMillis);
     const rows = recipients.map((recipient) => ({
       notification_id: rule.id,
@@ -582,79 +377,6 @@ export class NotificationEngine {
     return (await runRefusal(this.pool, rule.updated_by, capabilityUses(rule.spec), rule.namespace))?.message;
   }
 
-  /** The connection a recipient's message goes through. */
-  private async connectionFor(recipient: Recipient, namespace: string): Promise<ResolvedConnection | string> {
-    const store = secretStore(this.pool);
-    const service = recipient.service;
-    if (recipient.kind === 'person' || recipient.kind === 'email') {
-      const to = recipient.kind === 'email' ? recipient.email : recipient.email;
-      if (!to) return `${recipient.label} has no email address`;
-      return this.smtpConnection(to);
-    }
-    if (!service) return 'the recipient names no service';
-    if (service.kind === 'connection' && service.connection) return resolveConnection(store, service.connection, namespace, 'to.connection');
-    if (service.kind === 'url') {
-      const parsed = parseShoutrrr(service.url ?? '');
-      return parsed.ok ? parsed.connection : parsed.error;
-    }
-    if (service.kind === 'webhook' && service.webhook) {
-      const hook = service.webhook;
-      const base = service.connection ? await resolveConnection(store, service.connection, namespace, 'to.webhook.connection') : undefined;
-      const value = async (envVar: unknown, where: string) => (envVar === undefined ? '' : typeof envVar === 'string' ? envVar : resolveEnvVar(store, namespace, envVar as { value?: unknown; valueFrom?: unknown }, where));
-      const properties: Record<string, string> = { ...(base?.properties ?? {}), method: hook.method ?? 'POST' };
-      for (const header of hook.headers ?? []) properties[`header.${header.name}`] = await value(header, `to.webhook.headers.${header.name}`);
-      const bearer = await value(hook.bearer, 'to.webhook.bearer');
-      if (bearer) properties['header.Authorization'] = `Bearer ${bearer}`;
-      return {
-        id: base?.id ?? '', name: base?.name ?? 'webhook', namespace, type: 'generic_webhook', url: hook.url ?? base?.url ?? '',
-        username: (await value(hook.username, 'to.webhook.username')) || (base?.username ?? ''), password: (await value(hook.password, 'to.webhook.password')) || (base?.password ?? ''),
-        certificate: '', insecureTLS: Boolean((hook.tls as { insecureSkipVerify?: boolean } | undefined)?.insecureSkipVerify) || (base?.insecureTLS ?? false), properties,
-      };
-    }
-    return `cannot send to ${recipient.label}`;
-  }
-
-  /** Email to a person or address through the server's SMTP_URL. */
-  private smtpConnection(to: string): ResolvedConnection | string {
-    if (!this.options.smtpUrl) return `no SMTP server is configured (SMTP_URL), so the email to ${to} cannot go out`;
-    const url = new URL(this.options.smtpUrl);
-    const loopback = ['localhost', '127.0.0.1', '::1'].includes(url.hostname);
-    return {
-      id: '', name: 'SMTP_URL', namespace: 'default', type: 'email', url: '',
-      username: decodeURIComponent(url.username), password: decodeURIComponent(url.password), certificate: '',
-      insecureTLS: loopback || url.searchParams.get('insecure') === 'true',
-      properties: {
-        host: url.hostname,
-        port: url.port || (url.protocol === 'smtps:' ? '465' : '587'),
-        encryption: url.protocol === 'smtps:' ? 'ImplicitTLS' : 'Auto',
-        from: this.options.smtpFrom ?? 'watchkeeper@localhost',
-        to,
-        ...(url.username ? {} : { auth: 'None' }),
-      },
-    };
-  }
-
-  /** `permanent`: nothing to retry (no SMTP server, a connection or secret that cannot be read): it fails now. */
-  private async sendTo(recipient: Recipient, message: ChannelMessage, namespace: string): Promise<{ ok: boolean; message: string; permanent?: boolean }> {
-    let connection: ResolvedConnection | string;
-    try {
-      connection = await this.connectionFor(recipient, namespace);
-    } catch (error) {
-      return { ok: false, message: errorMessage(error), permanent: true };
-    }
-    if (typeof connection === 'string') return { ok: false, message: connection, permanent: true };
-    const properties = recipient.service?.properties;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('the channel did not answer within 30 s')), 30_000);
-    try {
-      const outcome = await sendThrough(connection, { ...message, ...(properties ? { properties } : {}) }, controller.signal);
-      if (outcome.ok) return { ok: true, message: outcome.message };
-      return { ok: false, message: [outcome.message, outcome.status ? `(HTTP ${outcome.status})` : '', outcome.excerpt ? `: ${outcome.excerpt}` : ''].filter(Boolean).join(' ') };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   /** Milliseconds until the next row is due (for the sender's wait). */
   async millisUntilDue(): Promise<number | undefined> {
     const { rows } = await this.pool.query<{ ms: number | null }>(
@@ -664,56 +386,4 @@ export class NotificationEngine {
     const ms = rows[0]?.ms;
     return ms === null || ms === undefined ? undefined : ms;
   }
-}
-
-/** The values a groupBy key reads from a resource (Mission Control's keys). */
-function groupValue(key: string, resource: EventResource): string {
-  if (key.startsWith('label:')) return resource.labels[key.slice(6)] ?? '';
-  if (key.startsWith('tag:')) return resource.tags[key.slice(4)] ?? '';
-  if (key === 'source_event') return '';
-  if (key === 'check_id') return resource.kind === 'check' ? resource.id : '';
-  if (key === 'canary_id') return resource.canaryId ?? '';
-  const value = (resource as unknown as Record<string, unknown>)[key] ?? resource.env[key];
-  return value === null || value === undefined ? '' : String(value);
-}
-
-export function groupHashOf(rule: StoredRule, eventName: string, resource: EventResource): string {
-  return `${rule.id}:${eventName}:${rule.groupBy.map((key) => `${key}=${groupValue(key, resource)}`).join('|')}`;
-}
-
-export function formatMillis(millis: number): string {
-  if (millis % 3_600_000 === 0) return `${millis / 3_600_000}h`;
-  if (millis % 60_000 === 0) return `${millis / 60_000}m`;
-  if (millis % 1000 === 0) return `${millis / 1000}s`;
-  return `${millis}ms`;
-}
-
-/**
- * Configs (by relationships and parents) or components (by the tree) within `depth` steps of a resource:
- * `outgoing` walks toward what leads to it (its parents: a Deployment reaches its Pods), `incoming` toward
- * what it leads to, `all` both ways.
- */
-async function relatedResources(db: Queryable, resource: EventResource, direction: 'outgoing' | 'incoming' | 'all', depth: number): Promise<Array<{ id: string; name: string; type: string | null }>> {
-  const up = direction !== 'incoming';
-  const down = direction !== 'outgoing';
-  const seen = new Set<string>([resource.id]);
-  let frontier = [resource.id];
-  for (let step = 0; step < Math.min(depth, 10) && frontier.length > 0; step += 1) {
-    const parts: string[] = [];
-    if (resource.kind === 'config') {
-      if (up) parts.push('SELECT config_id AS id FROM config_relationships WHERE related_id = ANY($1::uuid[])', 'SELECT parent_id FROM config_items WHERE id = ANY($1::uuid[]) AND parent_id IS NOT NULL');
-      if (down) parts.push('SELECT related_id FROM config_relationships WHERE config_id = ANY($1::uuid[])', 'SELECT id FROM config_items WHERE parent_id = ANY($1::uuid[])');
-    } else {
-      if (up) parts.push('SELECT parent_id AS id FROM components WHERE id = ANY($1::uuid[]) AND parent_id IS NOT NULL');
-      if (down) parts.push('SELECT id FROM components WHERE parent_id = ANY($1::uuid[])');
-    }
-    const { rows } = await db.query<{ id: string }>(parts.join(' UNION '), [frontier]);
-    frontier = rows.map((row) => row.id).filter((id) => !seen.has(id));
-    for (const id of frontier) seen.add(id);
-  }
-  seen.delete(resource.id);
-  if (seen.size === 0) return [];
-  const table = resource.kind === 'config' ? 'config_items' : 'components';
-  const { rows } = await db.query<{ id: string; name: string; type: string | null }>(`SELECT id, name, type FROM ${table} WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`, [[...seen]]);
-  return rows;
 }

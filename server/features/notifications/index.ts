@@ -9,6 +9,11 @@ import { NotificationEngine } from './engine';
 import { notificationRoutes } from './routes';
 import { notificationKind } from './rules';
 import { notificationSilenceKind } from './silences';
+import { notificationKubeKind, notificationSilenceKubeKind } from './kube-kinds';
+
+export { NotificationEngine } from './engine';
+export { loadEventResource } from './resource';
+export { renderMessage } from './templates';
 
 export const NOTIFICATIONS_CHANNEL = 'watchkeeper_notifications';
 export const RULES_CHANNEL = 'watchkeeper_notification_rules';
@@ -84,6 +89,7 @@ export class NotificationSender {
 export const notificationsFeature: Feature = {
   name: 'notifications',
   kinds: [notificationKind, notificationSilenceKind],
+  kubeKinds: [notificationKubeKind, notificationSilenceKubeKind],
   register(app, ctx) {
     const engine = engineOf(ctx);
     notificationRoutes(app, ctx, () => engine.invalidate());

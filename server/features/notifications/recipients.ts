@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../platform/jobs/db';
+import { isRecord } from '../../platform/errors';
 import type { CustomService } from './rules';
 
 /**
@@ -44,7 +45,15 @@ function serviceRecipient(service: CustomService, team?: { id: string; name: str
     case 'email':
       return { key: `email:${service.email}`, label: `${via}email ${service.email}`, kind: 'email', email: service.email ?? '', service, ...team_id };
     case 'connection':
-      return { key: `connection:${service.connection_id}`, label: `${via}connection ${service.connection}`, kind: 'connection', connection_id: service.connection_id ?? '', service, ...team_id };
+      // A connection the rule waits for has no id yet: keyed by its reference, looked up when sending.
+      return {
+        key: `connection:${service.connection_id ?? service.connection}`,
+        label: `${via}connection ${service.connection}`,
+        kind: 'connection',
+        ...(service.connection_id ? { connection_id: service.connection_id } : {}),
+        service,
+        ...team_id,
+      };
     case 'url': {
       // The URL carries the service's token: shown by scheme and host only.
       let shown = 'a service URL';
@@ -73,9 +82,10 @@ async function teamRecipients(db: Queryable, teamId: string): Promise<Recipient[
   const { rows } = await db.query<{ name: string; spec: Record<string, unknown> }>('SELECT name, spec FROM teams WHERE id = $1 AND deleted_at IS NULL', [teamId]);
   const team = rows[0];
   if (!team) return [];
-  const channels = Array.isArray(team.spec.notifications) ? (team.spec.notifications as Array<Record<string, unknown>>) : [];
+  const channels: unknown[] = Array.isArray(team.spec.notifications) ? team.spec.notifications : [];
   const out: Recipient[] = [];
   for (const channel of channels) {
+    if (!isRecord(channel)) continue;
     const properties = channel.properties && typeof channel.properties === 'object' ? (channel.properties as Record<string, string>) : undefined;
     if (typeof channel.connection === 'string' && channel.connection) {
       const reference = channel.connection.includes('://') ? channel.connection : `connection://${channel.connection}`;

@@ -1,6 +1,7 @@
+import { kindOfEvent, resourceIdOf, type EventResourceKind } from '../../platform/event-resources';
 import type { Queryable } from '../../platform/jobs/db';
 
-export type ResourceKind = 'check' | 'config' | 'component' | 'incident' | 'playbook';
+export type ResourceKind = EventResourceKind;
 
 /**
  * The resource an event is about, as a rule, a silence and a template see it. `env` holds the variables
@@ -28,26 +29,13 @@ export interface EventResource {
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 
-export function kindOfEvent(event: string): ResourceKind | undefined {
-  const prefix = event.split('.')[0];
-  return prefix === 'check' || prefix === 'config' || prefix === 'component' || prefix === 'incident' || prefix === 'playbook' ? prefix : undefined;
-}
-
-/** The resource id an event's properties name (`id`, or the older `check_id` / `incident_id` keys). */
-export function resourceIdOf(kind: ResourceKind, properties: Record<string, unknown>): string | undefined {
-  const keys =
-    kind === 'check' ? ['id', 'check_id'] : kind === 'incident' ? ['id', 'incident_id'] : kind === 'config' ? ['id', 'config_id'] : kind === 'playbook' ? ['run_id', 'id'] : ['id', 'component_id'];
-  for (const key of keys) {
-    const value = properties[key];
-    if (typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value)) return value;
-  }
-  return undefined;
-}
+/** A row read as jsonb (to_jsonb(table)): every column, the text ones the resource reads named. */
+type JsonRow<Text extends string> = Record<string, unknown> & { [column in Text]?: string | null };
 
 const pathIds = (path: string | null | undefined) => (path ?? '').split('.').filter((part) => /^[0-9a-f-]{36}$/i.test(part));
 const record = (value: unknown): Record<string, string> => {
   if (!value || typeof value !== 'object') return {};
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, typeof item === 'string' ? item : JSON.stringify(item)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, typeof item === 'string' ? item : JSON.stringify(item)]));
 };
 
 /** Reads the resource of an event; undefined when it no longer exists. */
@@ -59,7 +47,7 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
   const eventVar = { name: event.name, properties: event.properties, created_at: (event.createdAt ?? new Date()).toISOString() };
   const base = publicUrl.replace(/\/+$/, '');
   if (kind === 'check') {
-    const { rows } = await db.query<{ check: Record<string, unknown>; canary: Record<string, unknown> | null; agent: Record<string, unknown> | null }>(
+    const { rows } = await db.query<{ check: JsonRow<'namespace' | 'type' | 'status'>; canary: Record<string, unknown> | null; agent: Record<string, unknown> | null }>(
       `SELECT to_jsonb(c) - 'spec' AS check, to_jsonb(ca) - 'spec' AS canary, jsonb_build_object('id', a.id, 'name', a.name) AS agent
        FROM checks c LEFT JOIN canaries ca ON ca.id = c.canary_id LEFT JOIN agents a ON a.id = c.agent_id WHERE c.id = $1`,
       [id],
@@ -70,13 +58,13 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
     const labels = record(check.labels);
     const link = `/health?checkId=${id}`;
     return {
-      kind, id, name: String(check.name ?? id), namespace: (check.namespace as string) ?? null, type: (check.type as string) ?? null,
-      health: (check.status as string) ?? null, status: (check.status as string) ?? null, labels, tags: {}, canaryId: String(check.canary_id), ancestors: [], link,
+      kind, id, name: String(check.name ?? id), namespace: check.namespace ?? null, type: check.type ?? null,
+      health: check.status ?? null, status: check.status ?? null, labels, tags: {}, canaryId: String(check.canary_id), ancestors: [], link,
       env: { ...check, check: { ...check, message: event.properties.message ?? null }, canary: row.canary ?? {}, agent: agentOf(row.agent), event: eventVar, labels, tags: {}, permalink: `${base}${link}` },
     };
   }
   if (kind === 'config') {
-    const { rows } = await db.query<{ config: Record<string, unknown>; agent: Record<string, unknown> | null }>(
+    const { rows } = await db.query<{ config: JsonRow<'namespace' | 'type' | 'health' | 'status' | 'path'>; agent: Record<string, unknown> | null }>(
       `SELECT to_jsonb(ci) AS config, jsonb_build_object('id', a.id, 'name', a.name) AS agent
        FROM config_items ci LEFT JOIN agents a ON a.id = ci.agent_id WHERE ci.id = $1`,
       [id],
@@ -88,14 +76,14 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
     const tags = record(config.tags);
     const link = `/catalog/${id}`;
     return {
-      kind, id, name: String(config.name ?? id), namespace: (config.namespace as string) ?? null, type: (config.type as string) ?? null,
-      health: (config.health as string) ?? 'unknown', status: (config.status as string) ?? null, labels, tags, ancestors: pathIds(config.path as string),
+      kind, id, name: String(config.name ?? id), namespace: config.namespace ?? null, type: config.type ?? null,
+      health: config.health ?? 'unknown', status: config.status ?? null, labels, tags, ancestors: pathIds(config.path),
       link,
       env: { ...config, config, agent: agentOf(row.agent), event: eventVar, labels, tags, permalink: `${base}${link}` },
     };
   }
   if (kind === 'component') {
-    const { rows } = await db.query<{ component: Record<string, unknown>; agent: Record<string, unknown> | null }>(
+    const { rows } = await db.query<{ component: JsonRow<'namespace' | 'type' | 'health' | 'status' | 'path'>; agent: Record<string, unknown> | null }>(
       `SELECT to_jsonb(c) - 'spec' AS component, jsonb_build_object('id', a.id, 'name', a.name) AS agent
        FROM components c LEFT JOIN agents a ON a.id = c.agent_id WHERE c.id = $1`,
       [id],
@@ -106,14 +94,14 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
     const labels = record(component.labels);
     const link = `/topology/${id}`;
     return {
-      kind, id, name: String(component.name ?? id), namespace: (component.namespace as string) ?? null, type: (component.type as string) ?? null,
-      health: (component.health as string) ?? 'unknown', status: (component.status as string) ?? null, labels, tags: {}, ancestors: pathIds(component.path as string),
+      kind, id, name: String(component.name ?? id), namespace: component.namespace ?? null, type: component.type ?? null,
+      health: component.health ?? 'unknown', status: component.status ?? null, labels, tags: {}, ancestors: pathIds(component.path),
       link,
       env: { ...component, component, agent: agentOf(row.agent), event: eventVar, labels, tags: {}, permalink: `${base}${link}` },
     };
   }
   if (kind === 'playbook') return playbookRunResource(db, id, eventVar, base);
-  const { rows } = await db.query<{ incident: Record<string, unknown>; commander: Record<string, unknown> | null }>(
+  const { rows } = await db.query<{ incident: JsonRow<'type' | 'status'>; commander: Record<string, unknown> | null }>(
     `SELECT to_jsonb(i) AS incident, to_jsonb(p) - 'properties' AS commander FROM incidents i LEFT JOIN people p ON p.id = i.commander_id WHERE i.id = $1`,
     [id],
   );
@@ -122,8 +110,8 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
   const incident = row.incident;
   const link = `/incidents/${id}`;
   return {
-    kind, id, name: String(incident.title ?? id), namespace: null, type: (incident.type as string) ?? null,
-    health: null, status: (incident.status as string) ?? null, labels: {}, tags: {}, ancestors: [], link,
+    kind, id, name: String(incident.title ?? id), namespace: null, type: incident.type ?? null,
+    health: null, status: incident.status ?? null, labels: {}, tags: {}, ancestors: [], link,
     env: { ...incident, incident: { ...incident, commander: row.commander }, agent: agentOf(null), event: eventVar, labels: {}, tags: {}, permalink: `${base}${link}` },
   };
 }
@@ -133,7 +121,7 @@ export async function loadEventResource(db: Queryable, event: { name: string; pr
  * the resource it ran on (`.config`, `.component` or `.check`), as Mission Control's playbook notifications see them.
  */
 async function playbookRunResource(db: Queryable, id: string, eventVar: Record<string, unknown>, base: string): Promise<EventResource | undefined> {
-  const { rows } = await db.query<{ run: Record<string, unknown>; playbook: Record<string, unknown>; config: Record<string, unknown> | null; component: Record<string, unknown> | null; check: Record<string, unknown> | null }>(
+  const { rows } = await db.query<{ run: JsonRow<'status'>; playbook: JsonRow<'namespace'>; config: Record<string, unknown> | null; component: Record<string, unknown> | null; check: Record<string, unknown> | null }>(
     `SELECT to_jsonb(r) - 'spec' - 'secret_parameters' - 'claimed_by' - 'lease_until' AS run,
             jsonb_build_object('id', p.id, 'name', p.name, 'namespace', p.namespace, 'title', p.title, 'category', p.category) AS playbook,
             to_jsonb(ci) AS config, to_jsonb(co) - 'spec' AS component, to_jsonb(ch) - 'spec' AS check
@@ -149,7 +137,7 @@ async function playbookRunResource(db: Queryable, id: string, eventVar: Record<s
   const link = `/playbooks/runs/${id}`;
   const name = String(row.playbook.title || row.playbook.name);
   return {
-    kind: 'playbook', id, name, namespace: (row.playbook.namespace as string) ?? null, type: 'playbook', health: null, status: (row.run.status as string) ?? null,
+    kind: 'playbook', id, name, namespace: row.playbook.namespace ?? null, type: 'playbook', health: null, status: row.run.status ?? null,
     labels, tags: record(row.config?.tags), ancestors: [], link,
     env: {
       playbook: row.playbook, run: row.run, ...(row.config ? { config: row.config } : {}), ...(row.component ? { component: row.component } : {}), ...(row.check ? { check: row.check } : {}),

@@ -28,11 +28,27 @@ export interface ResolvedRecipient {
 }
 
 type Problem = { path: string; message: string };
+
+/** A person, team or connection a rule names that does not exist yet (migration 0041 `waiting_for`): resolved when it is created. */
+export interface WaitingReference {
+  path: string;
+  kind: 'person' | 'team' | 'connection';
+  ref: string;
+}
+
+/** What a rule's recipients lack: references waited for, each also a warning naming it. */
+export interface Waits {
+  waiting: WaitingReference[];
+  warnings: string[];
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
 
-/** A connection named by `connection://ns/name`, `ns/name` or its name (in the rule's namespace), that can carry a message. */
-async function lookupConnection(db: Queryable, reference: string, namespace: string, path: string, problems: Problem[]): Promise<{ id: string; type: string; reference: string } | undefined> {
+/**
+ * A connection named by `connection://ns/name`, `ns/name` or its name (in the rule's namespace), that can carry
+ * a message; one that does not exist yet is waited for (`id` and `type` then unset).
+ */
+async function lookupConnection(db: Queryable, reference: string, namespace: string, path: string, problems: Problem[], waits: Waits): Promise<{ id?: string; type?: string; reference: string } | undefined> {
   const target = parseConnectionReference(reference.includes('://') ? reference : `connection://${reference}`, namespace);
   if (!target) {
     problems.push({ path, message: `${JSON.stringify(reference)} is not a connection reference (connection://<namespace>/<name>)` });
@@ -41,8 +57,10 @@ async function lookupConnection(db: Queryable, reference: string, namespace: str
   const { rows } = await db.query<{ id: string; type: string }>('SELECT id, type FROM connections WHERE namespace = $1 AND name = $2 AND organization_id IS NOT DISTINCT FROM current_organization() AND deleted_at IS NULL', [target.namespace, target.name]);
   const row = rows[0];
   if (!row) {
-    problems.push({ path, message: `connection ${JSON.stringify(`${target.namespace}/${target.name}`)} not found` });
-    return undefined;
+    const ref = `${target.namespace}/${target.name}`;
+    waits.waiting.push({ path, kind: 'connection', ref });
+    waits.warnings.push(`${path}: connection ${JSON.stringify(ref)} does not exist yet; saved as waiting for it: nothing goes through it until it is created (a send meanwhile fails, saying so)`);
+    return { reference: `connection://${ref}` };
   }
   if (!channelTypes().includes(row.type)) {
     problems.push({ path, message: `connection ${target.namespace}/${target.name} is of type ${row.type}, which cannot carry a notification (one of ${channelTypes().join(', ')})` });
@@ -51,25 +69,28 @@ async function lookupConnection(db: Queryable, reference: string, namespace: str
   return { ...row, reference: `connection://${target.namespace}/${target.name}` };
 }
 
-/** The person or team a recipient names (by id, email or name), or a problem at its path. */
-async function lookupOne(db: Queryable, table: 'people' | 'teams', value: string, path: string, problems: Problem[]): Promise<string | null> {
+/** The person or team a recipient names (by id, email or name); one that does not exist yet is waited for. */
+async function lookupOne(db: Queryable, table: 'people' | 'teams', value: string, path: string, problems: Problem[], waits: Waits): Promise<string | null> {
   const byId = UUID.test(value);
   const sql =
     table === 'people'
       ? `SELECT id FROM people WHERE deleted_at IS NULL AND ${byId ? 'id = $1::uuid' : '(lower(email) = lower($1) OR lower(name) = lower($1))'} LIMIT 2`
       : `SELECT id FROM teams WHERE deleted_at IS NULL AND ${byId ? 'id = $1::uuid' : 'lower(name) = lower($1)'} LIMIT 2`;
   const { rows } = await db.query<{ id: string }>(sql, [value]);
-  if (rows.length === 0) problems.push({ path, message: `no ${table === 'people' ? 'person' : 'team'} ${JSON.stringify(value)}` });
-  else if (rows.length > 1) problems.push({ path, message: `more than one person is called ${JSON.stringify(value)}: name them by email` });
+  const noun = table === 'people' ? 'person' : 'team';
+  if (rows.length === 0) {
+    waits.waiting.push({ path, kind: noun, ref: value });
+    waits.warnings.push(`${path}: no ${noun} ${JSON.stringify(value)} yet; saved as waiting for ${table === 'people' ? 'them' : 'it'}: nothing is sent to ${table === 'people' ? 'them' : 'it'} until the ${noun} exists`);
+  } else if (rows.length > 1) problems.push({ path, message: `more than one person is called ${JSON.stringify(value)}: name them by email` });
   return rows.length === 1 ? (rows[0]?.id ?? null) : null;
 }
 
 /** Looks up what a `to` (or `fallback`) names; problems are pushed with their paths. */
-export async function resolveRecipient(db: Queryable, to: RecipientSpec | FallbackSpec, namespace: string, path: string, problems: Problem[]): Promise<ResolvedRecipient> {
+export async function resolveRecipient(db: Queryable, to: RecipientSpec | FallbackSpec, namespace: string, path: string, problems: Problem[], waits: Waits = { waiting: [], warnings: [] }): Promise<ResolvedRecipient> {
   const out: ResolvedRecipient = { person_id: null, team_id: null, playbook: null, custom_services: null };
   const properties = to.properties && Object.keys(to.properties).length > 0 ? { properties: to.properties } : {};
-  if (to.person) out.person_id = await lookupOne(db, 'people', to.person, `${path}.person`, problems);
-  if (to.team) out.team_id = await lookupOne(db, 'teams', to.team, `${path}.team`, problems);
+  if (to.person) out.person_id = await lookupOne(db, 'people', to.person, `${path}.person`, problems, waits);
+  if (to.team) out.team_id = await lookupOne(db, 'teams', to.team, `${path}.team`, problems, waits);
   if (to.playbook) out.playbook = to.playbook;
   if (to.email) {
     const addresses = to.email.split(',').map((address) => address.trim()).filter(Boolean);
@@ -78,8 +99,8 @@ export async function resolveRecipient(db: Queryable, to: RecipientSpec | Fallba
     out.custom_services = [{ kind: 'email', email: addresses.join(', '), ...properties }];
   }
   if (to.connection) {
-    const found = await lookupConnection(db, to.connection, namespace, `${path}.connection`, problems);
-    if (found) out.custom_services = [{ kind: 'connection', connection_id: found.id, connection: found.reference, connection_type: found.type, ...properties }];
+    const found = await lookupConnection(db, to.connection, namespace, `${path}.connection`, problems, waits);
+    if (found) out.custom_services = [{ kind: 'connection', ...(found.id ? { connection_id: found.id, connection_type: found.type } : {}), connection: found.reference, ...properties }];
   }
   if (to.url) {
     const parsed = parseShoutrrr(to.url);
@@ -89,8 +110,8 @@ export async function resolveRecipient(db: Queryable, to: RecipientSpec | Fallba
   if (to.webhook) {
     let service: CustomService = { kind: 'webhook', webhook: to.webhook, ...properties };
     if (to.webhook.connection) {
-      const found = await lookupConnection(db, to.webhook.connection, namespace, `${path}.webhook.connection`, problems);
-      if (found) service = { ...service, connection_id: found.id, connection: found.reference, connection_type: found.type };
+      const found = await lookupConnection(db, to.webhook.connection, namespace, `${path}.webhook.connection`, problems, waits);
+      if (found) service = { ...service, ...(found.id ? { connection_id: found.id, connection_type: found.type } : {}), connection: found.reference };
     } else if (to.webhook.url) {
       try {
         new URL(to.webhook.url);
@@ -121,9 +142,11 @@ export async function saveNotification(client: pg.PoolClient, input: Notificatio
   if (problems.length > 0) throw new SpecInvalid(problems);
   const spec = notificationSpecSchema.parse(known);
   warnings.push(...notificationWarnings(spec));
-  const to = await resolveRecipient(client, spec.to, input.namespace, 'spec.to', problems);
-  const fallback = spec.fallback ? await resolveRecipient(client, spec.fallback, input.namespace, 'spec.fallback', problems) : undefined;
+  const waits: Waits = { waiting: [], warnings: [] };
+  const to = await resolveRecipient(client, spec.to, input.namespace, 'spec.to', problems, waits);
+  const fallback = spec.fallback ? await resolveRecipient(client, spec.fallback, input.namespace, 'spec.fallback', problems, waits) : undefined;
   if (problems.length > 0) throw new SpecInvalid(problems);
+  warnings.push(...waits.warnings);
 
   const found = options.id
     ? await client.query<{ id: string; source: string }>('SELECT id, source FROM notifications WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [options.id])
@@ -157,6 +180,7 @@ export async function saveNotification(client: pg.PoolClient, input: Notificatio
     wait_for: nanos(spec.waitFor),
     wait_for_eval_period: nanos(spec.waitForEvalPeriod),
     inhibitions: json(spec.inhibitions),
+    waiting_for: waits.waiting.length > 0 ? JSON.stringify(waits.waiting) : null,
     source: input.source,
     updated_by: input.createdBy || null,
     error: null,

@@ -118,20 +118,22 @@ export async function checkSilence(db: Queryable, input: SilenceInput, prefix: s
     problems.push({ path: prefix, message: 'a silence needs a resource (config_id, check_id, canary_id or component_id), a filter or selectors' });
   }
   const tables = { config_id: 'config_items', check_id: 'checks', canary_id: 'canaries', component_id: 'components' } as const;
-  for (const [key, table] of Object.entries(tables) as Array<[keyof typeof ids, string]>) {
+  for (const key of ['config_id', 'check_id', 'canary_id', 'component_id'] as const) {
+    const table = tables[key];
     const id = ids[key];
     if (!id) continue;
     const { rows } = await db.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id]);
     if (rows.length === 0) problems.push({ path: `${prefix}.${key}`, message: `no ${table === 'config_items' ? 'config item' : table.slice(0, -1)} ${id}` });
   }
-  if (problems.length > 0) throw new SpecInvalid(problems);
+  // A time that is not one is a problem above.
+  if (problems.length > 0 || typeof from === 'string' || typeof until === 'string') throw new SpecInvalid(problems);
   return {
     values: {
       name: input.name ?? null,
       namespace: input.namespace,
       description: input.description?.trim() || null,
-      from: from as Date,
-      until: until as Date | null,
+      from: from ?? now,
+      until,
       recursive: input.recursive,
       ...ids,
       filter,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { expandEvent, isKnownEvent } from '../../../common/events';
-import { celProblems, expressionProblem, ExpressionError } from '../../platform/expressions';
-import { compileTemplate } from '../../platform/expressions/template';
+import { celProblems, ExpressionError } from '../../platform/expressions';
+import { compileTemplate, NOTIFICATION_FUNCTIONS } from '../../platform/expressions/template';
 import { parseDuration } from '../../platform/units';
+import { isOneOf } from '../../../common/guards';
 
 /**
  * The `Notification` spec (mission-control.flanksource.com/v1, docs/NOTIFICATIONS.md): what is checked
@@ -99,22 +100,65 @@ export type FallbackSpec = z.infer<typeof fallbackSchema>;
  */
 const UNPUBLISHED_EVENTS = ['incident.status.cancelled', 'config.degraded', 'component.degraded'];
 
+/**
+ * Mission Control's event-queue events that are not notification events there either (api/event.go: its
+ * notifications handle only the check, config, component and incident events): a rule naming one applies,
+ * with a warning, and it never fires, as there.
+ */
+const QUEUE_EVENTS = [
+  'playbook.run',
+  'playbook.spec.approval.updated',
+  'playbook.approval.inserted',
+  'notification.send',
+  'incident.responder.jira.added',
+  'incident.comment.jira.added',
+  'incident.responder.msplanner.added',
+  'incident.comment.msplanner.added',
+];
+
+/**
+ * Mission Control's other names for events published here, read as ours with a warning: the component
+ * status events it had before component health (`component.status.<status>`, May 2024; error is unhealthy
+ * and info unknown, as incident rules read those statuses) and `incident.dod.added`.
+ */
+const EVENT_ALIASES: Readonly<Record<string, string>> = {
+  'component.status.healthy': 'component.healthy',
+  'component.status.unhealthy': 'component.unhealthy',
+  'component.status.warning': 'component.warning',
+  'component.status.error': 'component.unhealthy',
+  'component.status.info': 'component.unknown',
+  'incident.dod.added': 'incident.dod.evidence.added',
+};
+
+/** The events an older name stands for (`component.status.*`: each of its statuses' events). */
+function aliasOf(event: string): string[] {
+  if (Object.hasOwn(EVENT_ALIASES, event)) return [EVENT_ALIASES[event] as string];
+  if (event === 'component.status.*') return [...new Set(Object.entries(EVENT_ALIASES).filter(([name]) => name.startsWith('component.status.')).map(([, ours]) => ours))];
+  return [];
+}
+
 /** Mission Control's groupBy keys: these fields of the resource, or `label:<key>` / `tag:<key>`. */
 const GROUP_BY_FIELDS = ['type', 'description', 'status_reason', 'name', 'namespace', 'status', 'health', 'source_event', 'check_id', 'canary_id'];
 
-function templateProblem(path: string, template: string): Array<{ path: string; message: string }> {
+/**
+ * A title or body that does not parse (a function Mission Control does not define either, `'…'` quoting
+ * text): Mission Control accepts the rule and fails when it renders a message; so does this console, with a
+ * warning at apply naming the field and the problem. Each send then records the error (status error).
+ */
+function templateWarning(path: string, template: string): string[] {
   try {
-    compileTemplate(path, template);
+    compileTemplate(path, template, NOTIFICATION_FUNCTIONS);
     return [];
   } catch (error) {
-    if (error instanceof ExpressionError) return [expressionProblem(error)];
+    if (error instanceof ExpressionError) return [`${error.message} — the rule applies, and each message it renders fails with this error (as in Mission Control)`];
     throw error;
   }
 }
 
 /**
  * Every problem of a Notification spec (refused with these paths): the shape, unknown events, a CEL filter
- * or template that does not parse, groupBy keys that mean nothing. Recipients are looked up when saving.
+ * that does not parse, groupBy keys that mean nothing. Recipients are looked up when saving; a title or
+ * template that does not parse is a warning (notificationWarnings).
  */
 export function notificationProblems(spec: Record<string, unknown>): Array<{ path: string; message: string }> {
   const parsed = notificationSpecSchema.safeParse(spec);
@@ -127,11 +171,9 @@ export function notificationProblems(spec: Record<string, unknown>): Array<{ pat
   }
   const problems: Array<{ path: string; message: string }> = [];
   parsed.data.events.forEach((event, index) => {
-    if (!isKnownEvent(event) && !UNPUBLISHED_EVENTS.includes(event)) problems.push({ path: `spec.events.${index}`, message: `unknown event ${JSON.stringify(event)}: one of check.failed, config.unhealthy, incident.created, incident.status.* … (docs/NOTIFICATIONS.md lists them)` });
+    if (!isKnownEvent(event) && !UNPUBLISHED_EVENTS.includes(event) && !QUEUE_EVENTS.includes(event) && aliasOf(event).length === 0) problems.push({ path: `spec.events.${index}`, message: `unknown event ${JSON.stringify(event)}: one of check.failed, config.unhealthy, incident.created, incident.status.* … (docs/NOTIFICATIONS.md lists them)` });
   });
   if (parsed.data.filter?.trim()) problems.push(...celProblems('spec.filter', parsed.data.filter));
-  if (parsed.data.title) problems.push(...templateProblem('spec.title', parsed.data.title));
-  if (parsed.data.template) problems.push(...templateProblem('spec.template', parsed.data.template));
   (parsed.data.groupBy ?? []).forEach((key, index) => {
     if (!GROUP_BY_FIELDS.includes(key) && !/^(label|tag):.+/.test(key)) {
       problems.push({ path: `spec.groupBy.${index}`, message: `${JSON.stringify(key)} is not a field to group by: one of ${GROUP_BY_FIELDS.join(', ')}, label:<key> or tag:<key>` });
@@ -154,7 +196,7 @@ export function splitUnknown(spec: Record<string, unknown>): { spec: Record<stri
     else if (key === 'body' && spec.template === undefined) {
       kept.template = value;
       warnings.push('spec.body is the older name of spec.template: read as the template');
-    } else if ((RECIPIENT_KEYS as readonly string[]).includes(key) || key === 'properties') recipients[key] = value;
+    } else if (isOneOf(RECIPIENT_KEYS, key) || key === 'properties') recipients[key] = value;
     else warnings.push(`spec.${key} is not read by this console and was ignored`);
   }
   // Older files name the recipient beside events (spec.email) instead of under spec.to.
@@ -170,8 +212,16 @@ export function splitUnknown(spec: Record<string, unknown>): { spec: Record<stri
 /** Warnings for what is read but not run. */
 export function notificationWarnings(spec: NotificationSpec): string[] {
   const warnings: string[] = [];
+  spec.events.forEach((event, index) => {
+    const ours = aliasOf(event);
+    if (ours.length > 0) warnings.push(`spec.events.${index}: ${event} is Mission Control's older name; read as ${ours.join(', ')}`);
+  });
+  if (spec.title) warnings.push(...templateWarning('spec.title', spec.title));
+  if (spec.template) warnings.push(...templateWarning('spec.template', spec.template));
   const never = spec.events.filter((event) => UNPUBLISHED_EVENTS.includes(event));
   if (never.length > 0) warnings.push(`spec.events: ${never.join(', ')} never happen here (no such incident status or health), so they send nothing`);
+  const queue = spec.events.filter((event) => QUEUE_EVENTS.includes(event));
+  if (queue.length > 0) warnings.push(`spec.events: ${queue.join(', ')} ${queue.length > 1 ? 'are' : 'is'} Mission Control's own queue ${queue.length > 1 ? 'events' : 'event'}, which no notification receives there or here, so ${queue.length > 1 ? 'they send' : 'it sends'} nothing`);
   spec.inhibitions?.forEach((inhibition, index) => {
     if (inhibition.soft !== undefined) warnings.push(`spec.inhibitions[${index}].soft is not run: every inhibition here is hard`);
   });
@@ -190,7 +240,8 @@ export function notificationWarnings(spec: NotificationSpec): string[] {
 
 /** The event names a rule handles, `family.*` expanded. */
 export function ruleEvents(spec: NotificationSpec): string[] {
-  return [...new Set(spec.events.flatMap((event) => (expandEvent(event).length > 0 ? expandEvent(event) : [event])))].sort();
+  const names = (event: string) => (aliasOf(event).length > 0 ? aliasOf(event) : expandEvent(event).length > 0 ? expandEvent(event) : [event]);
+  return [...new Set(spec.events.flatMap(names))].sort();
 }
 
 export const MILLIS_TO_NANOS = 1_000_000;

@@ -1,4 +1,4 @@
-import { renderTemplate } from '../../platform/expressions';
+import { NOTIFICATION_FUNCTIONS, renderTemplate } from '../../platform/expressions';
 import type { EventResource } from './resource';
 
 /**
@@ -54,8 +54,8 @@ export interface RenderedMessage {
 /** The message of one event: the rule's title and template, or the defaults; errors name the rule's field. */
 export function renderMessage(rule: { title: string | null; template: string | null }, event: string, resource: EventResource): RenderedMessage {
   const defaults = defaultTemplates(event);
-  const title = renderTemplate('spec.title', rule.title || defaults.title, resource.env).trim();
-  const body = renderTemplate('spec.template', rule.template || defaults.body, resource.env).trim();
+  const title = renderTemplate('spec.title', rule.title || defaults.title, resource.env, NOTIFICATION_FUNCTIONS).trim();
+  const body = renderTemplate('spec.template', rule.template || defaults.body, resource.env, NOTIFICATION_FUNCTIONS).trim();
   return { title: title.replace(/\s+/g, ' ').slice(0, 1_000), body: body.replace(/[ \t]*\n(?:[ \t]*\n){2,}/g, '\n\n') };
 }
 
@@ -68,19 +68,4 @@ export function groupMessage(first: RenderedMessage, resources: Array<{ name: st
   return { title: `${first.title} (and ${resources.length - 1} more)`, body: `${resources.length} resources:\n\n${lines.join('\n')}${more}` };
 }
 
-/** Markdown to the simple HTML an email carries beside the text. */
-export function markdownToHtml(markdown: string): string {
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const inline = (text: string) =>
-    escape(text)
-      .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '<a href="$2">$1</a>')
-      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
-  return markdown
-    .split(/\n{2,}/)
-    .map((block) =>
-      block.split('\n').every((line) => line.startsWith('- '))
-        ? `<ul>${block.split('\n').map((line) => `<li>${inline(line.slice(2))}</li>`).join('')}</ul>`
-        : `<p>${block.split('\n').map(inline).join('<br>')}</p>`,
-    )
-    .join('\n');
-}
+export { markdownToHtml } from '../../platform/channels/markdown';

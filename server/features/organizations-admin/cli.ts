@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { isRole, ROLES } from '../../../common/rbac';
 import { AppError, ValidationError } from '../../platform/http/errors';
-import { CliError } from '../identity/cli';
+import { CliError } from '../../platform/cli-error';
 import type { InviteMail, InviteMailResult } from './invite-mail';
 import { addPlatformAdmin, createOrganization, findOrganization, inviteMember, listOrganizations, listPlatformAdmins, removePlatformAdmin, updateOrganization, type OrganizationRow } from './service';
 

@@ -1,6 +1,6 @@
 import type { Config } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
-import { createMailer, type Mailer } from '../identity/mailer';
+import { createMailer, type Mailer } from '../identity';
 
 /** What the invite answers about its mail (docs/HOSTED.md "Organizations admin"). */
 export type InviteMailResult = { email_sent: true } | { email_sent: false; email_error?: string };

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
-import { ROLES, tokenAllows, type Action } from '../../../common/rbac';
-import { decide } from '../../platform/auth/decide';
+import { ROLES } from '../../../common/rbac';
+import { managerOf, managerRole, manages, type Manager } from '../../platform/auth/organization-manager';
 import type { Actor } from '../../platform/auth/types';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
-import { baseUrl } from '../identity/kratos/context';
+import { baseUrl } from '../identity';
 import type { InviteMail, InviteMailResult } from './invite-mail';
 import {
   backendUrlProblem,
@@ -73,29 +73,9 @@ export function presentMember(row: MemberRow) {
   return { person_id: row.person_id, name: row.name, email: row.email, role: row.role, source: row.source, created_at: row.created_at.toISOString() };
 }
 
-/** Who may do what here (docs/HOSTED.md "Platform administrators and organization admins"). */
-export type Manager = { platform: true } | { platform: false; organizationId: string };
-
-const NOT_A_MANAGER = 'managing organizations needs a platform administrator (watchkeeper org platform-admin add EMAIL), or an admin of the organization for its own members';
-
 function actorOf(actor: Actor | undefined): Actor {
   if (!actor) throw new AppError('unauthorized', 'sign in first');
   return actor;
-}
-
-/**
- * A platform administrator manages every organization (an API token of theirs as its scopes allow on the
- * identities resource); an organization's admin (its member role is admin, and the request works in it)
- * manages that organization's members only. Anyone else: 403.
- */
-export function managerOf(actor: Actor | undefined, action: Action): Manager {
-  const who = actorOf(actor);
-  if (who.platformAdmin === true && (!who.token || tokenAllows(who.token.scopes, 'identities', action))) return { platform: true };
-  const organizationId = who.organizationId;
-  if (organizationId && who.organization?.id === organizationId && who.organization.role === 'admin' && decide(who, 'identities', action).allowed) {
-    return { platform: false, organizationId };
-  }
-  throw new AppError('forbidden', NOT_A_MANAGER);
 }
 
 /**
@@ -104,7 +84,7 @@ export function managerOf(actor: Actor | undefined, action: Action): Manager {
  * (hosted mode never says what another organization has).
  */
 function assertMay(manager: Manager, id: string): void {
-  if (!manager.platform && manager.organizationId !== id) throw new AppError('not_found', `organization ${id} not found`);
+  if (!manages(manager, id)) throw new AppError('not_found', `organization ${id} not found`);
 }
 
 /** What only a platform administrator changes: an organization as a whole (name, backend, existence). */
@@ -142,13 +122,7 @@ export function organizationsAdminRoutes(app: FastifyInstance, pool: pg.Pool, se
     tags,
     access: 'authenticated',
     handler: async ({ req }) => {
-      const actor = actorOf(req.actor);
-      let manager: Manager | undefined;
-      try {
-        manager = managerOf(actor, 'read');
-      } catch {
-        manager = undefined;
-      }
+      const manager = managerRole(actorOf(req.actor), 'read');
       return {
         platform_admin: manager?.platform === true,
         organization_id: manager && !manager.platform ? manager.organizationId : null,

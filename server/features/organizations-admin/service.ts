@@ -2,8 +2,7 @@ import type pg from 'pg';
 import { isRole, type Role } from '../../../common/rbac';
 import { AppError, ValidationError, type Issue } from '../../platform/http/errors';
 import { inTransaction, type Queryable } from '../../platform/jobs/db';
-import { createIdentity, normalizeEmail } from '../identity/identities';
-import { DEFAULT_ROLE, REGISTRATION_DEFAULT_ROLE } from '../identity/kratos/registration';
+import { createIdentity, DEFAULT_ROLE, normalizeEmail, REGISTRATION_DEFAULT_ROLE, setMembershipRole } from '../identity';
 
 /**
  * Organizations of hosted mode as a platform administrator keeps them (docs/HOSTED.md, item 6): the rows of
@@ -247,7 +246,7 @@ export async function inviteMember(pool: pg.Pool, organizationId: string, invite
 /** Spec §6 role inside the organization; null: none named, a viewer there. Claim rows keep it while the claim names them. */
 export async function setMemberRole(pool: pg.Pool, organizationId: string, personId: string, role: Role | null): Promise<MemberRow> {
   await member(pool, organizationId, personId);
-  await pool.query('UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND person_id = $2', [organizationId, personId, role]);
+  await setMembershipRole(pool, organizationId, personId, role);
   return member(pool, organizationId, personId);
 }
 

@@ -4,12 +4,24 @@ import { newInstanceId } from '../../platform/jobs/instance';
 import { secretStore } from '../../platform/secrets';
 import { actionExecutors } from './actions';
 import { playbookKind } from './playbooks';
+import { playbookKubeKind } from './kube-kind';
 import { playbookRoutes } from './routes';
 import { PlaybookRunner, type RunnerOptions } from './runner';
 import { handleTriggerEvent, TRIGGER_EVENTS } from './triggers';
 import { createRun } from './runs';
 import { inTransaction } from '../../platform/jobs/db';
 import { defineScheduledTable } from '../../platform/jobs/scheduled-table';
+
+// What the agents feature uses to run an action upstream gives an agent (runsOn; docs/AGENTS.md).
+export { AGENT_INPUT_VERSION, isAgentActionInput, prepareAction, type AgentActionInput, type EnvDefinition } from './remote';
+export { RUNS_CHANNEL } from './runs';
+export { createRun, loadPlaybook } from './runs';
+export { checkPlaybookSpec, type ParameterSpec, type PlaybookSpec } from './spec';
+export { exclusionOf, loadTarget, targetOf } from './targets';
+export { actionExecutors } from './actions';
+export type { ActionExecutors, ActionOutcome } from './actions/types';
+export type { ActionSpec } from './spec';
+export type { PlaybookRunner } from './runner';
 
 /** Finished runs are kept this long. */
 const RUN_RETENTION_DAYS = 30;
@@ -35,7 +47,7 @@ export function createRunner(ctx: Pick<AppContext, 'pool' | 'log' | 'config'>, o
     secrets: secretStore(ctx.pool),
     dataDir: ctx.config.dataDir,
     // Running as an agent: `runsOn: [its own name]` runs here (docs/AGENTS.md).
-    agentName: (ctx.config as { upstream?: { agentName?: string } }).upstream?.agentName,
+    agentName: ctx.config.upstream?.agentName,
     ...options,
   });
 }
@@ -72,6 +84,7 @@ export function scheduleRows(ctx: Pick<AppContext, 'pool' | 'log'>): ScheduledRo
 export const playbooksFeature: Feature = {
   name: 'playbooks',
   kinds: [playbookKind],
+  kubeKinds: [playbookKubeKind],
   async register(app, ctx) {
     await playbookRoutes(app, ctx);
     const log = ctx.log.child({ component: 'playbooks' });

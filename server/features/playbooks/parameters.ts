@@ -23,7 +23,7 @@ type Problem = { path: string; message: string };
 function listOptions(parameter: ParameterSpec): string[] {
   const options = parameter.properties?.options;
   if (!Array.isArray(options)) return [];
-  return options.map((option) => (option && typeof option === 'object' ? String((option as { value?: unknown; label?: unknown }).value ?? (option as { label?: unknown }).label ?? '') : String(option)));
+  return options.map((option) => (option && typeof option === 'object' ? String(Reflect.get(option, 'value') ?? Reflect.get(option, 'label') ?? '') : String(option)));
 }
 
 /** A parameter's value as text (numbers and booleans from JSON bodies included). */
@@ -36,9 +36,8 @@ export function parameterText(value: unknown): string | undefined {
 
 /** One value against its parameter's rules; undefined when it is fine. Empty optional values are fine. */
 export function parameterProblem(parameter: ParameterSpec, value: string | undefined): string | undefined {
-  const empty = value === undefined || value.trim() === '';
-  if (empty) return parameter.required ? PARAMETER_MESSAGES.required : undefined;
-  const text = value as string;
+  if (value === undefined || value.trim() === '') return parameter.required ? PARAMETER_MESSAGES.required : undefined;
+  const text = value;
   const properties = parameter.properties ?? {};
   switch (parameter.type) {
     case 'number':
@@ -108,7 +107,7 @@ export async function checkParameters(db: Queryable, parameters: readonly Parame
       // properties.filter: {types: […]} or, as Mission Control writes it, a list of selectors [{types: […]}, …].
       const filter = parameter.properties?.filter;
       const types = (Array.isArray(filter) ? filter : [filter]).flatMap((item) => {
-        const listed = (item as { types?: unknown } | undefined)?.types;
+        const listed: unknown = item && typeof item === 'object' ? Reflect.get(item, 'types') : undefined;
         return Array.isArray(listed) ? listed : [];
       });
       if (row && parameter.type === 'config' && Array.isArray(types) && types.length > 0 && !types.map(String).includes(row.type ?? '')) {

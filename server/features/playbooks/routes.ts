@@ -5,6 +5,7 @@ import { allows } from '../../platform/auth/decide';
 import type { Actor, AccessTarget } from '../../platform/auth/types';
 import type { AppContext } from '../../platform/context';
 import { inOrganizationOf } from '../../platform/db/tenant';
+import { isRecord } from '../../platform/errors';
 import { AppError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { inTransaction } from '../../platform/jobs/db';
@@ -12,7 +13,7 @@ import { secretStore } from '../../platform/secrets';
 import { resolveEnvVar } from '../../platform/secrets/resolve';
 import { specRowRoutes } from '../../platform/spec-rows';
 import { parseDuration } from '../../platform/units';
-import { headerText, sameToken, webhookPayload } from '../health/webhook';
+import { headerText, sameToken, webhookPayload } from '../../platform/http/webhook-payload';
 import { renderDefault } from './parameters';
 import { playbookTable, savePlaybook } from './playbooks';
 import { approveRun, cancelRun, createRun, defaultsData, loadPlaybook, revealParameters, runnableSpec, type PlaybookRow } from './runs';
@@ -91,8 +92,8 @@ export async function playbookRoutes(app: FastifyInstance, ctx: AppContext): Pro
     access: { resource: 'playbooks', action: 'read' },
     body: z.object({ spec: z.unknown() }),
     handler: ({ body }) => {
-      if (body.spec === null || typeof body.spec !== 'object' || Array.isArray(body.spec)) return { errors: [{ path: 'spec', message: 'must be a mapping' }], warnings: [] };
-      const { problems, checked } = checkPlaybookSpec(body.spec as Record<string, unknown>);
+      if (!isRecord(body.spec)) return { errors: [{ path: 'spec', message: 'must be a mapping' }], warnings: [] };
+      const { problems, checked } = checkPlaybookSpec(body.spec);
       return { errors: problems, warnings: checked?.warnings ?? [] };
     },
   });

@@ -7,6 +7,7 @@ import type { SecretStore } from '../../platform/secrets/store';
 import { checkParameters, parameterText, withDefaults } from './parameters';
 import { checkPlaybookSpec, type PlaybookSpec } from './spec';
 import { exclusionOf, loadTarget, targetOf, type RunTarget, type TargetKind } from './targets';
+import { isOneOf } from '../../../common/guards';
 
 export const RUNS_CHANNEL = 'watchkeeper_playbook_runs';
 export const CANCEL_CHANNEL = 'watchkeeper_playbook_cancel';
@@ -89,8 +90,9 @@ export async function createRun(client: pg.PoolClient, secrets: SecretStore, req
   const visible = { ...values };
   const hidden: Record<string, string> = {};
   for (const name of secretNames) {
-    if (values[name] === undefined) continue;
-    hidden[name] = values[name] as string;
+    const value = values[name];
+    if (value === undefined) continue;
+    hidden[name] = value;
     visible[name] = SECRET_MASK;
   }
   const approvers = spec.approval?.approvers;
@@ -191,7 +193,7 @@ async function resolveNames(db: Queryable, table: 'people' | 'teams', names: rea
 /** Cancels a run that has not ended; the instance running an action of it stops that action (its process group). */
 export async function cancelRun(client: pg.PoolClient, id: string): Promise<{ status: string }> {
   const run = await lockRun(client, id);
-  if ((FINAL_STATUSES as readonly string[]).includes(run.status)) throw new AppError('conflict', `this run has already ended (${run.status.replace('_', ' ')})`);
+  if (isOneOf(FINAL_STATUSES, run.status)) throw new AppError('conflict', `this run has already ended (${run.status.replace('_', ' ')})`);
   await client.query("UPDATE playbook_runs SET status = 'cancelled', end_time = now(), error = coalesce(error, 'cancelled') WHERE id = $1", [id]);
   await client.query(
     "UPDATE playbook_run_actions SET status = 'cancelled', end_time = coalesce(end_time, now()) WHERE playbook_run_id = $1 AND status IN ('scheduled', 'sleeping', 'waiting')",

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { celProblems, expressionProblem, ExpressionError } from '../../platform/expressions';
-import { compileTemplate } from '../../platform/expressions/template';
+import { compileTemplate, PLAYBOOK_FUNCTIONS } from '../../platform/expressions/template';
 import { parseDuration } from '../../platform/units';
 import { parseSchedule } from '../../platform/jobs/schedule';
 import { isRecord } from '../../platform/errors';
-import { aiActionSchema, azureDevopsPipelineActionSchema, githubActionSchema, gitopsActionSchema, logsActionSchema, prometheusActionSchema } from './actions/schemas';
-import { mcpMarkSchema } from '../mcp/spec';
+import { unknownFields } from '../../platform/schema-fields';
+import { aiActionSchema, azureDevopsPipelineActionSchema, githubActionSchema, gitopsActionSchema, logsActionSchema, prometheusActionSchema, reportActionProblems, reportActionSchema } from './actions/schemas';
+import { mcpMarkSchema } from '../../platform/mcp-marks';
+import { ACTION_TYPES, RUN_TYPES, type ActionType } from './action-types';
+import { templatedTexts, untemplatedTemplates } from './contextual/fields';
+import { isOneOf } from '../../../common/guards';
 
 /**
  * The `Playbook` spec (mission-control.flanksource.com/v1, docs/PLAYBOOKS.md): one schema names every field
@@ -34,7 +38,7 @@ export const envVarSchema = z.object({ name: z.string().optional(), value: z.str
 export type EnvVarSpec = z.infer<typeof envVarSchema>;
 const namedEnvVar = z.object({ name: text, value: z.string().optional(), valueFrom: valueFrom.optional() });
 /** Where an EnvVar is written as a bare string. */
-const envValue = z.union([z.string().transform((value) => ({ value }) as EnvVarSpec), envVarSchema]);
+const envValue = z.union([z.string().transform((value): EnvVarSpec => ({ value })), envVarSchema]);
 
 /** Which resources a playbook runs on: Mission Control's ResourceSelector (and the older type/tags filter). */
 export const resourceSelectorSchema = z.object({
@@ -143,10 +147,8 @@ export const notificationActionSchema = z.object({
   properties: z.record(z.string(), z.string()).optional(),
 });
 
-/** The action types a playbook may name, in Mission Control's order; `RUN_TYPES` are those this console runs. */
-export const ACTION_TYPES = ['exec', 'http', 'sql', 'notification', 'logs', 'gitops', 'github', 'azureDevopsPipeline', 'prometheus', 'ai', 'pod'] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
-export const RUN_TYPES: ReadonlySet<ActionType> = new Set(['exec', 'http', 'sql', 'notification', 'logs', 'gitops', 'github', 'azureDevopsPipeline', 'prometheus', 'ai']);
+/** The action types a playbook may name (their own module, which contextual/fields.ts reads too). */
+export { ACTION_TYPES, RUN_TYPES, type ActionType } from './action-types';
 
 const looseAction = z.record(z.string(), z.unknown());
 
@@ -171,6 +173,7 @@ export const actionSchema = z.object({
   prometheus: prometheusActionSchema.optional(),
   ai: aiActionSchema.optional(),
   pod: looseAction.optional(),
+  report: reportActionSchema.optional(),
 });
 export type ActionSpec = z.infer<typeof actionSchema>;
 
@@ -259,41 +262,6 @@ export function actionTypeOf(action: ActionSpec): ActionType {
   return found;
 }
 
-/** Unwraps optional/default/nullable/pipe wrappers to the schema that holds a shape. */
-function inner(schema: z.ZodType): z.ZodType {
-  let current: z.ZodType = schema;
-  for (let guard = 0; guard < 10; guard += 1) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) current = (current as z.ZodOptional<z.ZodType>).unwrap();
-    else if (current instanceof z.ZodPipe) current = (current as z.ZodPipe<z.ZodType, z.ZodType>).in;
-    else break;
-  }
-  return current;
-}
-
-/** The paths of fields the schema does not name (`spec.actions[0].exec.foo`), found before parsing. */
-export function unknownFields(schema: z.ZodType, value: unknown, path: string): string[] {
-  const shaped = inner(schema);
-  if (shaped instanceof z.ZodObject && isRecord(value)) {
-    const shape = (shaped as z.ZodObject<z.ZodRawShape>).shape;
-    const out: string[] = [];
-    for (const [key, item] of Object.entries(value)) {
-      const field = shape[key];
-      if (!field) out.push(`${path}.${key}`);
-      else out.push(...unknownFields(field as z.ZodType, item, `${path}.${key}`));
-    }
-    return out;
-  }
-  if (shaped instanceof z.ZodArray && Array.isArray(value)) {
-    const element = (shaped as z.ZodArray<z.ZodType>).element;
-    return value.flatMap((item, index) => unknownFields(element, item, `${path}[${index}]`));
-  }
-  if (shaped instanceof z.ZodUnion && isRecord(value)) {
-    const object = (shaped as z.ZodUnion<z.ZodType[]>).options.map(inner).find((option) => option instanceof z.ZodObject);
-    return object ? unknownFields(object, value, path) : [];
-  }
-  return [];
-}
-
 function zodPath(segments: ReadonlyArray<PropertyKey>): string {
   return segments.reduce<string>((out, segment) => (typeof segment === 'number' ? `${out}[${segment}]` : `${out}.${String(segment)}`), 'spec');
 }
@@ -302,7 +270,7 @@ function templateProblems(value: unknown, path: string): Problem[] {
   if (typeof value === 'string') {
     if (!value.includes('{{')) return [];
     try {
-      compileTemplate(path, templateText(value));
+      compileTemplate(path, templateText(value), PLAYBOOK_FUNCTIONS);
       return [];
     } catch (error) {
       if (error instanceof ExpressionError) return [expressionProblem(error)];
@@ -312,6 +280,21 @@ function templateProblems(value: unknown, path: string): Problem[] {
   if (Array.isArray(value)) return value.flatMap((item, index) => templateProblems(item, `${path}[${index}]`));
   if (isRecord(value)) return Object.entries(value).flatMap(([key, item]) => templateProblems(item, `${path}.${key}`));
   return [];
+}
+
+/**
+ * The Go templates of an action that are rendered, each checked to parse: its `if`/`filter`/`delay` and
+ * `runsOn`, and the fields of its type that Mission Control templates (contextual/fields.ts). A `{{` in any
+ * other field is used as written, as Mission Control does: warned, so an author does not expect it rendered.
+ */
+function actionTemplateProblems(rawAction: Record<string, unknown>, type: ActionType | undefined, where: string, warnings: string[]): Problem[] {
+  const problems = (['if', 'filter', 'delay', 'runsOn'] as const).flatMap((field) => templateProblems(rawAction[field], `${where}.${field}`));
+  if (type === undefined) return problems;
+  for (const text of templatedTexts(type, rawAction[type])) problems.push(...templateProblems(text.value, `${where}.${text.path}`));
+  for (const path of untemplatedTemplates(type, rawAction[type])) {
+    warnings.push(`${where}.${path} is not templated (as in Mission Control): its {{ … }} is used as written`);
+  }
+  return problems;
 }
 
 /** The events each trigger kind can name (short form; `check.failed` and `failed` alike). */
@@ -344,7 +327,7 @@ const checkedSpecs = new WeakMap<object, { problems: Problem[]; checked?: Checke
 
 function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked?: CheckedPlaybook } {
   const problems: Problem[] = [];
-  const warnings = unknownFields(playbookSpecSchema, raw, 'spec').map((path) => `${path} is not read by this console and was ignored`);
+  const warnings = unknownFields(playbookSpecSchema, raw, 'spec', { unions: true }).map((path) => `${path} is not read by this console and was ignored`);
   const parsed = playbookSpecSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push({ path: zodPath(issue.path), message: issue.message });
@@ -356,7 +339,7 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
     const where = `spec.parameters[${index}]`;
     if (names.has(parameter.name)) problems.push({ path: `${where}.name`, message: `${JSON.stringify(parameter.name)} is named twice` });
     names.add(parameter.name);
-    if (parameter.type && !(PARAMETER_TYPES as readonly string[]).includes(parameter.type)) {
+    if (parameter.type && !isOneOf(PARAMETER_TYPES, parameter.type)) {
       warnings.push(`${where}.type: ${JSON.stringify(parameter.type)} is not a parameter type here (${PARAMETER_TYPES.join(', ')}); read as text`);
     }
     const regex = parameter.properties?.regex;
@@ -377,7 +360,8 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
     if (actionNames.has(action.name)) problems.push({ path: `${where}.name`, message: `${JSON.stringify(action.name)} is named twice: action names are unique in a playbook` });
     actionNames.add(action.name);
     const types = ACTION_TYPES.filter((type) => action[type] !== undefined);
-    const rawAction = (raw.actions as unknown[])[index] as Record<string, unknown>;
+    const listed: unknown = Array.isArray(raw.actions) ? raw.actions[index] : undefined;
+    const rawAction = isRecord(listed) ? listed : {};
     if (types.length === 0) {
       const unknown = Object.keys(rawAction).filter((key) => !(key in actionSchema.shape));
       problems.push({
@@ -388,12 +372,14 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
       });
     } else if (types.length > 1) {
       problems.push({ path: where, message: `names ${types.join(' and ')}: an action has exactly one type` });
-    } else if (!RUN_TYPES.has(types[0] as ActionType)) {
-      const type = types[0] as ActionType;
+    } else if (types[0] !== undefined && !RUN_TYPES.has(types[0])) {
+      const type = types[0];
       warnings.push(
         type === 'pod'
           ? `${where}.pod is not run: no Kubernetes cluster is configured, so this action fails when the run reaches it`
-          : `${where}.${type} is not run by this console yet: this action fails when the run reaches it`,
+          : type === 'report'
+            ? `${where}.report is not run by this console: Mission Control renders the report with its facet renderer (a TSX template to HTML or PDF), which this console does not have; this action fails when the run reaches it`
+            : `${where}.${type} is not run by this console yet: this action fails when the run reaches it`,
       );
     }
     const condition = action.if ?? action.filter;
@@ -407,6 +393,7 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
     if (action.http && !action.http.url && !action.http.connection) problems.push({ path: `${where}.http`, message: 'needs a url or a connection' });
     if (action.sql && !action.sql.url && !action.sql.connection) problems.push({ path: `${where}.sql`, message: 'needs a url or a connection' });
     if (action.notification && !action.notification.url && !action.notification.connection) problems.push({ path: `${where}.notification`, message: 'needs a url or a connection' });
+    if (action.report) for (const message of reportActionProblems(action.report)) problems.push({ path: `${where}.report`, message });
     if (action.prometheus && !action.prometheus.url && !action.prometheus.connection) problems.push({ path: `${where}.prometheus`, message: 'needs a url or a connection' });
     if (action.gitops?.pr && action.gitops.repo.branch !== undefined && action.gitops.repo.branch === action.gitops.repo.base) {
       problems.push({ path: `${where}.gitops.repo.branch`, message: 'must differ from repo.base to open a pull request' });
@@ -414,14 +401,14 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
     if (action.exec?.connections) {
       for (const key of Object.keys(action.exec.connections)) warnings.push(`${where}.exec.connections.${key} is not run: the script runs without these credentials`);
     }
-    problems.push(...templateProblems(rawAction, where));
+    problems.push(...actionTemplateProblems(rawAction, types.length === 1 ? types[0] : undefined, where, warnings));
   });
   spec.filters?.forEach((filter, index) => problems.push(...celProblems(`spec.filters[${index}]`, filter)));
   for (const kind of ['canary', 'config', 'component'] as const) {
     spec.on?.[kind]?.forEach((trigger, index) => {
       if (trigger.filter) problems.push(...celProblems(`spec.on.${kind}[${index}].filter`, trigger.filter));
       const short = trigger.event.replace(/^(canary|check|config|component)\./, '');
-      if (!(TRIGGERABLE[kind] as readonly string[]).includes(short)) {
+      if (!isOneOf(TRIGGERABLE[kind], short)) {
         warnings.push(`spec.on.${kind}[${index}].event: ${JSON.stringify(trigger.event)} never happens here (one of ${TRIGGERABLE[kind].join(', ')}), so this trigger never fires`);
       }
     });
@@ -465,6 +452,6 @@ let jsonSchema: Record<string, unknown> | undefined;
 
 /** JSON schema of a Playbook spec (as written: durations as text), for the editor's Code tab. */
 export function playbookSpecJsonSchema(): Record<string, unknown> {
-  jsonSchema ??= z.toJSONSchema(playbookSpecSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  jsonSchema ??= z.toJSONSchema(playbookSpecSchema, { unrepresentable: 'any', io: 'input' });
   return jsonSchema;
 }

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import { EVENT_NAMES } from '../../../common/events';
+import { resourceIdOf } from '../../platform/event-resources';
 import { celIsTrue, celScope } from '../../platform/expressions';
 import { errorMessage, inTransaction } from '../../platform/jobs/db';
 import type { QueuedEvent } from '../../platform/jobs/event-queue';
 import type { Logger } from '../../platform/logger';
 import type { SecretStore } from '../../platform/secrets/store';
-import { resourceIdOf } from '../notifications/resource';
 import { AppError } from '../../platform/http/errors';
 import { createRun } from './runs';
 import { checkPlaybookSpec, type TriggerEventSpec } from './spec';

@@ -3,7 +3,11 @@ import { backgroundWork, resourceScheduledTable } from '../../platform/jobs';
 import { TOPOLOGY_JOB, topologyApi } from './api';
 import { applyTopologyDemo } from './demo';
 import { topologyKind } from './kind';
+import { topologyKubeKind } from './kube-kind';
 import { runTopology } from './run';
+
+export { deleteTopology, saveTopology } from './topologies';
+export { runTopology } from './run';
 
 /** Topologies run as scheduled rows: each slot once across all instances, a topology never overlapping itself. */
 export const topologiesTable = resourceScheduledTable('topologies');
@@ -16,6 +20,7 @@ export const topologiesTable = resourceScheduledTable('topologies');
 export const topologyFeature: Feature = {
   name: 'topology',
   kinds: [topologyKind],
+  kubeKinds: [topologyKubeKind],
   register(app, ctx) {
     topologyApi(app, ctx);
     backgroundWork.rows({

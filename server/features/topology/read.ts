@@ -44,7 +44,7 @@ interface GraphRow {
 /** A components row as read: the answer's own columns, with its stored (not rolled-up) health and dates. */
 type ComponentRow = Pick<
   TopologyComponent,
-  'id' | 'topology_id' | 'parent_id' | 'name' | 'text' | 'type' | 'icon' | 'owner' | 'tooltip' | 'description' | 'labels' | 'properties' | 'status' | 'status_reason' | 'hidden' | 'config_id' | 'agent_id' | 'agent_name'
+  'id' | 'topology_id' | 'parent_id' | 'name' | 'namespace' | 'text' | 'type' | 'icon' | 'owner' | 'tooltip' | 'description' | 'labels' | 'properties' | 'status' | 'status_reason' | 'hidden' | 'config_id' | 'agent_id' | 'agent_name'
 > & { own_health: string | null; created_at: Date; updated_at: Date };
 
 export class ComponentNotFound extends Error {}
@@ -145,6 +145,7 @@ export async function readTopology(db: Queryable, query: TopologyQuery): Promise
       topology_id: row.topology_id,
       parent_id: row.parent_id,
       name: row.name,
+      namespace: row.namespace,
       text: row.text,
       type: row.type,
       icon: row.icon,
@@ -166,6 +167,7 @@ export async function readTopology(db: Queryable, query: TopologyQuery): Promise
       checks: details.checks.get(id) ?? [],
       configs: details.configs.get(id) ?? [],
       children_count: kids.length,
+      is_leaf: kids.length === 0,
     };
     if (depth > 0) {
       const next = new Set(trail).add(id);
@@ -181,7 +183,7 @@ export async function readTopology(db: Queryable, query: TopologyQuery): Promise
   };
   const parents: ComponentRef[] = ancestors.flatMap((id) => {
     const row = details.rows.get(id);
-    return row ? [{ id: row.id, name: row.name, text: row.text, icon: row.icon, type: row.type }] : [];
+    return row ? [{ id: row.id, name: row.name, text: row.text, icon: row.icon, type: row.type || null }] : [];
   });
   const scoped = scope.flatMap((row) => shape(row.id, query.depth, new Set()) ?? []);
   // For one component the filters choose among its children; for the roots, among the roots.
@@ -204,9 +206,10 @@ export async function readTopology(db: Queryable, query: TopologyQuery): Promise
 async function componentDetails(db: Queryable, ids: string[], maxLinks: number) {
   const [rows, checks, configs, insights] = await Promise.all([
     db.query<ComponentRow>(
-      `SELECT c.id, c.topology_id, c.parent_id, c.name, c.text, c.type, c.icon, c.owner, c.tooltip, c.description, c.labels, c.properties,
-         c.own_health, coalesce(c.status, ci.status) AS status, c.status_reason, c.hidden, c.config_id, c.agent_id, a.name AS agent_name, c.created_at, c.updated_at
-       FROM components c LEFT JOIN config_items ci ON ci.id = c.config_id LEFT JOIN agents a ON a.id = c.agent_id
+      `SELECT c.id, c.topology_id, c.parent_id, c.name, coalesce(t.namespace, '') AS namespace, c.text, coalesce(c.type, '') AS type, c.icon, c.owner, c.tooltip,
+         coalesce(c.description, '') AS description, c.labels, c.properties, c.own_health, coalesce(c.status, ci.status, '') AS status, c.status_reason, c.hidden,
+         c.config_id, c.agent_id, a.name AS agent_name, c.created_at, c.updated_at
+       FROM components c LEFT JOIN config_items ci ON ci.id = c.config_id LEFT JOIN agents a ON a.id = c.agent_id LEFT JOIN topologies t ON t.id = c.topology_id
        WHERE c.id = ANY($1::uuid[])`,
       [ids],
     ),
@@ -228,10 +231,10 @@ async function componentDetails(db: Queryable, ids: string[], maxLinks: number) 
        WHERE n <= $2 ORDER BY name`,
       [ids, maxLinks],
     ),
-    db.query<{ component_id: string; severity: string; count: number }>(
-      `SELECT r.component_id, a.severity, count(*)::int AS count
+    db.query<{ component_id: string; analysis_type: string; severity: string; count: number }>(
+      `SELECT r.component_id, a.analysis_type, a.severity, count(*)::int AS count
        FROM config_component_relationships r JOIN config_analysis a ON a.config_id = r.config_id AND a.status = 'open'
-       WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL GROUP BY r.component_id, a.severity`,
+       WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL GROUP BY r.component_id, a.analysis_type, a.severity`,
       [ids],
     ),
   ]);
@@ -239,11 +242,13 @@ async function componentDetails(db: Queryable, ids: string[], maxLinks: number) 
     const grouped = groupBy(list);
     return new Map([...grouped].map(([key, items]) => [key, items.map(({ component_id: _c, ...rest }) => rest)]));
   };
-  const insightsOf = new Map<string, Record<string, number>>();
+  // canary-checker's shape: analysis type → severity → count.
+  const insightsOf = new Map<string, Record<string, Record<string, number>>>();
   for (const row of insights.rows) {
-    const counts = insightsOf.get(row.component_id) ?? {};
+    const byType = insightsOf.get(row.component_id) ?? {};
+    const counts = (byType[row.analysis_type] ??= {});
     counts[row.severity] = (counts[row.severity] ?? 0) + row.count;
-    insightsOf.set(row.component_id, counts);
+    insightsOf.set(row.component_id, byType);
   }
   return { rows: new Map(rows.rows.map((row) => [row.id, row])), checks: strip(checks.rows), configs: strip(configs.rows), insights: insightsOf };
 }

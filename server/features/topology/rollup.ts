@@ -1,4 +1,4 @@
-import type { ComponentHealth, HealthCounts } from '../../../common/topology';
+import { COMPONENT_HEALTHS, type ComponentHealth, type HealthCounts } from '../../../common/topology';
 
 /** What a component's health is made of: its own (set, or from an expression, a config or a check) and its parts'. */
 export interface RollupInput {
@@ -81,7 +81,7 @@ export function rollupAll(nodes: ReadonlyMap<string, RollupInput>): Map<string, 
     }
     const ownChecks = emptyCounts();
     for (const check of node.checks) ownChecks[asHealth(check.status)] += 1;
-    for (const key of Object.keys(ownChecks) as ComponentHealth[]) checks[key] += ownChecks[key];
+    for (const key of COMPONENT_HEALTHS) checks[key] += ownChecks[key];
     for (const config of node.configs) configs[asHealth(config.health)] += 1;
 
     let health: ComponentHealth = node.own ?? 'unknown';

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { isRecord } from '../../platform/errors';
 import { celFieldProblems } from '../../platform/expressions';
-import { scheduleOf, zodProblems, type SpecProblem } from '../catalog/spec';
-import { sourceOf } from '../catalog/sources';
-import type { AnySource } from '../catalog/types';
+import { type AnySource, scheduleOf, sourceOf, type SpecProblem, zodProblems } from '../catalog';
 import { COMPONENT_HEALTHS } from '../../../common/topology';
 import { CANARY_CHECK_TYPES, checkEntries, componentSelectors, configSelectors, properties } from './upstream';
 

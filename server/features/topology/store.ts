@@ -19,7 +19,16 @@ const COLUMNS = `id uuid, parent_id uuid, external_id text, path text, name text
   description text, labels jsonb, properties jsonb, health text, own_health text, status text, status_reason text, hidden boolean, config_id uuid, summary jsonb,
   sort_order int`;
 const FIELDS = ['parent_id', 'external_id', 'path', 'name', 'text', 'type', 'icon', 'owner', 'tooltip', 'description', 'labels', 'properties', 'health', 'own_health', 'status', 'status_reason', 'hidden', 'config_id', 'summary', 'sort_order'] as const;
-type Row = { id: string } & Record<(typeof FIELDS)[number], unknown>;
+/** The fields the store reads back typed; the others it only compares and writes. */
+interface TypedFields {
+  id: string;
+  parent_id: string | null;
+  external_id: string;
+  name: string;
+  type: string | null;
+  health: ComponentHealth;
+}
+type Row = TypedFields & Record<Exclude<(typeof FIELDS)[number], keyof TypedFields>, unknown>;
 
 /** JSON with sorted keys, so a row read back from jsonb compares equal to the one built. */
 export function canonical(value: unknown): string {
@@ -27,7 +36,7 @@ export function canonical(value: unknown): string {
   if (value && typeof value === 'object') {
     return `{${Object.keys(value)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .map((key) => `${JSON.stringify(key)}:${canonical(Reflect.get(value, key))}`)
       .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
@@ -47,7 +56,7 @@ export async function storeTopology(client: pg.PoolClient, topologyId: string, r
     `SELECT id, ${FIELDS.join(', ')} FROM components WHERE topology_id = $1 AND deleted_at IS NULL`,
     [topologyId],
   );
-  const byExternal = new Map(existing.rows.map((row) => [row.external_id as string, row]));
+  const byExternal = new Map(existing.rows.map((row) => [row.external_id, row]));
   const ids = new Map<BuiltComponent, string>();
   for (const { component } of all) ids.set(component, byExternal.get(component.externalId)?.id ?? randomUUID());
 
@@ -109,7 +118,7 @@ export async function storeTopology(client: pg.PoolClient, topologyId: string, r
   const created: Row[] = [];
   const changed: Row[] = [];
   for (const row of rows) {
-    const before = byExternal.get(row.external_id as string);
+    const before = byExternal.get(row.external_id);
     if (!before) created.push(row);
     else if (FIELDS.some((field) => canonical(before[field]) !== canonical(row[field]))) changed.push(row);
   }
@@ -179,7 +188,7 @@ export async function storeTopology(client: pg.PoolClient, topologyId: string, r
     updated: changed.length,
     unchanged: rows.length - created.length - changed.length,
     deleted: deleted.rowCount ?? 0,
-    components: rows.map((row) => ({ id: row.id, name: row.name as string, type: row.type as string | null, health: row.health as ComponentHealth, parent_id: row.parent_id as string | null })),
+    components: rows.map((row) => ({ id: row.id, name: row.name, type: row.type, health: row.health, parent_id: row.parent_id })),
   };
 }
 
@@ -188,13 +197,13 @@ async function healthEvents(client: pg.PoolClient, topologyId: string, created: 
   const transitions: Array<{ row: Row; name: string; previous: unknown }> = [];
   for (const row of created) {
     // A new component is presumed healthy, as a new check is.
-    const name = row.health !== 'healthy' ? healthEvent('component', row.health as string) : undefined;
+    const name = row.health !== 'healthy' ? healthEvent('component', row.health) : undefined;
     if (name) transitions.push({ row, name, previous: null });
   }
   for (const row of changed) {
-    const old = before.get(row.external_id as string);
+    const old = before.get(row.external_id);
     if (!old || old.health === row.health) continue;
-    const name = healthEvent('component', row.health as string);
+    const name = healthEvent('component', row.health);
     if (name) transitions.push({ row, name, previous: { health: old.health, status: old.status } });
   }
   if (transitions.length === 0) return [];

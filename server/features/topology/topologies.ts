@@ -3,7 +3,7 @@ import { AppError } from '../../platform/http/errors';
 import { isRecord } from '../../platform/errors';
 import type { Queryable } from '../../platform/jobs/db';
 import { restoreSecrets } from '../../platform/peers/credentials';
-import type { SpecProblem } from '../catalog/spec';
+import type { SpecProblem } from '../catalog';
 import { parseTopologySpec } from './spec';
 import { canonical } from './store';
 

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
+import { isRecord } from '../../platform/errors';
 import { AppError, ValidationError } from '../../platform/http/errors';
 import { route } from '../../platform/http/route';
 import { inTransaction } from '../../platform/jobs/db';
@@ -98,8 +99,8 @@ export async function viewRoutes(app: FastifyInstance, ctx: AppContext): Promise
     access: { resource: 'views', action: 'read' },
     body: z.object({ spec: z.unknown() }),
     handler: ({ body: input }) => {
-      if (input.spec === null || typeof input.spec !== 'object' || Array.isArray(input.spec)) return { errors: [{ path: 'spec', message: 'must be a mapping' }], warnings: [] };
-      const { problems, checked } = checkViewSpec(input.spec as Record<string, unknown>);
+      if (!isRecord(input.spec)) return { errors: [{ path: 'spec', message: 'must be a mapping' }], warnings: [] };
+      const { problems, checked } = checkViewSpec(input.spec);
       return { errors: problems, warnings: checked?.warnings ?? [] };
     },
   });

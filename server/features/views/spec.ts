@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { celProblems } from '../../platform/expressions';
-import { isRecord } from '../../platform/errors';
+import { unknownFields } from '../../platform/schema-fields';
 import { parseDuration } from '../../platform/units';
-import { mcpMarkSchema } from '../mcp/spec';
+import { mcpMarkSchema } from '../../platform/mcp-marks';
+import { isOneOf } from '../../../common/guards';
 
 /**
  * The `View` spec (mission-control.flanksource.com/v1, docs/RESOURCES.md#view): one schema names every field
@@ -174,8 +175,11 @@ export const viewPanelSchema = z.object({
   name: required,
   description: z.string().optional(),
   type: z.enum([...PANEL_TYPES, ...UNRUN_PANEL_TYPES], { message: `must be one of ${PANEL_TYPES.join(', ')}` }),
-  /** SQL over the view's named query results, each a table named after its query (checked non-empty below). */
-  query: z.string({ message: 'is required: SQL over the view\'s query results' }),
+  /**
+   * SQL over the view's named query results, each a table named after its query. Empty or left out, as
+   * Mission Control accepts it: warned, and the panel answers `query is required` (see checkViewSpec).
+   */
+  query: z.string({ message: 'must be text: SQL over the view\'s query results' }).default(''),
   gauge: gaugeConfig.extend({ unit: z.string().optional() }).optional(),
   bargauge: gaugeConfig.extend({
     unit: z.string().optional(),
@@ -264,45 +268,6 @@ export function querySourceOf(query: ViewQuery): QuerySource {
   return found;
 }
 
-/** Unwraps optional/default/nullable/pipe wrappers to the schema that holds a shape. */
-function inner(schema: z.ZodType): z.ZodType {
-  let current: z.ZodType = schema;
-  for (let guard = 0; guard < 10; guard += 1) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) current = (current as z.ZodOptional<z.ZodType>).unwrap();
-    else if (current instanceof z.ZodPipe) current = (current as z.ZodPipe<z.ZodType, z.ZodType>).in;
-    else break;
-  }
-  return current;
-}
-
-/** The paths of fields the schema does not name (`spec.columns[0].foo`, `spec.queries.pods.foo`). */
-function unknownFields(schema: z.ZodType, value: unknown, path: string): string[] {
-  const shaped = inner(schema);
-  if (shaped instanceof z.ZodObject && isRecord(value)) {
-    const shape = (shaped as z.ZodObject<z.ZodRawShape>).shape;
-    const out: string[] = [];
-    for (const [key, item] of Object.entries(value)) {
-      const field = shape[key];
-      if (!field) out.push(`${path}.${key}`);
-      else out.push(...unknownFields(field as z.ZodType, item, `${path}.${key}`));
-    }
-    return out;
-  }
-  if (shaped instanceof z.ZodRecord && isRecord(value)) {
-    const element = (shaped as z.ZodRecord<z.ZodString, z.ZodType>).valueType as z.ZodType;
-    return Object.entries(value).flatMap(([key, item]) => unknownFields(element, item, `${path}.${key}`));
-  }
-  if (shaped instanceof z.ZodArray && Array.isArray(value)) {
-    const element = (shaped as z.ZodArray<z.ZodType>).element;
-    return value.flatMap((item, index) => unknownFields(element, item, `${path}[${index}]`));
-  }
-  if (shaped instanceof z.ZodUnion && isRecord(value)) {
-    const object = (shaped as z.ZodUnion<z.ZodType[]>).options.map(inner).find((option) => option instanceof z.ZodObject);
-    return object ? unknownFields(object, value, path) : [];
-  }
-  return [];
-}
-
 function zodPath(segments: ReadonlyArray<PropertyKey>): string {
   return segments.reduce<string>((out, segment) => (typeof segment === 'number' ? `${out}[${segment}]` : `${out}.${String(segment)}`), 'spec');
 }
@@ -358,7 +323,7 @@ const checkedSpecs = new WeakMap<object, { problems: Problem[]; checked?: Checke
 
 function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked?: CheckedView } {
   const problems: Problem[] = [];
-  const warnings = unknownFields(viewSpecSchema, raw, 'spec').map((path) => `${path} is not read by this console and was ignored`);
+  const warnings = unknownFields(viewSpecSchema, raw, 'spec', { records: true, unions: true }).map((path) => `${path} is not read by this console and was ignored`);
   const parsed = viewSpecSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push({ path: zodPath(issue.path), message: issue.message });
@@ -371,7 +336,7 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
   const sections = spec.sections ?? [];
 
   // What a view is (Mission Control refuses the same): something to show, and something to show it from.
-  const drawn = panels.filter((panel) => !(UNRUN_PANEL_TYPES as readonly string[]).includes(panel.type));
+  const drawn = panels.filter((panel) => !isOneOf(UNRUN_PANEL_TYPES, panel.type));
   if (queries.length === 0 && sections.length === 0 && (columns.length > 0 || drawn.length > 0)) problems.push({ path: 'spec.queries', message: 'is required: a view needs queries (or sections embedding other views)' });
   if (columns.length === 0 && panels.length === 0 && sections.length === 0) problems.push({ path: 'spec', message: 'shows nothing: give columns, panels or sections' });
 
@@ -427,11 +392,13 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
   // Panels.
   panels.forEach((panel, index) => {
     const where = `spec.panels[${index}]`;
-    if ((UNRUN_PANEL_TYPES as readonly string[]).includes(panel.type)) {
+    if (isOneOf(UNRUN_PANEL_TYPES, panel.type)) {
       warnings.push(`${where}.type: ${panel.type} panels are not run by this console: the panel is not shown`);
       return;
     }
-    if (panel.query.trim() === '') problems.push({ path: `${where}.query`, message: 'is required: SQL over the view\'s query results' });
+    // Mission Control applies a panel without SQL and fails the view when it runs (`query is required`);
+    // here the panel alone answers that error, the rows and the other panels are shown.
+    if (panel.query.trim() === '') warnings.push(`${where}.query is empty: the panel shows the error "query is required" (give SQL over the view's query results)`);
     for (const option of PANEL_OPTIONS) {
       if (panel[option] !== undefined && option !== panel.type) problems.push({ path: `${where}.${option}`, message: `is for ${option} panels only; this panel is ${panel.type}` });
     }
@@ -468,7 +435,7 @@ function checkSpec(raw: Record<string, unknown>): { problems: Problem[]; checked
   // What is not run is left out of the spec the engine and the page read (each named in a warning above).
   const run: ViewSpec = {
     ...spec,
-    ...(spec.panels ? { panels: spec.panels.filter((panel) => !(UNRUN_PANEL_TYPES as readonly string[]).includes(panel.type)) } : {}),
+    ...(spec.panels ? { panels: spec.panels.filter((panel) => !isOneOf(UNRUN_PANEL_TYPES, panel.type)) } : {}),
     ...(spec.sections ? { sections: spec.sections.filter((section) => section.viewRef !== undefined) } : {}),
   };
   return { problems, checked: { spec: run, warnings } };
@@ -478,6 +445,6 @@ let jsonSchema: Record<string, unknown> | undefined;
 
 /** JSON schema of a View spec (as written), for the editor's Code tab. */
 export function viewSpecJsonSchema(): Record<string, unknown> {
-  jsonSchema ??= z.toJSONSchema(viewSpecSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  jsonSchema ??= z.toJSONSchema(viewSpecSchema, { unrepresentable: 'any', io: 'input' });
   return jsonSchema;
 }

@@ -35,7 +35,7 @@ export const viewTable: SpecRowTable = {
  * order, and the page shows a missing section as its error.
  */
 async function missingSections(client: pg.PoolClient, input: SpecRowInput): Promise<string[]> {
-  const sections = Array.isArray(input.spec.sections) ? (input.spec.sections as unknown[]) : [];
+  const sections: unknown[] = Array.isArray(input.spec.sections) ? input.spec.sections : [];
   const warnings: string[] = [];
   for (const [index, section] of sections.entries()) {
     const ref = isRecord(section) && isRecord(section.viewRef) ? section.viewRef : undefined;

@@ -1,5 +1,5 @@
 import { actionsOfPermission, resourcesOfObject, rolesAllow, ROLES, tokenAllows, type Action, type Resource } from '../../../common/rbac';
-import { objectSelectorApplies } from './object-selector';
+import { objectSelectorApplies, selectsKind } from './object-selector';
 import type { AccessTarget, Actor, Decision, PermissionRule } from './types';
 
 const TARGET_COLUMN = {
@@ -76,8 +76,12 @@ export function ruleApplies(rule: PermissionRule, resource: Resource, action: Ac
     const value = column ? rule[column] : null;
     return value !== null && value === target.id;
   }
-  if (rule.object_selector) {
-    if (!objectSelectorApplies(rule.object_selector, rule.deny, resource, target)) return false;
+  if (rule.object_selector || rule.scopes?.length) {
+    // The row's own selectors or any target of its scopes (Mission Control unions a permission's scopes).
+    const selected =
+      (rule.object_selector ? objectSelectorApplies(rule.object_selector, rule.deny, resource, target) : false) ||
+      (rule.scopes ?? []).some((alternative) => objectSelectorApplies(alternative, rule.deny, resource, target));
+    if (!selected) return false;
     return !hasSelector(rule) || (target !== undefined && selectorMatches(rule, target));
   }
   if (rule.object === null || !resourcesOf(rule.object).has(resource)) return false;
@@ -119,5 +123,5 @@ export function mayAllowSome(actor: Actor, resource: Resource, action: Action, k
   const whole = decide(actor, resource, action);
   if (whole.allowed) return true;
   if (whole.reason.kind !== 'none') return false;
-  return actor.permissions.some((rule) => !rule.deny && rule.object_selector?.byKind[kind] !== undefined && actionsOf(rule.action).has(action));
+  return actor.permissions.some((rule) => !rule.deny && selectsKind(rule, kind) && actionsOf(rule.action).has(action));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchTarget, objectSelectorApplies, parseObjectSelector } from './object-selector';
+import { matchTarget, objectSelectorApplies, parseObjectSelector, scopeAlternatives, selectsKind } from './object-selector';
 import type { AccessTarget } from './types';
 
 const target: AccessTarget = { kind: 'playbook', id: 'p1', name: 'restart-pod', namespace: 'mc', labels: { team: 'sre' } };
@@ -29,5 +29,28 @@ describe('Mission Control object selectors', () => {
     expect(objectSelectorApplies(both, false, 'playbooks', target)).toBe(false);
     expect(objectSelectorApplies(both, true, 'playbooks', target)).toBe(true);
     expect(parseObjectSelector({ views: [] })).toBeNull();
+  });
+
+  it('reads a connection selector\'s `type` as one of its types', () => {
+    const selector = parseObjectSelector({ connections: [{ type: 's3' }] });
+    if (!selector) throw new Error('no selector');
+    const bucket: AccessTarget = { kind: 'connection', id: 'c1', name: 'invoices', namespace: 'billing', type: 's3' };
+    expect(objectSelectorApplies(selector, false, 'connections', bucket)).toBe(true);
+    expect(objectSelectorApplies(selector, false, 'connections', { ...bucket, type: 'postgres' })).toBe(false);
+  });
+
+  it('expands a Scope\'s targets into alternatives, one kind each; global stands for every kind', () => {
+    const alternatives = scopeAlternatives([{ config: { tagSelector: 'cluster=prod' } }, { playbook: { name: 'restart-*' } }, { global: { agent: 'edge' } }, { unknown: { name: 'x' } }]);
+    expect(alternatives.map((alternative) => alternative.kinds)).toEqual([['configs'], ['playbooks'], ['configs'], ['components'], ['playbooks'], ['canaries'], ['views']]);
+    const config: AccessTarget = { kind: 'config', id: 'c1', name: 'api', tags: { cluster: 'prod' }, agent: 'core' };
+    const applies = (item: AccessTarget, resource: Parameters<typeof objectSelectorApplies>[2]) => alternatives.some((alternative) => objectSelectorApplies(alternative, false, resource, item));
+    expect(applies(config, 'config_scrapers')).toBe(true);
+    expect(applies({ ...config, tags: { cluster: 'dev' } }, 'config_scrapers')).toBe(false);
+    expect(applies({ ...config, tags: { cluster: 'dev' }, agent: 'edge' }, 'config_scrapers')).toBe(true);
+    expect(applies(target, 'playbooks')).toBe(true);
+    expect(applies({ ...target, name: 'delete-pod' }, 'playbooks')).toBe(false);
+    expect(selectsKind({ scopes: alternatives }, 'view')).toBe(true);
+    expect(selectsKind({ scopes: scopeAlternatives([{ config: { name: '*' } }]) }, 'view')).toBe(false);
+    expect(scopeAlternatives('not a list')).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { GLOBAL_OBJECTS, type Resource } from '../../../common/rbac';
 import { isRecord } from '../errors';
 import { labelsMatch, parseLabelSelector, type Requirement } from '../label-selector';
-import type { AccessTarget } from './types';
+import type { AccessTarget } from './target';
 
 type TargetKind = AccessTarget['kind'];
 
@@ -43,7 +43,7 @@ export interface ObjectSelector {
 
 /** Selector fields that do not narrow what a selector matches. */
 const NEUTRAL = new Set(['cache', 'limit', 'includeDeleted']);
-const EVALUATED = new Set(['id', 'name', 'namespace', 'types', 'labels', 'labelSelector', 'tagSelector', 'agent']);
+const EVALUATED = new Set(['id', 'name', 'namespace', 'types', 'type', 'labels', 'labelSelector', 'tagSelector', 'agent']);
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -51,7 +51,11 @@ function text(value: unknown): string | undefined {
 
 /** One selector as written (duty's ResourceSelector) read into a matcher. */
 export function matcherOf(raw: Record<string, unknown>): ResourceMatcher {
-  const types = (Array.isArray(raw.types) ? raw.types : typeof raw.types === 'string' ? raw.types.split(',') : []).map(String).map((item) => item.trim()).filter(Boolean);
+  // `type` is not duty's (its field is `types`); Permission documents write it for connections, read as one type.
+  const types = [...(Array.isArray(raw.types) ? raw.types : typeof raw.types === 'string' ? raw.types.split(',') : []), ...(typeof raw.type === 'string' ? [raw.type] : [])]
+    .map(String)
+    .map((item) => item.trim())
+    .filter(Boolean);
   const include = types.filter((item) => !item.startsWith('!'));
   const labels = isRecord(raw.labels) ? Object.fromEntries(Object.entries(raw.labels).map(([key, value]) => [key, String(value)])) : undefined;
   const id = text(raw.id);
@@ -89,6 +93,35 @@ export function parseObjectSelector(raw: unknown): ObjectSelector | null {
     byKind[SELECTOR_KEYS[key].kind] = value.filter(isRecord).map(matcherOf);
   }
   return kinds.length > 0 ? { byKind, kinds } : null;
+}
+
+/** Kind Scope's target keys and the selector key each stands for; `global` stands for all of them. */
+const SCOPE_TARGETS = { config: 'configs', component: 'components', playbook: 'playbooks', canary: 'canaries', view: 'views' } as const satisfies Record<string, SelectorKey>;
+type ScopeTargetKey = keyof typeof SCOPE_TARGETS;
+
+/**
+ * A Scope's targets (Mission Control's ScopeTarget list: each one of config, component, playbook, canary,
+ * view or global, a selector by agent, namespace, name and tagSelector) as alternatives: one single-kind
+ * selector per target, a global target one per kind. Any alternative may select a resource: targets are
+ * ORed, as Mission Control expands a permission's scopes.
+ */
+export function scopeAlternatives(targets: unknown): ObjectSelector[] {
+  if (!Array.isArray(targets)) return [];
+  const out: ObjectSelector[] = [];
+  for (const target of targets) {
+    if (!isRecord(target)) continue;
+    for (const [key, selector] of Object.entries(target)) {
+      if (!isRecord(selector)) continue;
+      const keys: SelectorKey[] = key === 'global' ? Object.values(SCOPE_TARGETS) : Object.hasOwn(SCOPE_TARGETS, key) ? [SCOPE_TARGETS[key as ScopeTargetKey]] : [];
+      for (const selectorKey of keys) out.push({ byKind: { [SELECTOR_KEYS[selectorKey].kind]: [matcherOf(selector)] }, kinds: [selectorKey] });
+    }
+  }
+  return out;
+}
+
+/** Whether a row's selectors, its own or its scopes', name resources of this kind (a list then filters item by item). */
+export function selectsKind(rule: { object_selector?: ObjectSelector | null; scopes?: ObjectSelector[] | null }, kind: TargetKind): boolean {
+  return rule.object_selector?.byKind[kind] !== undefined || (rule.scopes ?? []).some((alternative) => alternative.byKind[kind] !== undefined);
 }
 
 /** `*` anywhere is a wildcard, as Mission Control matches names. */

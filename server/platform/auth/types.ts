@@ -23,6 +23,11 @@ export interface PermissionRule {
    * components, connections, …}) as stored in object_selector; see object-selector.ts.
    */
   object_selector?: ObjectSelector | null;
+  /**
+   * The targets of the Scopes the row's object names (`scopes: [{namespace, name}]`, kind Scope), expanded
+   * when the rows are loaded: alternatives, any of which may select the resource; none while a scope is missing.
+   */
+  scopes?: ObjectSelector[] | null;
 }
 
 /** Who is making a request: a person, through a session or an API token. */
@@ -66,19 +71,8 @@ export interface Actor {
   organization?: { id: string; name: string; backendUrl: string | null; direct: boolean; role: string | null };
 }
 
-/** One specific resource a request acts on, for permission rows that name a resource or a selector. */
-export interface AccessTarget {
-  /** 'view': a view (its rows, /api/view/:id and its table view_<namespace>_<name>), selected by `views`. */
-  kind: 'config' | 'component' | 'canary' | 'playbook' | 'connection' | 'view';
-  id: string;
-  tags?: Record<string, string>;
-  agent?: string;
-  /** What object selectors match on besides the id; a selector field the target does not carry cannot allow. */
-  name?: string;
-  namespace?: string;
-  type?: string;
-  labels?: Record<string, string>;
-}
+/** One specific resource a request acts on (its own module, which object selectors use too). */
+export type { AccessTarget } from './target';
 
 /**
  * What a route needs. `public`: anyone; `authenticated`: any signed-in person; `self-checked`: the

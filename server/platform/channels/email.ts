@@ -5,6 +5,8 @@ import type { ResolvedConnection } from '../connections/types';
 import { listOf, reasonOf, secretsOf, TEST_TIMEOUT_MS } from '../connections/testers/shared';
 import { failure, SEND_ID_HEADER, setting } from './http';
 import type { ChannelSender } from './types';
+import { assertEgressResolved } from '../egress-connect';
+import { isOneOf } from '../../../common/guards';
 
 const ENCRYPTIONS = ['None', 'ExplicitTLS', 'ImplicitTLS', 'Auto'] as const;
 
@@ -39,10 +41,16 @@ export async function withSmtp<T>(connection: ResolvedConnection, signal: AbortS
   const host = connection.properties.host?.trim() ?? '';
   if (!host) return { error: 'host is required' };
   const encryption = connection.properties.encryption?.trim() || 'Auto';
-  if (!(ENCRYPTIONS as readonly string[]).includes(encryption)) return { error: `encryption must be one of ${ENCRYPTIONS.join(', ')}` };
+  if (!isOneOf(ENCRYPTIONS, encryption)) return { error: `encryption must be one of ${ENCRYPTIONS.join(', ')}` };
   const portText = connection.properties.port?.trim() || (encryption === 'ImplicitTLS' ? '465' : '587');
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) return { error: `port ${JSON.stringify(portText)} is not a port number` };
   const port = Number(portText);
+  // The egress policy judges the host (and its addresses) before the SMTP client connects.
+  try {
+    await assertEgressResolved(host);
+  } catch (error) {
+    return { error: `could not connect to ${host}:${port}: ${reasonOf(error, signal, secretsOf(connection))}` };
+  }
   const smtp = new SMTPConnection({
     host,
     port,

@@ -1,10 +1,16 @@
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { isRecord, messageOf } from '../errors';
 import { formatDuration } from '../units';
+import { registerComprehensions } from './cel/comprehensions';
 import { CelProblem, createCelEnvironment, knownFunctions, validateAst } from './cel/index';
 import { registerOptionals } from './cel/optional';
+import { rootScoped } from './cel/root-scope';
+import { CelSyntaxProblem, rewriteAst } from './cel/rewrite';
+import { registerStandard } from './cel/standard';
 import { goMethodName, useGoStringMethods } from './cel/strings';
+import { prepareSource } from './cel/syntax';
 import { ExpressionError, type ExpressionPosition } from './errors';
+import { propertyOf } from '../../../common/guards';
 
 /**
  * CEL as canary-checker, config-db and Mission Control evaluate it: cel-js with cel-go's extensions and the
@@ -13,6 +19,8 @@ import { ExpressionError, type ExpressionPosition } from './errors';
  */
 const { env: environment, registrar } = createCelEnvironment();
 registerOptionals(registrar);
+registerComprehensions(registrar);
+registerStandard(registrar);
 const known = knownFunctions(environment, registrar);
 
 /**
@@ -40,19 +48,21 @@ function positionOf(text: string, offset: number | undefined): ExpressionPositio
 }
 
 function offsetOf(error: unknown): number | undefined {
-  const range = (error as { range?: { start?: number } } | undefined)?.range;
-  return typeof range?.start === 'number' ? range.start : undefined;
+  const start = propertyOf(propertyOf(error, 'range'), 'start');
+  return typeof start === 'number' ? start : undefined;
 }
 
 function summaryOf(error: unknown): string {
-  const summary = (error as { summary?: unknown } | undefined)?.summary;
+  const summary = propertyOf(error, 'summary');
   return goMethodName(firstLine(typeof summary === 'string' ? summary : messageOf(error)));
 }
 
-function build(expression: string): Compiled | Failure {
+function build(source: string): Compiled | Failure {
+  // syntax cel-js does not read, as text it does (same length: positions stay the user's); see cel/syntax.ts
+  const { text: expression, marks } = prepareSource(source);
   let program: Compiled;
   try {
-    program = environment.parse(expression);
+    program = environment.parse(rootScoped(expression));
   } catch (error) {
     return { reason: `does not parse: ${summaryOf(error)}`, position: positionOf(expression, offsetOf(error)) };
   }
@@ -60,6 +70,12 @@ function build(expression: string): Compiled | Failure {
     validateAst(program.ast, known);
   } catch (error) {
     if (error instanceof CelProblem) return { reason: error.message, position: positionOf(expression, error.offset) };
+    throw error;
+  }
+  try {
+    rewriteAst(program.ast, marks);
+  } catch (error) {
+    if (error instanceof CelSyntaxProblem) return { reason: error.message, position: positionOf(expression, error.offset) };
     throw error;
   }
   useGoStringMethods(program.ast);
@@ -104,7 +120,7 @@ interface OptionalValue {
 }
 
 function isOptional(value: unknown): value is OptionalValue {
-  return typeof value === 'object' && value !== null && (value as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'optional';
+  return typeof value === 'object' && value !== null && Reflect.get(value, Symbol.toStringTag) === 'optional';
 }
 
 /**

@@ -2,7 +2,7 @@
 // templates and `$(.var)` interpolation. Features import from here, never from an engine directly.
 export { ExpressionError } from './errors';
 export { celDuration, celIsTrue, celScope, checkCel, evaluateCel, evaluateTest, type CelScope } from './cel';
-export { renderTemplate } from './template';
+export { NOTIFICATION_FUNCTIONS, PLAYBOOK_FUNCTIONS, renderTemplate, type FunctionSet } from './template';
 export { interpolate, interpolationEnd } from './interpolate';
 export { checkJavascript, evaluateJavascript } from './javascript';
 export { checkTemplateSpec, evaluateTemplateSpec, goText, readTemplateSpec, templateSpecText, type TemplateSpec } from './template-spec';

@@ -1,10 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ValidationError, type Issue } from './errors';
+import { propertyOf } from '../../../common/guards';
 
 /** Turns zod issues into our issues, prefixing the part of the request they came from. */
 /** A zod issue raised with `params: {atRun: true}`: found only when the thing runs (see Issue.atRun). */
 export function isAtRunIssue(issue: z.core.$ZodIssue): boolean {
-  return issue.code === 'custom' && (issue as { params?: { atRun?: boolean } }).params?.atRun === true;
+  return issue.code === 'custom' && propertyOf(issue.params, 'atRun') === true;
 }
 
 export function zodIssues(error: z.ZodError, prefix = ''): Issue[] {

@@ -4,6 +4,8 @@ import { errorMessage } from './db';
 
 export const EVENT_QUEUE_CHANNEL = 'watchkeeper_event_queue';
 export const SCHEDULED_JOBS_CHANNEL = 'watchkeeper_scheduled_jobs';
+/** Payload: the table of a scheduled row that was created or became due sooner (migration 0045). */
+export const SCHEDULED_ROWS_CHANNEL = 'watchkeeper_scheduled_rows';
 
 type Handler = (payload: string | undefined) => void;
 

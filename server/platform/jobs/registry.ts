@@ -1,6 +1,6 @@
 import type { EventHandler, ConsumerOptions } from './consumer';
 import type { JobRun } from './job-run';
-import type { ClaimedRow } from './row-claims';
+import type { ClaimedRow, Sharing } from './row-claims';
 import { parseSchedule } from './schedule';
 import type { ScheduledTable } from './scheduled-table';
 
@@ -25,6 +25,12 @@ export interface ScheduledRows {
   concurrency?: number;
   /** 'problems': job_history gets only runs that end other than SUCCESS (see RunOptions.history). */
   history?: 'every-run' | 'problems';
+  /**
+   * Spread the rows evenly over the live instances (each instance claims its own share as it falls due,
+   * any instance a row this late; see row-claims.ts `Sharing`). Without it the first instance to ask
+   * claims what is due.
+   */
+  share?: Sharing;
   run(row: ClaimedRow, run: JobRun): Promise<void>;
 }
 

@@ -24,6 +24,37 @@ export interface ClaimOptions {
   leaseMillis: number;
   /** Only these ids (for example: only the system jobs this process has code for). */
   onlyIds?: readonly string[];
+  /** Spread the rows over the live instances (see `sharedRows`); without it, whoever asks first claims. */
+  share?: Sharing;
+}
+
+/**
+ * Rows shared out over the live instances (job_instances not expired): ordered by id, the i-th active row
+ * is the row of the instance whose rank, among the live ids in order, is i mod (live instances). Each
+ * instance claims its own rows as they fall due, and any instance claims a row `graceMillis` past its due
+ * time (its instance is stopping, dead or slow): the rows spread evenly (to one row) however the
+ * instances' timers race, and a row whose instance went away still runs. An instance not (yet) in
+ * job_instances takes every row as its own. Claims stay exclusive as without sharing: this only decides
+ * who asks first.
+ */
+export interface Sharing {
+  graceMillis: number;
+}
+
+/**
+ * The CTE `mine(row_id)`: the ids of the active rows that are `$owner`'s (parameter number `ownerParam`).
+ * Materialized once per statement; ranking every active row costs a scan of them (about 1 ms per 10,000).
+ */
+function mineCte(table: ScheduledTable, ownerParam: number): string {
+  const t = table.sql;
+  const active = t.active.length > 0 ? `WHERE ${t.active.join(' AND ')}` : '';
+  return `WITH me AS MATERIALIZED (
+            SELECT rank, n FROM (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS rank, (count(*) OVER ())::int AS n
+                                   FROM job_instances WHERE expires_at > now()) live
+             WHERE id = $${ownerParam}),
+          mine AS MATERIALIZED (
+            SELECT row_id FROM (SELECT ${t.id} AS row_id, (row_number() OVER (ORDER BY ${t.id}) - 1)::int AS pos FROM ${t.table} ${active}) ranked
+             WHERE NOT EXISTS (SELECT 1 FROM me) OR pos % (SELECT n FROM me) = (SELECT rank FROM me))`;
 }
 
 interface DueRow {
@@ -49,7 +80,15 @@ export async function claimDueRows(pool: pg.Pool, table: ScheduledTable, options
     values.push(options.onlyIds);
     conditions.push(`${t.id} = ANY($${values.length})`);
   }
-  const select = `SELECT ${t.id}::text AS id, ${t.name ? `${t.name}::text` : 'NULL::text'} AS name, ${t.schedule} AS schedule,
+  let prefix = '';
+  if (options.share) {
+    values.push(options.owner);
+    prefix = mineCte(table, values.length);
+    values.push(interval(options.share.graceMillis));
+    conditions.push(`(${t.table}.${t.id} IN (SELECT row_id FROM mine) OR ${t.nextRunAt} <= now() - $${values.length}::interval)`);
+  }
+  const select = `${prefix}
+                  SELECT ${t.id}::text AS id, ${t.name ? `${t.name}::text` : 'NULL::text'} AS name, ${t.schedule} AS schedule,
                          ${t.nextRunAt} AS next_run_at, now() AS db_now,
                          to_jsonb(${t.table}.*) ->> 'organization_id' AS organization_id
                     FROM ${t.table}
@@ -109,9 +148,10 @@ export async function renewRows(db: Queryable, table: ScheduledTable, ids: reado
 /**
  * Milliseconds until a row of the table could become claimable, so a worker sleeps until then: the first
  * due time among unleased rows, or the first lease that could expire (its holder may have died). Rows
- * never due (next run 'infinity', as unscheduled canaries have) are left out.
+ * never due (next run 'infinity', as unscheduled canaries have) are left out. With `share`, another
+ * instance's row counts from its due time plus the grace, when this instance may take it.
  */
-export async function millisUntilClaimable(db: Queryable, table: ScheduledTable, onlyIds?: readonly string[]): Promise<number | undefined> {
+export async function millisUntilClaimable(db: Queryable, table: ScheduledTable, onlyIds?: readonly string[], share?: Sharing & { owner: string }): Promise<number | undefined> {
   const t = table.sql;
   const values: unknown[] = [];
   const conditions = [...t.active];
@@ -120,10 +160,21 @@ export async function millisUntilClaimable(db: Queryable, table: ScheduledTable,
     conditions.push(`${t.id} = ANY($1)`);
   }
   const where = (extra: string) => [...conditions, extra].join(' AND ');
+  const free = `(${t.leaseUntil} IS NULL OR ${t.leaseUntil} < now()) AND isfinite(${t.nextRunAt})`;
+  let prefix = '';
+  let due = `(SELECT min(${t.nextRunAt}) FROM ${t.table} WHERE ${where(free)})`;
+  if (share) {
+    values.push(share.owner);
+    prefix = mineCte(table, values.length);
+    values.push(interval(share.graceMillis));
+    due = `(SELECT min(${t.nextRunAt}) FROM ${t.table} WHERE ${where(`${free} AND ${t.id} IN (SELECT row_id FROM mine)`)}),
+           ${due} + $${values.length}::interval`;
+  }
   // Measured on the database clock, which every instance shares, not on this machine's.
   const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT (extract(epoch FROM LEAST(
-       (SELECT min(${t.nextRunAt}) FROM ${t.table} WHERE ${where(`(${t.leaseUntil} IS NULL OR ${t.leaseUntil} < now()) AND isfinite(${t.nextRunAt})`)}),
+    `${prefix}
+     SELECT (extract(epoch FROM LEAST(
+       ${due},
        (SELECT min(${t.leaseUntil}) FROM ${t.table} WHERE ${where(`${t.leaseUntil} >= now()`)})
      ) - now()) * 1000)::float8 AS ms`,
     values,

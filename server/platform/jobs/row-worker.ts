@@ -2,7 +2,7 @@ import { errorMessage } from './db';
 import type { JobResource } from './history';
 import { runJob, type JobRun } from './job-run';
 import { inOrganizationOf } from '../db/tenant';
-import { claimDueRows, millisUntilClaimable, releaseRow, renewRows, type ClaimedRow } from './row-claims';
+import { claimDueRows, millisUntilClaimable, releaseRow, renewRows, type ClaimedRow, type Sharing } from './row-claims';
 import type { ScheduledTable } from './scheduled-table';
 import type { Worker, WorkerContext } from './runtime-types';
 import { boundedWait, Waker } from './waker';
@@ -22,6 +22,8 @@ export interface RowWorkerSpec {
   /** Only rows with these ids are claimed (read on every poll). */
   onlyIds?: () => readonly string[];
   history?: 'every-run' | 'problems';
+  /** Spread the rows over the live instances rather than let the first to ask claim them (row-claims.ts `Sharing`). */
+  share?: Sharing;
   run(row: ClaimedRow, run: JobRun): Promise<void>;
 }
 
@@ -32,6 +34,8 @@ interface InFlight {
 
 export class RowWorker implements Worker {
   readonly label: string;
+  /** The table's own name, without a schema: what a scheduled-rows notification names. */
+  readonly table: string;
   private readonly waker = new Waker();
   private readonly inFlight = new Map<string, InFlight>();
   private stopping = false;
@@ -42,6 +46,7 @@ export class RowWorker implements Worker {
     private readonly spec: RowWorkerSpec,
   ) {
     this.label = `rows:${spec.table.columns.table}`;
+    this.table = spec.table.columns.table.split('.').pop() ?? spec.table.columns.table;
   }
 
   start(): void {
@@ -65,10 +70,12 @@ export class RowWorker implements Worker {
             limit: free,
             leaseMillis: timings.leaseMillis,
             ...(onlyIds ? { onlyIds } : {}),
+            ...(this.spec.share ? { share: this.spec.share } : {}),
           });
           for (const row of claimed) this.launch(row);
           if (claimed.length === free) continue; // more may be due; a full worker sleeps until a run ends
-          const until = await millisUntilClaimable(this.ctx.pool, this.spec.table, onlyIds);
+          const share = this.spec.share ? { ...this.spec.share, owner: this.ctx.instanceId } : undefined;
+          const until = await millisUntilClaimable(this.ctx.pool, this.spec.table, onlyIds, share);
           waitMillis = boundedWait(until, MIN_IDLE_MILLIS, timings.pollMillis);
         }
       } catch (error) {

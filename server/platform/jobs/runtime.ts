@@ -5,7 +5,7 @@ import { Consumer } from './consumer';
 import { errorMessage } from './db';
 import { recoverStaleRuns, stopRunningOf } from './history';
 import { heartbeatInstance, newInstanceId, removeInstance } from './instance';
-import { EVENT_QUEUE_CHANNEL, Listener, SCHEDULED_JOBS_CHANNEL } from './listener';
+import { EVENT_QUEUE_CHANNEL, Listener, SCHEDULED_JOBS_CHANNEL, SCHEDULED_ROWS_CHANNEL } from './listener';
 import type { BackgroundWork, Registration } from './registry';
 import { RowWorker } from './row-worker';
 import { DEFAULT_TIMINGS, type RuntimeTimings, type Worker, type WorkerContext } from './runtime-types';
@@ -48,6 +48,11 @@ export async function startBackgroundWork(deps: RuntimeDeps, registry: Backgroun
   const consumers: Consumer[] = [];
   const listener = new Listener(deps.pool, log);
   listener.on(SCHEDULED_JOBS_CHANNEL, () => scheduler.wake());
+  const rowWorkers: RowWorker[] = [];
+  // A payload names a table; without one (after a reconnect) every rows worker looks again.
+  listener.on(SCHEDULED_ROWS_CHANNEL, (table) => {
+    for (const worker of rowWorkers) if (table === undefined || worker.table === table) worker.wake();
+  });
   listener.on(EVENT_QUEUE_CHANNEL, (name) => {
     for (const consumer of consumers) if (consumer.handles(name)) consumer.wake();
   });
@@ -72,8 +77,10 @@ export async function startBackgroundWork(deps: RuntimeDeps, registry: Backgroun
           run: (row, run) => (registry.scheduledRows(rows.name) ?? rows).run(row, run),
           ...(rows.resourceType ? { resourceType: rows.resourceType } : {}),
           ...(rows.history ? { history: rows.history } : {}),
+          ...(rows.share ? { share: rows.share } : {}),
         });
         workers.push(worker);
+        rowWorkers.push(worker);
         worker.start();
         return;
       }

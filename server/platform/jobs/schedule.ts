@@ -96,14 +96,23 @@ export function parseSchedule(text: string): Schedule {
   return new CronSchedule(trimmed, cron);
 }
 
-/** A stable number in [0, 1) from a text (FNV-1a), to place a row within its interval. */
-function fraction(key: string): number {
+/**
+ * A stable number in [0, 1) from a text, to place a row (or a check) within its interval: FNV-1a, then
+ * MurmurHash3's finalizer, so keys that differ only in their last characters (endpoint-1, endpoint-2, …)
+ * still land evenly rather than in bunches.
+ */
+export function stableFraction(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) {
     hash ^= key.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return hash / 2 ** 32;
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return (hash >>> 0) / 2 ** 32;
 }
 
 /**
@@ -115,7 +124,7 @@ function fraction(key: string): number {
 export function firstRunAt(schedule: string, now: Date = new Date(), spreadKey?: string): Date {
   const parsed = parseSchedule(schedule);
   if (spreadKey !== undefined && parsed instanceof IntervalSchedule) {
-    return new Date(now.getTime() + Math.floor(fraction(spreadKey) * parsed.intervalMillis));
+    return new Date(now.getTime() + Math.floor(stableFraction(spreadKey) * parsed.intervalMillis));
   }
   return parsed.next(now, now);
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db';
 import { BackgroundWork } from './registry';
 import { claimDueRows, millisUntilClaimable, releaseRow, renewRows } from './row-claims';
+import { heartbeatInstance } from './instance';
 import { defineScheduledTable } from './scheduled-table';
 import { eventually, sleep, startTestRuntime, type TestRuntime } from './testing';
 
@@ -131,6 +132,46 @@ describe('claiming due rows', () => {
   });
 });
 
+describe('rows shared over the live instances', () => {
+  it('lets each instance claim only its own share as rows fall due, and any instance a row past the grace', async () => {
+    await resetTable();
+    await db.pool.query('DELETE FROM job_instances');
+    for (const owner of ['a', 'b', 'c']) await heartbeatInstance(db.pool, owner, 60_000);
+    await db.pool.query("INSERT INTO probe_schedules (name, schedule, next_run_at) SELECT 'shared-' || g, '@every 1m', now() - interval '100 milliseconds' FROM generate_series(1, 30) AS g");
+    const share = { graceMillis: 5_000 };
+    // Due for 100 ms, within the grace: each owner takes its own tenth-of-thirty, whoever asks first.
+    const claimed = new Map<string, string[]>();
+    for (const owner of ['c', 'a', 'b']) claimed.set(owner, (await claimDueRows(db.pool, PROBES, { owner, limit: 100, leaseMillis: 60_000, share })).map((row) => row.id));
+    expect([...claimed.values()].map((ids) => ids.length)).toEqual([10, 10, 10]);
+    expect(new Set([...claimed.values()].flat()).size).toBe(30);
+    // The share follows the row order (ids) and the instance order, the same for every instance.
+    const { rows: ordered } = await db.pool.query<{ id: string }>('SELECT id::text AS id FROM probe_schedules ORDER BY id');
+    expect(claimed.get('a')).toEqual(expect.arrayContaining(ordered.filter((_, i) => i % 3 === 0).map((row) => row.id)));
+
+    // Next slot: 'b' is gone (its rows are nobody's until the grace passes); 'a' and 'c' share all thirty again.
+    await db.pool.query('UPDATE probe_schedules SET lease_owner = NULL, lease_until = NULL, next_run_at = now() - interval \'100 milliseconds\'');
+    await db.pool.query("DELETE FROM job_instances WHERE id = 'b'");
+    const a = await claimDueRows(db.pool, PROBES, { owner: 'a', limit: 100, leaseMillis: 60_000, share });
+    expect(a).toHaveLength(15);
+    // An instance sleeps until its own next row is due, or another's is past the grace, whichever comes first.
+    await db.pool.query("UPDATE probe_schedules SET next_run_at = now() + CASE WHEN lease_owner = 'a' THEN interval '10 seconds' ELSE interval '20 seconds' END, lease_owner = NULL, lease_until = NULL");
+    const waitOf = (owner: string) => millisUntilClaimable(db.pool, PROBES, undefined, { ...share, owner });
+    const [waitOfA, waitOfC] = [await waitOf('a'), await waitOf('c')];
+    expect(waitOfA).toBeGreaterThan(8_000);
+    expect(waitOfA).toBeLessThanOrEqual(10_000);
+    expect(waitOfC).toBeGreaterThan(13_000);
+    expect(waitOfC).toBeLessThanOrEqual(15_000);
+    expect(await millisUntilClaimable(db.pool, PROBES)).toBeLessThanOrEqual(10_000);
+    // Rows past the grace are anyone's: a row whose instance is slow or stopped still runs.
+    await db.pool.query("UPDATE probe_schedules SET lease_owner = NULL, lease_until = NULL, next_run_at = now() - interval '6 seconds'");
+    expect(await claimDueRows(db.pool, PROBES, { owner: 'a', limit: 100, leaseMillis: 60_000, share })).toHaveLength(30);
+    // An instance not (yet) registered takes every row as its own.
+    await db.pool.query("UPDATE probe_schedules SET lease_owner = NULL, lease_until = NULL, next_run_at = now() - interval '100 milliseconds'");
+    expect(await claimDueRows(db.pool, PROBES, { owner: 'unregistered', limit: 100, leaseMillis: 60_000, share })).toHaveLength(30);
+    await db.pool.query('DELETE FROM job_instances');
+  });
+});
+
 describe('scheduled rows across instances', () => {
   it('runs every due slot exactly once with four concurrent instances on separate pools', async () => {
     await resetTable();
@@ -176,5 +217,38 @@ describe('scheduled rows across instances', () => {
     expect(linked.rowCount).toBe(total.rows[0]?.count);
     const leased = await db.pool.query('SELECT 1 FROM probe_schedules WHERE lease_owner IS NOT NULL');
     expect(leased.rowCount).toBe(0);
+  });
+});
+
+describe('waking on a new or sooner row', () => {
+  it('runs a row created while the worker sleeps at once, not at its next poll (migration 0045)', async () => {
+    await resetTable();
+    await db.pool.query('CREATE TRIGGER scheduled_rows_notify_insert AFTER INSERT ON probe_schedules FOR EACH ROW EXECUTE FUNCTION scheduled_rows_notify()');
+    const registry = new BackgroundWork();
+    registry.rows({
+      name: 'ProbeWake',
+      table: PROBES,
+      async run(row, run) {
+        await run.pool.query('INSERT INTO probe_runs (row_id, slot, instance) VALUES ($1, $2, $3)', [row.id, row.scheduledFor, 'w']);
+        run.success();
+      },
+    });
+    // The worker polls once a minute: only the notification can make the run come within seconds.
+    const runtime = await startTestRuntime(db.url, registry, { pollMillis: 60_000 });
+    try {
+      await sleep(300);
+      const created = Date.now();
+      await db.pool.query("INSERT INTO probe_schedules (name, schedule) VALUES ('fresh', '@every 1h')");
+      await eventually(async () => ((await db.pool.query('SELECT 1 FROM probe_runs')).rowCount ? true : undefined), 5_000, 'the new row to run');
+      expect(Date.now() - created).toBeLessThan(5_000);
+    } finally {
+      await runtime.stop();
+      await db.pool.query('DROP TRIGGER scheduled_rows_notify_insert ON probe_schedules');
+    }
+    // The product's scheduled tables carry the same triggers.
+    const { rows } = await db.pool.query<{ table: string }>(
+      "SELECT DISTINCT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname LIKE 'scheduled_rows_notify_%' ORDER BY 1",
+    );
+    expect(rows.map((row) => row.table)).toEqual(['canaries', 'config_scrapers', 'playbook_schedules', 'topologies']);
   });
 });

@@ -102,7 +102,7 @@ export function withoutSecrets(text: string, secrets: ReadonlyArray<string | und
 }
 
 /** Every text inside a value (results, details, variables) without the given secrets; other values as they are. */
-export function withoutSecretsDeep(value: unknown, secrets: ReadonlyArray<string | undefined>): unknown {
+export function withoutSecretsDeep<T>(value: T, secrets: ReadonlyArray<string | undefined>): T {
   return redactDeep(value, secrets, CHECK_REDACTION);
 }
 

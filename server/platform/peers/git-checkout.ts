@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { assertEgressResolved } from '../egress-connect';
 import { handOver, scriptUser, type ScriptUser } from './script';
+import { checkoutDestination, scriptWorkRoot } from './work-dir';
 
 /** A repository to check out before a script runs: duty's GitConnection as exec `checkout` writes it. */
 export interface GitCheckoutSpec {
@@ -90,6 +92,25 @@ export function gitTarget(spec: Pick<GitCheckoutSpec, 'url' | 'branch' | 'depth'
   return { url: parsed.toString(), branch, depth, ssh: parsed.protocol === 'ssh:', git };
 }
 
+/** The host a git remote is reached at (`https://host/…`, `ssh://host/…`, `user@host:path`), or undefined for a local repository. */
+export function gitRemoteHost(url: string): string | undefined {
+  const text = url.trim();
+  if (text === '' || text.startsWith('/') || /^file:/i.test(text)) return undefined;
+  const scp = /^[\w.-]+@(\[[^\]]*\]|[\w.-]+):(?!\/\/)/.exec(text);
+  if (scp) return scp[1]?.replace(/^\[|\]$/g, '');
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  return URL.canParse(withScheme) ? new URL(withScheme).hostname.replace(/^\[|\]$/g, '') || undefined : undefined;
+}
+
+/**
+ * The egress policy for git (a child process, which resolves the name itself): the remote's host and the
+ * addresses it resolves to are judged before git connects (server/platform/egress-connect.ts).
+ */
+export async function assertGitEgress(url: string): Promise<void> {
+  const host = gitRemoteHost(url);
+  if (host) await assertEgressResolved(host);
+}
+
 function runGit(args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; signal: AbortSignal; user?: ScriptUser }): Promise<string> {
   const identity = options.user ? { uid: options.user.uid, gid: options.user.gid } : {};
   return new Promise((resolve, reject) => {
@@ -163,12 +184,22 @@ export async function gitCheckout(spec: GitCheckoutSpec, options: { signal: Abor
     }
   }
   const temporary = spec.destination === undefined || spec.destination.trim() === '';
-  const scratch = temporary ? await fs.mkdtemp(path.join(os.tmpdir(), 'wk-checkout-')) : undefined;
-  const dir = scratch ? path.join(scratch, 'checkout') : path.resolve(spec.destination ?? '');
+  // In an organization's scope (hosted mode) both stay inside the organization's own work folder (work-dir.ts).
+  let destination: string | undefined;
+  let workRoot: string | undefined;
+  try {
+    destination = temporary ? undefined : await checkoutDestination(spec.destination ?? '');
+    workRoot = temporary ? await scriptWorkRoot() : undefined;
+  } catch (error) {
+    throw new GitCheckoutError(error instanceof Error ? error.message : String(error));
+  }
+  const scratch = workRoot !== undefined ? await fs.mkdtemp(path.join(workRoot, 'wk-checkout-')) : undefined;
+  const dir = scratch ? path.join(scratch, 'checkout') : (destination ?? '');
   // Keys and passwords live only while git runs, outside the checkout the script can read.
   const secrets = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-git-auth-'));
   const removeScratch = () => (scratch ? fs.rm(scratch, { recursive: true, force: true }) : Promise.resolve());
   try {
+    await assertGitEgress(target.url);
     const { env, config } = await credentials(spec, target, secrets);
     const git = (args: string[], cwd?: string) => runGit([...config, ...args], { env, signal: options.signal, ...(cwd ? { cwd } : {}) });
     const depth = target.depth > 0 ? ['--depth', String(target.depth)] : [];

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { collectArtifacts, type ArtifactSpec, type CollectedArtifacts } from '../artifacts/collect';
 import { EXEC_USER_ENV, execUserSetting } from '../config';
+import { scriptWorkRoot } from './work-dir';
 
 /** Output kept per stream by default: enough to read, bounded so a chatty script cannot fill memory or the database. */
 export const MAX_SCRIPT_OUTPUT = 64 * 1024;
@@ -130,9 +131,12 @@ export async function handOver(root: string, user: ScriptUser): Promise<void> {
   await walk(root);
 }
 
-/** A fresh working directory for a script (under TMPDIR), owned by the user it runs as. */
+/**
+ * A fresh working directory for a script, owned by the user it runs as: under TMPDIR, or in an
+ * organization's scope (hosted mode) inside that organization's own work folder (work-dir.ts).
+ */
 export async function makeScriptDir(prefix = 'wk-script-'): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const dir = await fs.mkdtemp(path.join(await scriptWorkRoot(), prefix));
   const user = scriptUser();
   if (user) await fs.chown(dir, user.uid, user.gid);
   return dir;

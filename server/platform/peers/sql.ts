@@ -1,11 +1,13 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { assertEgressResolved } from '../egress-connect';
 import { isRecord } from '../errors';
 import { isUrlForm, safeMessage, withCredentials } from './credentials';
 
 /**
- * Queries against a user's own PostgreSQL or MySQL/MariaDB (health checks, catalog scrapers): one client
- * per query, never the app's pool, limited in time and stopped by the caller's signal.
+ * Queries against a user's own PostgreSQL or MySQL/MariaDB (health checks, catalog scrapers, playbook sql
+ * actions, view queries, connection tests): one client per query, never the app's pool, limited in time,
+ * stopped by the caller's signal, and only to a host the egress policy admits (egress-connect.ts).
  */
 
 /** A database as canary-checker and config-db write it: a url with optional `$(username)`/`$(password)`. */
@@ -83,6 +85,8 @@ export async function queryPostgres(target: SqlTarget, query: string, options: S
   } catch (error) {
     throw new SqlConnectionInvalid(`url is not a valid connection string: ${safeMessage(error, [target.password, connection])}`);
   }
+  // The egress policy judges the host (and its addresses) before the driver connects.
+  await assertEgressResolved(client.host ?? '');
   // A connection that fails later (server gone) must not become an unhandled 'error' event.
   client.on('error', () => undefined);
   let ending: Promise<void> | undefined;
@@ -171,6 +175,7 @@ export function mysqlOptions(target: SqlTarget): MysqlConnectable | string {
 export async function queryMysql(target: SqlTarget, query: string, options: SqlQueryOptions): Promise<Array<Record<string, unknown>>> {
   const connectable = mysqlOptions(target);
   if (typeof connectable === 'string') throw new SqlConnectionInvalid(connectable);
+  if (connectable.socketPath === undefined) await assertEgressResolved(connectable.host ?? '');
   let connection: mysql.Connection | undefined;
   const abort = () => connection?.destroy();
   options.signal.addEventListener('abort', abort, { once: true });

@@ -8,11 +8,16 @@ import type { SecretStore } from './store';
 /** Property keys that hold a credential whatever the type says (bearer, apiKey, secretKey, token, …). */
 const SECRET_PROPERTY = /pass|secret|token|key|bearer|auth|cred|private/i;
 
+/** A field that holds a user name (`username`, `user`): its value is never treated as a secret. */
+export function isUserNameField(key: string | undefined): boolean {
+  return key !== undefined && /^(user|username|userName)$/.test(key);
+}
+
 /** The password of a URL's user info (decoded and as written), when it has one. */
 function urlCredentials(url: string): string[] {
   const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@\s]*)@/i.exec(url.trim());
   if (!match) return [];
-  const userInfo = match[1] as string;
+  const userInfo = match[1] ?? '';
   const colon = userInfo.indexOf(':');
   if (colon < 0) return [];
   const written = userInfo.slice(colon + 1);
@@ -27,12 +32,13 @@ function urlCredentials(url: string): string[] {
 
 /**
  * The clear values of a resolved connection a run must not store or send: its password, certificate,
- * username, the password in its URL, a URL the type treats as a secret (a webhook URL), its secret
- * properties, and `username:password` (so a Basic authorization header's base64 is caught too).
+ * the password in its URL, a URL the type treats as a secret (a webhook URL), its secret properties, and
+ * `username:password` (so a Basic authorization header's base64 is caught too). Never its user name: a
+ * user name is not a secret, and a result that shows it (`SELECT current_user`) shows it as it is.
  */
 export function connectionSecretValues(connection: ResolvedConnection): string[] {
   const def = connectionType(connection.type);
-  const out = [connection.password, connection.certificate, connection.username, ...urlCredentials(connection.url)];
+  const out = [connection.password, connection.certificate, ...urlCredentials(connection.url)];
   if (connection.username && connection.password) out.push(`${connection.username}:${connection.password}`);
   if (def?.fields.some((field) => field.target === 'url' && field.input === 'secret')) out.push(connection.url);
   for (const [key, value] of Object.entries(connection.properties)) {
@@ -66,7 +72,8 @@ export async function collectSpecSecrets(store: SecretStore, spec: unknown, name
       return;
     }
     if (!isRecord(value)) return;
-    if (value.valueFrom !== undefined) values.add(await resolveEnvVar(store, namespace, value, key ?? '').catch(() => undefined));
+    // A user name read from a Secret is still a user name, not a secret.
+    if (value.valueFrom !== undefined && !isUserNameField(key)) values.add(await resolveEnvVar(store, namespace, value, key ?? '').catch(() => undefined));
     for (const [name, item] of Object.entries(value)) if (name !== 'valueFrom') await walk(item, name);
   };
   await walk(spec, undefined);

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { codeOf } from '../errors';
 import { ENCRYPTED_PREFIX } from '../../../common/connections';
 
 /**
@@ -92,7 +93,8 @@ export class Keyring {
 
   encrypt(plain: string): string {
     const id = this.activeId;
-    const key = this.byId.get(id) as Buffer;
+    const key = this.byId.get(id);
+    if (!key) throw new Error(`the active key ${id} is not in the keyring`);
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const body = Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
@@ -152,7 +154,7 @@ export function loadKeyring(dataDir: string, env: NodeJS.ProcessEnv = process.en
     try {
       fs.linkSync(temp, file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (codeOf(error) !== 'EEXIST') throw error;
     } finally {
       fs.rmSync(temp, { force: true });
     }

@@ -166,12 +166,12 @@ export function redactingLogger<T extends object>(log: T, values: SecretValues):
       const member: unknown = Reflect.get(target, property, receiver);
       if (typeof member !== 'function') return member;
       if (typeof property === 'string' && LOG_METHODS.has(property)) {
-        return (...args: unknown[]) => (member as (...items: unknown[]) => unknown).apply(target, args.map((arg) => values.redactDeep(arg)));
+        return (...args: unknown[]): unknown => Reflect.apply(member, target, args.map((arg) => values.redactDeep(arg)));
       }
       if (property === 'child') {
-        return (...args: unknown[]) => redactingLogger((member as (...items: unknown[]) => object).apply(target, args.map((arg) => values.redactDeep(arg))), values);
+        return (...args: unknown[]): object => redactingLogger<object>(Reflect.apply(member, target, args.map((arg) => values.redactDeep(arg))), values);
       }
-      return (member as (...items: unknown[]) => unknown).bind(target);
+      return member.bind(target);
     },
   });
 }

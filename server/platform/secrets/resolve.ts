@@ -23,22 +23,27 @@ function quote(text: string): string {
   return JSON.stringify(text);
 }
 
+/** ` (looked up on agent "edge-1")` for a store that names where it looks (SecretStore.at), else nothing. */
+function lookedUp(store: SecretStore): string {
+  return store.place ? ` (looked up on ${store.place})` : '';
+}
+
 /** A stored reference's value, read in `namespace`. */
 export async function resolveReference(store: SecretStore, namespace: string, ref: ValueReference, where: string): Promise<string> {
   if (ref.kind === 'serviceaccount') {
     const token = await serviceAccountToken(store.pool, ref.name);
-    if (!token) throw new UnresolvedReference(`${where}: no account ${quote(ref.name)} to issue a token for (a service account is a person of this console, named by email)`);
+    if (!token) throw new UnresolvedReference(`${where}: no account ${quote(ref.name)} to issue a token for (a service account is a person of this console, named by email)${lookedUp(store)}`);
     return token;
   }
   if (ref.kind === 'helm') return helmValue(store, namespace, ref.name, ref.key, where);
   const kind = ref.kind === 'secret' ? 'Secret' : 'ConfigMap';
   const label = ref.kind === 'secret' ? 'secret' : 'config map';
   const data = await store.data(kind, namespace, ref.name);
-  if (!data) throw new UnresolvedReference(`${where}: ${label} ${quote(ref.name)} not found in namespace ${quote(namespace)}`);
+  if (!data) throw new UnresolvedReference(`${where}: ${label} ${quote(ref.name)} not found in namespace ${quote(namespace)}${lookedUp(store)}`);
   const value = Object.hasOwn(data, ref.key) ? data[ref.key] : undefined;
   if (value === undefined) {
     const keys = Object.keys(data).sort();
-    throw new UnresolvedReference(`${where}: ${label} ${quote(ref.name)} in namespace ${quote(namespace)} has no key ${quote(ref.key)}${keys.length > 0 ? ` (its keys: ${keys.join(', ')})` : ' (it has no keys)'}`);
+    throw new UnresolvedReference(`${where}: ${label} ${quote(ref.name)} in namespace ${quote(namespace)} has no key ${quote(ref.key)}${keys.length > 0 ? ` (its keys: ${keys.join(', ')})` : ' (it has no keys)'}${lookedUp(store)}`);
   }
   return store.reveal(value);
 }
@@ -66,7 +71,7 @@ function merge(base: unknown, over: unknown): unknown {
 async function helmValue(store: SecretStore, namespace: string, release: string, key: string, where: string): Promise<string> {
   const revisions = await store.helmReleases(namespace, release);
   const latest = revisions?.[0];
-  if (!latest) throw new UnresolvedReference(`${where}: Helm release ${quote(release)} not found in namespace ${quote(namespace)} (no Secret labelled owner=helm, name=${release})`);
+  if (!latest) throw new UnresolvedReference(`${where}: Helm release ${quote(release)} not found in namespace ${quote(namespace)} (no Secret labelled owner=helm, name=${release})${lookedUp(store)}`);
   let values: unknown;
   try {
     const encoded = store.reveal(latest.release ?? '');
@@ -84,7 +89,7 @@ async function helmValue(store: SecretStore, namespace: string, release: string,
     throw new UnresolvedReference(`${where}: ${quote(key)} is not a JSONPath into the values of Helm release ${quote(release)}`);
   }
   const value = found[0];
-  if (value === undefined || value === null) throw new UnresolvedReference(`${where}: the values of Helm release ${quote(release)} in namespace ${quote(namespace)} have nothing at ${quote(key)}`);
+  if (value === undefined || value === null) throw new UnresolvedReference(`${where}: the values of Helm release ${quote(release)} in namespace ${quote(namespace)} have nothing at ${quote(key)}${lookedUp(store)}`);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -139,7 +144,7 @@ export async function resolveEnvVar(store: SecretStore, namespace: string, envVa
 export function parseConnectionReference(text: string, namespace: string): { namespace: string; name: string } | undefined {
   const match = /^connection:\/\/(?:([^/\s]+)\/)?([^/\s]+)$/.exec(text.trim());
   if (!match) return undefined;
-  return { namespace: match[1] ?? namespace, name: match[2] as string };
+  return { namespace: match[1] ?? namespace, name: match[2] ?? '' };
 }
 
 /** A stored connection with every secret decrypted and every reference read (in its own namespace). */
@@ -168,6 +173,6 @@ export async function resolveConnection(store: SecretStore, reference: string, n
   const target = parseConnectionReference(reference, namespace);
   if (!target) throw new UnresolvedReference(`${where}: ${quote(reference)} is not a connection reference (connection://<namespace>/<name>)`);
   const row = await store.connection(target.namespace, target.name);
-  if (!row) throw new UnresolvedReference(`${where}: connection ${quote(`${target.namespace}/${target.name}`)} not found`);
+  if (!row) throw new UnresolvedReference(`${where}: connection ${quote(`${target.namespace}/${target.name}`)} not found${lookedUp(store)}`);
   return revealConnection(store, row);
 }

@@ -24,6 +24,42 @@ function againMap(keyring: Keyring, map: Record<string, unknown>, count: { n: nu
   return Object.fromEntries(Object.entries(map).map(([key, value]) => [key, again(keyring, value, count)]));
 }
 
+/** Encrypts one batch of connections (after `after`, by id) again with the newest key; answers the batch's last id. */
+async function rotateConnections(client: pg.PoolClient, keyring: Keyring, after: string, count: { n: number }): Promise<string | undefined> {
+  const { rows } = await client.query<{ id: string; url: string | null; username: string | null; password: string | null; certificate: string | null; properties: Record<string, unknown> }>(
+    'SELECT id, url, username, password, certificate, properties FROM connections WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE',
+    [after, BATCH],
+  );
+  const before = count.n;
+  const changed = rows.map((row) => ({
+    id: row.id,
+    url: again(keyring, row.url, count),
+    username: again(keyring, row.username, count),
+    password: again(keyring, row.password, count),
+    certificate: again(keyring, row.certificate, count),
+    properties: JSON.stringify(againMap(keyring, row.properties, count)),
+  }));
+  if (count.n > before) {
+    await client.query(
+      `UPDATE connections c SET url = u.url, username = u.username, password = u.password, certificate = u.certificate, properties = u.properties::jsonb
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, url, username, password, certificate, properties) WHERE c.id = u.id`,
+      [changed.map((r) => r.id), changed.map((r) => r.url), changed.map((r) => r.username), changed.map((r) => r.password), changed.map((r) => r.certificate), changed.map((r) => r.properties)],
+    );
+  }
+  return rows.at(-1)?.id;
+}
+
+/** Encrypts one batch of Secrets' data (after `after`, by id) again with the newest key; answers the batch's last id. */
+async function rotateSecretData(client: pg.PoolClient, keyring: Keyring, after: string, count: { n: number }): Promise<string | undefined> {
+  const { rows } = await client.query<{ id: string; data: Record<string, unknown> }>('SELECT id, data FROM secrets WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE', [after, BATCH]);
+  const before = count.n;
+  const changed = rows.map((row) => ({ id: row.id, data: JSON.stringify(againMap(keyring, row.data, count)) }));
+  if (count.n > before) {
+    await client.query('UPDATE secrets s SET data = u.data::jsonb FROM unnest($1::uuid[], $2::text[]) AS u(id, data) WHERE s.id = u.id', [changed.map((r) => r.id), changed.map((r) => r.data)]);
+  }
+  return rows.at(-1)?.id;
+}
+
 /**
  * `watchkeeper secrets rotate`: a new key becomes the one values are written with, and every stored
  * secret is re-encrypted under it, a batch of rows per transaction, while the console keeps running
@@ -40,37 +76,7 @@ export async function rotateSecrets(pool: pg.Pool, dataDir: string, options: { r
       let last: string | undefined;
       try {
         await client.query('BEGIN');
-        const { rows } =
-          table === 'connections'
-            ? await client.query<{ id: string; url: string | null; username: string | null; password: string | null; certificate: string | null; properties: Record<string, unknown> }>(
-                'SELECT id, url, username, password, certificate, properties FROM connections WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE',
-                [after, BATCH],
-              )
-            : await client.query<{ id: string; data: Record<string, unknown> }>('SELECT id, data FROM secrets WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE', [after, BATCH]);
-        last = rows.at(-1)?.id;
-        const before = count.n;
-        if (table === 'connections') {
-          const changed = (rows as Array<{ id: string; url: string | null; username: string | null; password: string | null; certificate: string | null; properties: Record<string, unknown> }>).map((row) => ({
-            id: row.id,
-            url: again(keyring, row.url, count),
-            username: again(keyring, row.username, count),
-            password: again(keyring, row.password, count),
-            certificate: again(keyring, row.certificate, count),
-            properties: JSON.stringify(againMap(keyring, row.properties, count)),
-          }));
-          if (count.n > before) {
-            await client.query(
-              `UPDATE connections c SET url = u.url, username = u.username, password = u.password, certificate = u.certificate, properties = u.properties::jsonb
-               FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, url, username, password, certificate, properties) WHERE c.id = u.id`,
-              [changed.map((r) => r.id), changed.map((r) => r.url), changed.map((r) => r.username), changed.map((r) => r.password), changed.map((r) => r.certificate), changed.map((r) => r.properties)],
-            );
-          }
-        } else {
-          const changed = (rows as Array<{ id: string; data: Record<string, unknown> }>).map((row) => ({ id: row.id, data: JSON.stringify(againMap(keyring, row.data, count)) }));
-          if (count.n > before) {
-            await client.query('UPDATE secrets s SET data = u.data::jsonb FROM unnest($1::uuid[], $2::text[]) AS u(id, data) WHERE s.id = u.id', [changed.map((r) => r.id), changed.map((r) => r.data)]);
-          }
-        }
+        last = table === 'connections' ? await rotateConnections(client, keyring, after, count) : await rotateSecretData(client, keyring, after, count);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);

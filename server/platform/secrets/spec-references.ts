@@ -1,4 +1,5 @@
 import type { ResolvedConnection } from '../connections/types';
+import { connectionSecretValues, isUserNameField } from './collect';
 import { isRecord } from '../errors';
 import { parseConnectionReference, resolveConnection, resolveEnvVar } from './resolve';
 import type { SecretStore } from './store';
@@ -44,9 +45,6 @@ export function fillFromConnection(target: Record<string, unknown>, connection: 
   return out;
 }
 
-function connectionSecrets(connection: ResolvedConnection): string[] {
-  return [connection.password, connection.certificate, connection.username, ...Object.values(connection.properties)].filter((value) => value.length >= 3);
-}
 
 async function walk(store: SecretStore, value: unknown, namespace: string, where: string, secrets: string[]): Promise<unknown> {
   if (Array.isArray(value)) {
@@ -57,14 +55,16 @@ async function walk(store: SecretStore, value: unknown, namespace: string, where
   if (!isRecord(value)) return value;
   if (value.valueFrom !== undefined && Object.keys(value).every((key) => ENV_VAR_KEYS.has(key))) {
     const resolved = await resolveEnvVar(store, namespace, value, where);
-    secrets.push(resolved);
+    // A user name read from a Secret is still a user name, not a secret.
+    if (!isUserNameField(where.split('.').pop())) secrets.push(resolved);
     const { valueFrom: _dropped, ...rest } = value;
     return { ...rest, value: resolved };
   }
   let current: Record<string, unknown> = value;
   if (typeof value.connection === 'string' && parseConnectionReference(value.connection, namespace)) {
     const connection = await resolveConnection(store, value.connection, namespace, `${where}.connection`);
-    secrets.push(...connectionSecrets(connection));
+    // Its secrets (password, certificate, tokens), never its user name or its plain properties (a database, a region).
+    secrets.push(...connectionSecretValues(connection));
     current = fillFromConnection(value, connection);
   }
   const out: Record<string, unknown> = {};

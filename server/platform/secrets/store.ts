@@ -36,12 +36,22 @@ interface Entry<T> {
 export class SecretStore {
   private readonly cache = new Map<string, Entry<unknown>>();
   private listener: Listener | undefined;
+  /**
+   * Where this store looks things up, named by the messages of what it cannot find (`agent "edge-1"`: an
+   * agent resolving the references of an action upstream gave it); unset on the console's own store.
+   */
+  readonly place: string | undefined = undefined;
 
   constructor(
     readonly pool: pg.Pool,
     readonly keyring: Keyring,
     private readonly ttlMs = 60_000,
   ) {}
+
+  /** This store (the same database and cache) whose lookups that find nothing say they were made at `place`. */
+  at(place: string): SecretStore {
+    return Object.create(this, { place: { value: place, enumerable: true } }) as SecretStore;
+  }
 
   encrypt(plain: string): string {
     return this.keyring.encrypt(plain);

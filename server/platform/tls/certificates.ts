@@ -1,8 +1,9 @@
-import { randomBytes, webcrypto, X509Certificate, createPrivateKey } from 'node:crypto';
+import { randomBytes, X509Certificate, createPrivateKey } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { codeOf } from '../errors';
+import type * as X509 from '@peculiar/x509';
 
 /**
  * The console's own certificate authority (docs/OPERATIONS.md "HTTPS"): made in `<data dir>/tls` on first
@@ -34,9 +35,11 @@ const SERVER_DAYS = 397;
 export const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Node's Web Crypto (node:crypto's webcrypto is the same object), typed as the DOM's, which @peculiar/x509 takes. */
+const webcrypto: Crypto = globalThis.crypto;
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
-type X509Module = typeof import('@peculiar/x509');
+type X509Module = typeof X509;
 let x509Module: Promise<X509Module> | undefined;
 
 /** @peculiar/x509 needs a Reflect metadata polyfill loaded before it (its dependency injection uses it). */
@@ -44,7 +47,7 @@ function loadX509(): Promise<X509Module> {
   x509Module ??= (async () => {
     await import('reflect-metadata');
     const x509 = await import('@peculiar/x509');
-    x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+    x509.cryptoProvider.set(webcrypto);
     return x509;
   })();
   return x509Module;
@@ -97,7 +100,7 @@ function pem(label: string, der: ArrayBuffer): string {
 
 async function importPrivateKey(keyPem: string): Promise<CryptoKey> {
   const der = createPrivateKey(keyPem).export({ format: 'der', type: 'pkcs8' });
-  return webcrypto.subtle.importKey('pkcs8', der, ALGORITHM, true, ['sign']) as Promise<CryptoKey>;
+  return webcrypto.subtle.importKey('pkcs8', der, ALGORITHM, true, ['sign']);
 }
 
 /** Whether a PEM certificate parses, belongs to the key and is valid for at least RENEW_BEFORE more. */
@@ -115,7 +118,7 @@ function usable(certPem: string | undefined, keyPem: string | undefined, now: Da
 }
 
 async function makeCa(x509: X509Module, now: Date, label: string): Promise<{ cert: string; key: string }> {
-  const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serialNumber(),
     name: [{ CN: [`Watchkeeper local CA (${label})`] }, { O: ['Watchkeeper'] }],
@@ -133,7 +136,7 @@ async function makeCa(x509: X509Module, now: Date, label: string): Promise<{ cer
 }
 
 async function makeServer(x509: X509Module, now: Date, ca: { cert: string; key: string }, names: { dns: string[]; ips: string[] }): Promise<{ cert: string; key: string }> {
-  const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const caCert = new x509.X509Certificate(ca.cert);
   const caNotAfter = caCert.notAfter.getTime();
   const cert = await x509.X509CertificateGenerator.create({

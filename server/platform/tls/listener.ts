@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 

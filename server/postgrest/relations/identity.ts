@@ -3,7 +3,7 @@ import type { RelationDef } from '../registry';
 const PERMISSION_COLUMNS = [
   'id', 'name', 'namespace', 'description', 'action', 'deny', 'subject', 'subject_type', 'person_id', 'team_id', 'notification_id',
   'object', 'object_selector', 'config_id', 'component_id', 'canary_id', 'playbook_id', 'connection_id', 'tags', 'agents', 'until',
-  'source', 'error', 'created_by', 'updated_by', 'created_at', 'updated_at', 'deleted_at',
+  'source', 'error', 'created_by', 'updated_by', 'created_at', 'updated_at', 'deleted_at', 'waiting_for',
 ];
 const PERMISSION_WRITABLE = [
   'name', 'namespace', 'description', 'action', 'deny', 'subject', 'subject_type', 'person_id', 'team_id', 'notification_id',
@@ -92,6 +92,24 @@ export const identityRelations: RelationDef[] = [
     primaryKey: ['id'],
     softDelete: true,
     notNull: ['id', 'name', 'namespace', 'labels', 'people', 'teams', 'selectors', 'source', 'created_at', 'updated_at'],
+  },
+  {
+    // Scope resources (applied from YAML, migration 0041): the targets a permission's object names in `scopes`.
+    name: 'scopes',
+    rbac: 'rbac',
+    readable: ['id', 'name', 'namespace', 'description', 'labels', 'targets', 'source', 'created_by', 'created_at', 'updated_at', 'deleted_at'],
+    primaryKey: ['id'],
+    softDelete: true,
+    notNull: ['id', 'name', 'namespace', 'labels', 'targets', 'source', 'created_at', 'updated_at'],
+  },
+  {
+    // Plugin resources (applied from YAML, migration 0041): stored, never run.
+    name: 'plugins',
+    rbac: 'rbac',
+    readable: ['id', 'name', 'namespace', 'labels', 'spec', 'source', 'created_by', 'created_at', 'updated_at', 'deleted_at'],
+    primaryKey: ['id'],
+    softDelete: true,
+    notNull: ['id', 'name', 'namespace', 'labels', 'spec', 'source', 'created_at', 'updated_at'],
   },
   {
     // The Permissions page (spec §3: summary rows carry person, team and group).

@@ -1,4 +1,4 @@
-import { incidentWriteHooks } from '../../features/incidents/events';
+import { registeredAfterWrite } from '../hooks';
 import type { RelationDef } from '../registry';
 
 const createdBy = { created_by: (actor: { id: string } | undefined) => actor?.id };
@@ -31,7 +31,7 @@ export const incidentRelations: RelationDef[] = [
     updatable: INCIDENT_WRITABLE,
     primaryKey: ['id'],
     insertDefaults: createdBy,
-    afterWrite: incidentWriteHooks.incidents,
+    afterWrite: registeredAfterWrite('incidents'),
     relationships: [
       people('incidents', 'commander_id'),
       people('incidents', 'communicator_id'),
@@ -69,7 +69,7 @@ export const incidentRelations: RelationDef[] = [
     deletable: true,
     primaryKey: ['id'],
     insertDefaults: createdBy,
-    afterWrite: incidentWriteHooks.evidences,
+    afterWrite: registeredAfterWrite('evidences'),
     relationships: [
       { name: 'evidences_hypothesis_id_fkey', target: 'hypotheses', columns: [['hypothesis_id', 'id']] },
       { name: 'evidences_check_id_fkey', target: 'checks', columns: [['check_id', 'id']] },
@@ -87,7 +87,7 @@ export const incidentRelations: RelationDef[] = [
     deletable: true,
     primaryKey: ['id'],
     insertDefaults: createdBy,
-    afterWrite: incidentWriteHooks.comments,
+    afterWrite: registeredAfterWrite('comments'),
     relationships: [
       { name: 'comments_incident_id_fkey', target: 'incidents', columns: [['incident_id', 'id']] },
       { name: 'comments_hypothesis_id_fkey', target: 'hypotheses', columns: [['hypothesis_id', 'id']] },
@@ -103,7 +103,7 @@ export const incidentRelations: RelationDef[] = [
     deletable: true,
     primaryKey: ['id'],
     insertDefaults: createdBy,
-    afterWrite: incidentWriteHooks.responders,
+    afterWrite: registeredAfterWrite('responders'),
     relationships: [
       { name: 'responders_incident_id_fkey', target: 'incidents', columns: [['incident_id', 'id']] },
       people('responders', 'person_id'),

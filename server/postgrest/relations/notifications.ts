@@ -7,13 +7,13 @@ const NOTIFICATION_COLUMNS = [
   'id', 'name', 'namespace', 'labels', 'spec', 'events', 'title', 'template', 'filter', 'properties', 'person_id', 'team_id', 'playbook_id',
   'custom_services', 'fallback_person_id', 'fallback_team_id', 'fallback_playbook_id', 'fallback_custom_services', 'fallback_delay',
   'repeat_interval', 'group_by', 'group_by_interval', 'wait_for', 'wait_for_eval_period', 'inhibitions', 'disabled', 'error', 'error_at',
-  'source', 'agent_id', 'created_by', 'created_at', 'updated_at', 'deleted_at',
+  'source', 'agent_id', 'created_by', 'created_at', 'updated_at', 'deleted_at', 'waiting_for',
 ];
 
 const SUMMARY_COLUMNS = [
   'id', 'name', 'namespace', 'labels', 'events', 'title', 'filter', 'person_id', 'team_id', 'playbook_id', 'custom_services', 'repeat_interval',
   'group_by', 'wait_for', 'inhibitions', 'disabled', 'error', 'error_at', 'source', 'created_by', 'created_at', 'updated_at', 'deleted_at',
-  'sent', 'failed', 'pending', 'silenced', 'suppressed', 'last_sent', 'last_failed', 'status',
+  'sent', 'failed', 'pending', 'silenced', 'suppressed', 'last_sent', 'last_failed', 'status', 'waiting_for',
 ];
 
 const HISTORY_COLUMNS = [

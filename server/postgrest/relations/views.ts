@@ -1,8 +1,11 @@
-import { viewWriteHook } from '../../features/views/views';
 import { assertSpecCapabilities } from '../../platform/auth/capabilities';
 import { rowNameIssues } from '../../platform/names';
 import { asPgrstRefusal, PgrstError } from '../errors';
+import { registeredAfterWrite } from '../hooks';
 import type { RelationDef } from '../registry';
+
+/** The views feature's check of a written view (its postgrestHooks). */
+const viewWriteHook = registeredAfterWrite('views');
 
 const fk = (relation: string, column: string, target: string) => ({ name: `${relation}_${column}_fkey`, target, columns: [[column, 'id']] as const });
 

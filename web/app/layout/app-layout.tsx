@@ -10,7 +10,7 @@ import type { AppRoute } from '../route-types';
 import { useSession } from '../session';
 import { Sidebar } from './sidebar';
 
-/** Settings → Organizations (web/features/organizations-admin), open to administrators before they choose one. */
+/** Settings → Organizations (web/features/organizations-admin), open to platform administrators before they choose one. */
 const ORGANIZATIONS_ADMIN_PATH = '/settings/organizations';
 
 /** Where a person who is not (fully) signed in goes, coming back to `here` afterwards (spec §6). */
@@ -47,10 +47,12 @@ export function SessionGate({ loading, children }: { loading: ReactNode; childre
   // Spec §6: hosted mode needs an organization selected (docs/HOSTED.md).
   const hosted = session.user?.hosted;
   if (hosted && !hosted.organization) {
-    // An administrator may manage the organizations before choosing one: the first one is made there.
-    const admin = session.user?.roles.includes('admin') === true;
-    if (admin && location.pathname === ORGANIZATIONS_ADMIN_PATH) return children;
-    return <OrganizationChooser hosted={hosted} signOut={session.signOut} manage={admin ? ORGANIZATIONS_ADMIN_PATH : undefined} />;
+    // A platform administrator may manage the organizations before choosing one: the first one is made there.
+    // Nobody else: outside an organization the server lets no one else manage any (docs/HOSTED.md), and the
+    // console's own admin role counts for nothing there.
+    const platformAdmin = session.user?.platformAdmin === true;
+    if (platformAdmin && location.pathname === ORGANIZATIONS_ADMIN_PATH) return children;
+    return <OrganizationChooser hosted={hosted} signOut={session.signOut} manage={platformAdmin ? ORGANIZATIONS_ADMIN_PATH : undefined} />;
   }
   // Spec §1: the provisioning screen until the organization's backend answers (web/features/hosted).
   if (hosted?.organization) return <BackendGate organization={hosted.organization}>{children}</BackendGate>;

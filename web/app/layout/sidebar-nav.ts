@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { AppRoute } from '../route-types';
+import type { SessionUser } from '../session';
 
 export interface NavItem {
   label: string;
@@ -19,20 +20,22 @@ export type CanRead = (resource: NonNullable<AppRoute['access']>['resource']) =>
 
 /**
  * The sidebar's entries: main items in spec §2 order (their `order`), the Settings submenu sorted by
- * label; items of disabled features, of pages whose resource the person may not read and of pages of
- * another sign-in mode (`authMode`, while the mode is unknown too) are left out.
+ * label; items of disabled features, of pages whose resource the person may not read (or whose `allows`
+ * refuses them) and of pages of another sign-in mode (`authMode`, while the mode is unknown too) are left out.
  */
 export function buildNav(
   routes: readonly AppRoute[],
   isEnabled: (feature: string | undefined) => boolean,
   canRead: CanRead = () => true,
   authMode?: string,
+  /** The signed-in person, for pages that say themselves who may open them (`allows`). */
+  user?: SessionUser,
 ): Nav {
   const main: (NavItem & { order: number })[] = [];
   const settings: NavItem[] = [];
   for (const route of routes) {
     if (!route.nav || !isEnabled(route.feature)) continue;
-    if (route.access && !canRead(route.access.resource)) continue;
+    if (route.allows ? !(user && route.allows(user)) : route.access && !canRead(route.access.resource)) continue;
     if (route.authMode && route.authMode !== authMode) continue;
     const item = { label: route.nav.label, to: route.nav.to ?? `/${route.path}`, icon: route.nav.icon };
     if (route.nav.section === 'settings') settings.push(item);

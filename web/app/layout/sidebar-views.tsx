@@ -33,9 +33,9 @@ import {
   Workflow,
   type LucideIcon,
 } from 'lucide-react';
-import { z } from 'zod';
 import { LOOKUP_STALE_TIME_MS } from '@common/constants';
 import { db } from '@web/lib/db';
+import { list, optionalNumber, optionalText, record, text } from '@web/lib/shape';
 import type { NavItem } from './sidebar-nav';
 
 /**
@@ -120,14 +120,22 @@ export function viewIcon(name: string | null | undefined): LucideIcon {
 
 export const sidebarViewsKey = ['views', 'sidebar'] as const;
 
-const sidebarViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string().nullish(),
-  icon: z.string().nullish(),
-  ordinal: z.number().nullish(),
-});
-export type SidebarView = z.infer<typeof sidebarViewSchema>;
+export interface SidebarView {
+  id: string;
+  name: string;
+  title?: string | null | undefined;
+  icon?: string | null | undefined;
+  ordinal?: number | null | undefined;
+}
+
+/** Reads views_summary rows (the sidebar is in the shell: no zod here, web/lib/shape.ts). */
+export function parseSidebarViews(data: unknown): SidebarView[] {
+  return list(data, 'views').map((row, index) => {
+    const view = record(row, `views[${index}]`);
+    const where = `views[${index}]`;
+    return { id: text(view, 'id', where), name: text(view, 'name', where), title: optionalText(view, 'title', where), icon: optionalText(view, 'icon', where), ordinal: optionalNumber(view, 'ordinal', where) };
+  });
+}
 
 const labelOf = (view: SidebarView) => view.title?.trim() || view.name;
 
@@ -154,7 +162,7 @@ export function useSidebarViews(enabled: boolean): NavItem[] {
     queryFn: async ({ signal }) => {
       const { data, error } = await db.from('views_summary').select('id,name,title,icon,ordinal').eq('sidebar', true).order('ordinal', { nullsFirst: false }).limit(SIDEBAR_VIEWS_LIMIT).abortSignal(signal);
       if (error) throw new Error(error.message, { cause: error });
-      return viewNavItems(z.array(sidebarViewSchema).parse(data ?? []));
+      return viewNavItems(parseSidebarViews(data ?? []));
     },
   });
   return enabled ? (query.data ?? []) : [];

@@ -50,7 +50,7 @@ export function Sidebar({ routes }: { routes: readonly AppRoute[] }) {
 
   const loading = session.status === 'loading' || !flags.ready;
   const authMode = useAuthMode().data?.mode;
-  const nav = buildNav(routes, flags.isEnabled, (resource) => access.can(resource, 'read'), authMode);
+  const nav = buildNav(routes, flags.isEnabled, (resource) => access.can(resource, 'read'), authMode, session.status === 'ready' ? session.user : undefined);
   // Spec §2: views flagged for the sidebar follow the fixed items (not when the 'views' area is off or unreadable).
   const views = useSidebarViews(!loading && access.ready && flags.isEnabled('views') && access.can('views', 'read'));
   // Spec §6: viewers and guests do not see the Settings navigation.

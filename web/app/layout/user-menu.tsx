@@ -1,14 +1,16 @@
 import { Bot, CircleUser, Download, LogOut, UserRound } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { openKubeconfig } from '@web/features/mcp/kubeconfig';
-import { KubeconfigModal } from '@web/features/mcp/kubeconfig-modal';
 import { initials } from '@web/lib/initials';
 import { toast } from '@web/lib/toast';
 import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '@web/ui/primitives/dropdown-menu';
 import { IconButton } from '@web/ui/primitives/icon-button';
 import { useSession } from '../session';
 import { FRONTEND_VERSION, useBackendVersion, versionLine } from '../version';
+
+// Loaded when first opened: the dialog is not part of the shell (bench/bundle.ts).
+const KubeconfigModal = lazy(() => import('@web/features/mcp/kubeconfig-modal').then((module) => ({ default: module.KubeconfigModal })));
 
 function Avatar({ name, avatar, large }: { name: string; avatar?: string | undefined; large?: boolean }) {
   if (avatar) return <img src={avatar} alt="" aria-hidden="true" className={`shrink-0 rounded-full object-cover ${large ? 'size-9' : 'size-7'}`} />;
@@ -101,7 +103,11 @@ export function UserMenu() {
           </>
         ) : null}
       </DropdownMenu>
-      <KubeconfigModal open={kubeconfigOpen} onClose={() => setKubeconfigOpen(false)} />
+      {kubeconfigOpen ? (
+        <Suspense fallback={null}>
+          <KubeconfigModal open onClose={() => setKubeconfigOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -48,24 +48,33 @@ function Overview({ agent, now }: { agent: AgentSummary; now: Date }) {
           <HealthBadge health={agent.health} />
         </Item>
         <Item label="Version">{agent.version ?? '-'}</Item>
-        <Item label="Hostname">{agent.hostname ?? '-'}</Item>
-        <Item label="Created">
-          <DateTime value={agent.created_at ?? null} empty="-" />
-        </Item>
-        <Item label="Last seen">
-          <LastSeen value={agent.last_seen} now={now} />
-        </Item>
-        <Item label="Last received">
-          <LastSeen value={agent.last_received} now={now} />
-        </Item>
+        {agent.local ? null : (
+          <>
+            <Item label="Hostname">{agent.hostname ?? '-'}</Item>
+            <Item label="Created">
+              <DateTime value={agent.created_at ?? null} empty="-" />
+            </Item>
+            <Item label="Last seen">
+              <LastSeen value={agent.last_seen} now={now} />
+            </Item>
+            <Item label="Last received">
+              <LastSeen value={agent.last_received} now={now} />
+            </Item>
+          </>
+        )}
         {agent.description ? (
           <div className="col-span-2">
             <Item label="Description">{agent.description}</Item>
           </div>
         ) : null}
       </dl>
-      <section aria-label="Pushed resources">
-        <h3 className="mb-2 text-sm font-semibold text-slate-900">Pushed resources</h3>
+      {agent.local ? (
+        <p className="text-sm text-slate-600">
+          The local agent is this instance itself: what it runs and scrapes is its own, not pushed by an agent. Its job history is below.
+        </p>
+      ) : null}
+      <section aria-label={agent.local ? 'Resources' : 'Pushed resources'}>
+        <h3 className="mb-2 text-sm font-semibold text-slate-900">{agent.local ? 'Resources' : 'Pushed resources'}</h3>
         <dl className="grid grid-cols-5 gap-2">
           {COUNTS.map(([key, label]) => (
             <div key={key} className="rounded-md border border-slate-200 px-3 py-2">
@@ -94,8 +103,8 @@ function Overview({ agent, now }: { agent: AgentSummary; now: Date }) {
   );
 }
 
-/** The agent's job runs (job_history pushed by it), in server pages; page and open run live in the URL. */
-function AgentJobs({ id }: { id: string }) {
+/** The agent's job runs (job_history pushed by it, or run here for the local agent), in server pages; page and open run live in the URL. */
+function AgentJobs({ id, local }: { id: string; local: boolean }) {
   const [params, setParams] = useUrlParams();
   const read = readSearchParams(params);
   const pageIndex = readInteger(read.jobsPage, 0);
@@ -131,7 +140,7 @@ function AgentJobs({ id }: { id: string }) {
         columns={columns}
         getRowId={(row) => row.id}
         isLoading={jobs.isLoading}
-        emptyText="This agent has pushed no job runs yet"
+        emptyText={local ? 'No job runs yet' : 'This agent has pushed no job runs yet'}
         onRowClick={(row) => patch({ job: row.id })}
         pagination={{
           pageIndex,
@@ -180,7 +189,8 @@ export function AgentDetail({ id, now, canDelete, onClose, onDelete }: AgentDeta
       title={`Agent ${data.name}`}
       onClose={onClose}
       actions={
-        canDelete ? (
+        // The local agent (this instance) cannot be deleted (DELETE /api/agent refuses it).
+        canDelete && !data.local ? (
           <Button size="sm" variant="danger" onClick={() => onDelete(data)}>
             <Trash2 className="size-4" aria-hidden="true" />
             Delete
@@ -190,7 +200,7 @@ export function AgentDetail({ id, now, canDelete, onClose, onDelete }: AgentDeta
     >
       <div className="flex flex-col gap-6">
         <Overview agent={data} now={now} />
-        <AgentJobs id={id} />
+        <AgentJobs id={id} local={data.local === true} />
       </div>
     </Sheet>
   );

@@ -7,7 +7,7 @@ import { JOB_HISTORY_COLUMNS, jobHistorySchema } from '@web/features/settings/jo
 import type { JobHistoryPage } from '@web/features/settings/jobs/queries';
 import { deletedText } from './model';
 import { buildAgentJobsQuery, buildAgentsQuery, type AgentsQuery } from './query';
-import { AGENT_SUMMARY_COLUMNS, agentSummarySchema, deletedAgentSchema, generatedAgentSchema, type GeneratedAgent } from './schema';
+import { AGENT_SUMMARY_COLUMNS, agentSummarySchema, deletedAgentSchema, generatedAgentSchema, LOCAL_AGENT_ID, type GeneratedAgent } from './schema';
 
 export const agentKeys = {
   all: ['agents'] as const,
@@ -37,11 +37,15 @@ export function useAgents(query: AgentsQuery) {
   });
 }
 
-/** One agent of agents_summary; null when there is none with this id (deleted, or the local one). */
+/**
+ * One agent of agents_summary; null when there is none with this id (deleted). The local agent (the nil
+ * uuid, which Jobs History links every local run to) is not in agents_summary: GET /api/agent/local.
+ */
 export function useAgent(id: string) {
   return useQuery({
     queryKey: agentKeys.detail(id),
     queryFn: async ({ signal }) => {
+      if (id === LOCAL_AGENT_ID) return api.get('/api/agent/local', (data) => agentSummarySchema.parse(data), { signal });
       const { data, error } = await db.from('agents_summary').select(AGENT_SUMMARY_COLUMNS).eq('id', id).abortSignal(signal).maybeSingle();
       fail(error);
       return data === null ? null : agentSummarySchema.parse(data);

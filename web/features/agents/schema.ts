@@ -17,6 +17,8 @@ export const agentSummarySchema = z.object({
   last_received: z.string().nullable().optional(),
   created_at: z.string().nullable().optional(),
   health: z.string().nullable().optional(),
+  /** The local agent (GET /api/agent/local): this instance, not an agent that pushes. */
+  local: z.boolean().optional(),
   checks: count,
   configs: count,
   canaries: count,

@@ -6,8 +6,10 @@ import { HealthBar } from '@web/features/catalog/list/health-bar';
 import { ViewContent } from '@web/features/views/view-content';
 import { Page } from '@web/app/layout/page';
 import { toast } from '@web/lib/toast';
+import { useDisplayPreferences } from '@web/lib/preferences';
 import { useUrlParams } from '@web/lib/use-url-params';
 import { Button } from '@web/ui/primitives/button';
+import { resolvedTimeZone, useFormatDate } from '@web/ui/primitives/date-time';
 import { Loading } from '@web/ui/primitives/loading';
 import { relativeRange, resolveTimeRange, TimeRangePicker, timeRangeFromParams, writeTimeRangeParams, type TimeRangeValue } from '@web/ui/time-range';
 import { useApplicationReport, type ApplicationReport } from './api';
@@ -49,10 +51,13 @@ async function downloadPdf(url: string, fallbackName: string): Promise<void> {
 
 function ExportPdfButton({ report }: { report: ApplicationReport }) {
   const [busy, setBusy] = useState(false);
+  const { dateFormat, timeZone } = useDisplayPreferences();
   const exportPdf = async () => {
     setBusy(true);
     try {
-      await downloadPdf(reportApiPath(report.namespace, report.name, report.range, true), `${report.name}.pdf`);
+      // The server prints in its own browser: it is told the person's format and zone ('Browser' is this browser's zone).
+      const display = { dateFormat, timeZone: resolvedTimeZone(timeZone) };
+      await downloadPdf(reportApiPath(report.namespace, report.name, report.range, true, display), `${report.name}.pdf`);
     } catch (error) {
       toast.error(error);
     } finally {
@@ -67,7 +72,15 @@ function ExportPdfButton({ report }: { report: ApplicationReport }) {
   );
 }
 
+/** A moment of the report in the person's format; an age ('5m', the short format) would go stale on paper, so it reads as a timestamp. */
+function useReportDate(): (value: string | Date) => string {
+  const format = useFormatDate();
+  const { dateFormat } = useDisplayPreferences();
+  return (value) => format(value, dateFormat === 'short' ? 'timestamp' : dateFormat);
+}
+
 function Overview({ report }: { report: ApplicationReport }) {
+  const formatDate = useReportDate();
   return (
     <Section id="overview" title="Overview">
       <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm md:grid-cols-4">
@@ -84,7 +97,7 @@ function Overview({ report }: { report: ApplicationReport }) {
         <div>
           <dt className="text-xs text-slate-500">Period</dt>
           <dd className="text-slate-900">
-            {new Date(report.range.from).toLocaleString()} – {new Date(report.range.to).toLocaleString()}
+            {formatDate(report.range.from)} – {formatDate(report.range.to)}
           </dd>
         </div>
         <div>
@@ -194,6 +207,8 @@ export default function ApplicationReportPage() {
     return { from: (value?.from ?? new Date(to.getTime() - 30 * 86_400_000)).toISOString(), to: to.toISOString() };
   }, [range]);
   const report = useApplicationReport(namespace, name, resolved);
+  const formatDate = useReportDate();
+  const [generatedAt] = useState(() => new Date());
   const state = report.error ? 'error' : report.data ? 'ready' : 'loading';
 
   const content = (
@@ -213,7 +228,7 @@ export default function ApplicationReportPage() {
       <PrintLayout state={state}>
         <header className="flex flex-col gap-1 border-b border-slate-200 pb-3">
           <h1 className="text-xl font-semibold text-slate-900">Application report: {name}</h1>
-          <p className="text-xs text-slate-500">Generated {new Date().toLocaleString()}</p>
+          <p className="text-xs text-slate-500">Generated {formatDate(generatedAt)}</p>
         </header>
         {content}
       </PrintLayout>

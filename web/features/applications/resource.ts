@@ -1,5 +1,5 @@
 import { AppWindow } from 'lucide-react';
-import type { SettingsResource } from '@web/features/settings/resources/registry';
+import type { SettingsResource } from '@web/features/settings/resources/types';
 import { restResourceApi } from '@web/features/settings/resources/rest-api';
 
 const SPEC_PLACEHOLDER = `type: Service

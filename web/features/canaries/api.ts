@@ -1,5 +1,5 @@
 import { api } from '@web/lib/api';
-import type { ResourceApi } from '@web/features/settings/resources/registry';
+import type { ResourceApi } from '@web/features/settings/resources/types';
 
 /** The answer is not used (the list is refetched); any JSON is accepted. */
 const ignore = (): undefined => undefined;

@@ -1,5 +1,5 @@
 import { HeartPulse } from 'lucide-react';
-import type { SettingsResource } from '@web/features/settings/resources/registry';
+import type { SettingsResource } from '@web/features/settings/resources/types';
 import { canaryApi } from './api';
 import { countChecks } from './model/spec-fields';
 

@@ -1,6 +1,7 @@
 import {
   connectionProblems,
   fieldValue,
+  isTextTarget,
   MASK,
   parseValueReference,
   type ConnectionField,
@@ -115,8 +116,8 @@ export function formToInput(def: ConnectionTypeDef, values: ConnectionFormValues
       continue;
     }
     if (text === '' && !existing) continue;
-    if (field.target.startsWith('properties.')) properties[field.target.slice('properties.'.length)] = text;
-    else input[field.target as 'url' | 'username' | 'password' | 'certificate'] = text;
+    if (isTextTarget(field.target)) input[field.target] = text;
+    else properties[field.target.slice('properties.'.length)] = text;
   }
   if (Object.keys(properties).length > 0 || existing) input.properties = properties;
   return input;

@@ -5,6 +5,7 @@ import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderInShell, signedIn } from '@web/app/test-utils';
 import HealthPage from './health-page';
+import { buildPivot, pivotCellPredicate } from '@common/health-pivot';
 import { check } from './test-fixtures';
 
 const CHECKS = [
@@ -12,16 +13,51 @@ const CHECKS = [
   check({ id: 'b', name: 'db', canary_name: 'data', namespace: 'data', status: 'unhealthy', labels: { team: 'data' } }),
 ];
 
+interface PageBody {
+  query?: string;
+  labels?: Array<{ key: string; value: string; state: 1 | -1 }>;
+  groupBy?: string;
+  group?: string;
+  pivotBy?: string;
+  pivotLabel?: string;
+  pivotCell?: { row: string; column: string };
+}
+
+/**
+ * The server's list as the page asks for it (POST /api/health/checks): the two checks, narrowed by the
+ * search and label exclusions, grouped by canary when asked. Each request's body is recorded.
+ */
 function fakeSummary() {
   const bodies: Record<string, unknown>[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
-    if (url.pathname === '/api/canary/api/summary') {
-      const body: unknown = JSON.parse(String(init?.body ?? '{}'));
-      if (body && typeof body === 'object') bodies.push(Object.fromEntries(Object.entries(body)));
-      const query = body && typeof body === 'object' && 'query' in body ? String(body.query) : '';
-      const checks = CHECKS.filter((c) => c.name.includes(query));
-      return Response.json({ checks_summary: checks, total: checks.length, from: 'x', to: 'y', source: 'raw', estimate: true });
+    if (url.pathname === '/api/health/checks') {
+      const body = JSON.parse(String(init?.body ?? '{}')) as PageBody & Record<string, unknown>;
+      bodies.push(body);
+      const excluded = (body.labels ?? []).filter((label) => label.state === -1);
+      const matching = CHECKS.filter((c) => c.name.includes(body.query ?? '') && !excluded.some((label) => c.labels[label.key] === label.value));
+      const grouped = body.groupBy !== undefined && body.groupBy !== 'no-group';
+      const inCell = body.pivotBy && body.pivotCell ? matching.filter(pivotCellPredicate(body.pivotBy, body.pivotLabel, body.pivotCell.row, body.pivotCell.column)) : undefined;
+      const inGroup = inCell ?? (grouped && body.group !== undefined ? matching.filter((c) => c.canary_name === body.group) : matching);
+      const groups = [...new Set(matching.map((c) => c.canary_name))].map((key) => {
+        const members = matching.filter((c) => c.canary_name === key);
+        return { key, count: members.length, status: 'unhealthy', passing: 0, latency: null, last_transition_time: null };
+      });
+      const namespaces = [...new Set(matching.map((c) => c.namespace))].sort().map((value) => ({ value, count: matching.filter((c) => c.namespace === value).length }));
+      return Response.json({
+        checks: (grouped && body.group === undefined) || (body.pivotBy && !inCell) ? [] : inGroup,
+        ...(body.pivotBy && !inCell ? { pivot: buildPivot(matching, body.pivotBy, body.pivotLabel) } : {}),
+        total: inGroup.length,
+        page: 0,
+        pageSize: 50,
+        tabs: { all: matching.length, values: namespaces },
+        ...(grouped && body.group === undefined ? { groups: { total: groups.length, items: groups } } : {}),
+        labels: [{ key: 'team', values: ['data', 'web'], boolean: false }],
+        from: 'x',
+        to: 'y',
+        source: 'raw',
+        estimate: true,
+      });
     }
     return Response.json([]);
   });
@@ -39,13 +75,17 @@ const search = () => new URLSearchParams(screen.getByTestId('location').textCont
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Health page', () => {
-  it('asks the summary for the last hour without passing checks, then lists them grouped by canary', async () => {
+  it('asks the server for the first page of the last hour without passing checks, grouped by canary', async () => {
     const bodies = fakeSummary();
     renderInShell(<><HealthPage /><Location /></>, { path: '/health', sessionSource: signedIn() });
     const table = await screen.findByRole('table', { name: 'Health checks' });
     await within(table).findByRole('row', { name: /web/ });
-    expect(bodies[0]).toEqual({ start: '1h', hidePassing: true, limit: 20000 });
+    expect(bodies[0]).toEqual({ start: '1h', hidePassing: true, labels: [], tabBy: 'namespace', groupBy: 'canary_name', sortBy: 'name', sortDesc: false, page: 0, pageSize: 50, recent: 20 });
     expect(within(table).getByRole('row', { name: /data/ })).toBeTruthy();
+    // A group opens on a click: its checks are asked with the same filters.
+    await userEvent.click(within(table).getByRole('row', { name: /web \(1\)/ }));
+    await within(table).findByRole('row', { name: /api/ });
+    expect(bodies.at(-1)).toMatchObject({ groupBy: 'canary_name', group: 'web', page: 0 });
     expect(document.title).toBe('Health | Watchkeeper');
     expect(screen.getByRole('tab', { name: /All/ }).getAttribute('aria-selected')).toBe('true');
   });
@@ -62,6 +102,31 @@ describe('Health page', () => {
     // One request per settled search, not one per keystroke.
     expect(bodies.filter((body) => body.query !== undefined)).toHaveLength(1);
     await waitFor(() => expect(screen.queryByRole('row', { name: /data/ })).toBeNull());
+  });
+
+  it('sorts and pages on the server: a header click asks for the order, the page size selector for a larger page', async () => {
+    const bodies = fakeSummary();
+    renderInShell(<><HealthPage /><Location /></>, { path: '/health?hidePassing=false&groupBy=no-group', sessionSource: signedIn() });
+    await screen.findByRole('row', { name: /api/ });
+    await userEvent.click(screen.getByRole('button', { name: 'Uptime' }));
+    await waitFor(() => expect(search().get('sortBy')).toBe('uptime'));
+    await waitFor(() => expect(bodies.at(-1)).toMatchObject({ sortBy: 'uptime', sortDesc: true, page: 0 }));
+    await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '100');
+    await waitFor(() => expect(bodies.at(-1)).toMatchObject({ sortBy: 'uptime', pageSize: 100, page: 0 }));
+    await waitFor(() => expect(screen.queryByRole('row', { name: /data/ })).toBeNull());
+  });
+
+  it('shows the pivot the server builds: one request with pivotBy, no summary of every check', async () => {
+    const bodies = fakeSummary();
+    renderInShell(<><HealthPage /><Location /></>, { path: '/health?hidePassing=false&pivotBy=canary_name&pivotLabel=team', sessionSource: signedIn() });
+    const grid = await screen.findByRole('table', { name: 'Health checks by canary_name and team' });
+    // The columns come from the server's answer (jsdom lays out no rows, so the virtualised rows are not drawn).
+    await within(grid).findByRole('columnheader', { name: 'web' });
+    expect(bodies[0]).toMatchObject({ pivotBy: 'canary_name', pivotLabel: 'team', groupBy: 'no-group', recent: 0 });
+    expect(within(grid).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['canary_name', 'data', 'web']);
+    expect(bodies.every((body) => body.pivotBy === 'canary_name')).toBe(true);
+    const urls = vi.mocked(fetch).mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
+    expect(urls.some((url) => url.includes('/api/canary/api/summary'))).toBe(false);
   });
 
   it('opens a check with checkId in the URL', async () => {

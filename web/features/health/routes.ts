@@ -3,10 +3,14 @@ import type { AppRoute } from '@web/app/route-types';
 
 const access = { resource: 'canaries', action: 'read' } as const;
 
-/** The page's code and its list of checks load side by side (api/summary.ts preloadSummary). */
+/**
+ * The page's code and its first answer load side by side (api/check-page.ts preloadCheckPage: a page of
+ * checks, or the pivot's grid with pivotBy).
+ */
 function loadWithChecks<T>(page: () => Promise<T>): () => Promise<T> {
   return () => {
-    void import('./api/summary').then((summary) => summary.preloadSummary(window.location.search)).catch(() => undefined);
+    const search = window.location.search;
+    void import('./api/check-page').then((list) => list.preloadCheckPage(search)).catch(() => undefined);
     return page();
   };
 }

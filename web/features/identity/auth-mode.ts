@@ -1,19 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '@web/lib/api';
+import { oneOf, record, text } from '@web/lib/shape';
 import { IDENTITY_KEY } from './kratos/follow';
 
 /** GET /api/auth/mode: the console's own accounts, or sign-in through an OpenID Connect provider (docs/HOSTED.md). */
-const modeSchema = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('builtin') }),
-  z.object({ mode: z.literal('oidc'), issuer: z.string(), issuer_host: z.string(), login_url: z.string() }),
-]);
-export type AuthMode = z.infer<typeof modeSchema>;
+export type AuthMode = { mode: 'builtin' } | { mode: 'oidc'; issuer: string; issuer_host: string; login_url: string };
+
+/** Reads the answer (the shell loads this before any page: no zod here, web/lib/shape.ts). */
+export function parseAuthMode(data: unknown): AuthMode {
+  const answer = record(data, 'auth mode');
+  if (oneOf(answer, 'mode', ['builtin', 'oidc'] as const, 'auth mode') === 'builtin') return { mode: 'builtin' };
+  return { mode: 'oidc', issuer: text(answer, 'issuer', 'auth mode'), issuer_host: text(answer, 'issuer_host', 'auth mode'), login_url: text(answer, 'login_url', 'auth mode') };
+}
 
 export function useAuthMode() {
   return useQuery({
     queryKey: [IDENTITY_KEY, 'mode'],
-    queryFn: ({ signal }) => api.get('/api/auth/mode', (data) => modeSchema.parse(data), { signal }),
+    queryFn: ({ signal }) => api.get('/api/auth/mode', parseAuthMode, { signal }),
     staleTime: Infinity,
     retry: false,
   });

@@ -20,9 +20,11 @@ const whoamiSchema = z.object({
   roles: z.array(z.string()),
   // Unknown resources or actions (a newer server) are left out rather than failing the sign-in.
   permissions: z.record(z.string(), z.array(z.string())),
-  // Hosted mode only (docs/HOSTED.md).
+  // Hosted mode (docs/HOSTED.md): platform administrators exist in both modes; the rest is oidc mode's.
+  platform_admin: z.boolean().optional(),
   organization: organizationSchema.nullish(),
   organizations: z.array(organizationSchema).optional(),
+  organization_role: z.string().nullish(),
 });
 
 function accessMap(raw: Record<string, string[]>): AccessMap {
@@ -44,7 +46,8 @@ export function parseWhoami(data: unknown): SessionUser {
     ...(user.avatar ? { avatar: user.avatar } : {}),
     roles: parsed.roles,
     permissions: accessMap(parsed.permissions),
-    ...(parsed.organizations ? { hosted: { organization: parsed.organization ?? null, organizations: parsed.organizations } } : {}),
+    ...(parsed.platform_admin ? { platformAdmin: true } : {}),
+    ...(parsed.organizations ? { hosted: { organization: parsed.organization ?? null, organizations: parsed.organizations, role: parsed.organization_role ?? null } } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Bell, Boxes, Cloud, DatabaseZap, GitBranch, HeartPulse, Network, Plug, ScrollText, Server, Activity, type LucideIcon } from 'lucide-react';
 import type { Resource } from '@common/rbac';
+import { isOneOf } from '@common/guards';
 
 /** Where the integrations pages live (spec §2). */
 export const INTEGRATIONS_PATH = '/settings/integrations';
@@ -29,7 +30,7 @@ export const INTEGRATION_TYPE_INFO: Readonly<Record<IntegrationType, Integration
 };
 
 export function isIntegrationType(value: string | undefined): value is IntegrationType {
-  return value !== undefined && (INTEGRATION_TYPES as readonly string[]).includes(value);
+  return value !== undefined && isOneOf(INTEGRATION_TYPES, value);
 }
 
 /** One entry of the Add Integration modal (spec §2). */

@@ -16,7 +16,7 @@ import { RuleEditor } from '@web/features/notifications/rules/rule-editor';
 import { valuesToWrite } from '@web/features/settings/resources/form-values';
 import { NEW_ID } from '@web/features/settings/resources/new-id';
 import { useDeleteResource, useResource, useSaveResource } from '@web/features/settings/resources/queries';
-import type { ResourceEditorProps, SettingsResource } from '@web/features/settings/resources/registry';
+import type { ResourceEditorProps, SettingsResource } from '@web/features/settings/resources/types';
 import { SourceBadge } from '@web/features/settings/resources/source-badge';
 import { linkedSource, valueToText } from '@web/features/settings/resources/values';
 import { topologiesResource } from '@web/features/topologies/resource';

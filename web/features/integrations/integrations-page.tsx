@@ -41,8 +41,9 @@ function TypeCell({ type, kind }: { type: string; kind: string | null }) {
   const info = INTEGRATION_TYPE_INFO[type];
   const Icon = info.icon;
   return (
-    <span className="flex items-center gap-1.5" title={info.singular}>
-      <Icon className="size-4 text-slate-600" aria-hidden="true" />
+    // One line each (issue 38 item 12): rows keep an even height; a wide table scrolls with its cue.
+    <span className="flex items-center gap-1.5 whitespace-nowrap" title={info.singular}>
+      <Icon className="size-4 shrink-0 text-slate-600" aria-hidden="true" />
       <span>{info.singular}</span>
       {kind ? <span className="text-xs text-slate-500">{kind.split(',').join(', ')}</span> : null}
     </span>
@@ -72,7 +73,7 @@ function columns(): ColumnDef<IntegrationRow>[] {
         <Link
           to={integrationPath(row.original.integration_type, row.original.id)}
           onClick={(event) => event.stopPropagation()}
-          className="flex items-center gap-2 font-medium text-blue-700 hover:underline"
+          className="flex items-center gap-2 whitespace-nowrap font-medium text-blue-700 hover:underline"
         >
           {row.original.name}
         </Link>

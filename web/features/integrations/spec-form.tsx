@@ -1,6 +1,6 @@
 import { ResourceForm } from '@web/features/settings/resources/resource-form';
 import type { ResourceValues } from '@web/features/settings/resources/form-values';
-import type { ResourceField } from '@web/features/settings/resources/registry';
+import type { ResourceField } from '@web/features/settings/resources/types';
 import type { ResourceRow } from '@web/features/settings/resources/values';
 import { Button } from '@web/ui/primitives/button';
 

@@ -16,7 +16,7 @@ import { EmptyState } from '@web/ui/primitives/empty-state';
 import { Loading } from '@web/ui/primitives/loading';
 import { FilterSelect } from '@web/ui/filter-select';
 import { SearchBox } from '@web/ui/search-box';
-import { relativeDisplay } from '@web/ui/time-range';
+import { relativeDisplay, relativeSpanWords } from '@web/ui/time-range';
 import { logKeys, useLogSearch, useLogSources, type LogAnswer, type LogLine, type LogSearchRequest } from './api';
 
 const LIMITS = ['100', '500', '1000', '5000'] as const;
@@ -120,7 +120,7 @@ export default function LogsPage() {
       );
     }
     if (lines.length === 0) {
-      return <EmptyState title="No log lines found" description={query ? `No line in ${relativeDisplay(range).toLowerCase()} contains "${query}".` : `Nothing was written in ${relativeDisplay(range).toLowerCase()}.`} />;
+      return <EmptyState title="No log lines found" description={query ? `No line in ${relativeSpanWords(range)} contains "${query}".` : `Nothing was written in ${relativeSpanWords(range)}.`} />;
     }
     return (
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">

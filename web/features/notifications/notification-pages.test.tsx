@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessMap } from '@common/rbac';
 import { currentLocation, renderPage, stubFetch, type Answer, type Call } from '@web/features/users/testing';
+import RulePage from './rules/rule-page';
 import RulesPage from './rules/rules-page';
 import SilencesPage from './silences/silences-page';
 
@@ -105,6 +106,18 @@ describe('notification rules list', () => {
     expect(body && typeof body === 'object' && 'from' in body && 'to' in body).toBe(true);
   });
 
+  it('shows a rule that waits for a team that does not exist yet, and what it waits for', async () => {
+    const waiting = { ...rule, id: 'n3', name: 'night-shift-alerts', status: 'waiting', team: null, team_id: null, waiting_for: [{ path: 'spec.to.team', kind: 'team', ref: 'night-shift' }] };
+    respond = (call) => (call.path === '/api/db/notifications_summary' ? { body: [waiting] } : call.path === '/api/notification/summary' ? { body: [] } : undefined);
+    renderPage(<RulesPage />, { path: '/notifications', route: '/notifications', permissions: READER });
+    const table = await screen.findByRole('table', { name: 'Notification rules' });
+    const row = await within(table).findByRole('row', { name: /night-shift-alerts/ });
+    expect(within(row).getByText('night-shift (waiting)')).toBeTruthy();
+    expect(
+      within(row).getByLabelText('Waiting: Waits for team "night-shift" (spec.to.team), which does not exist yet: nothing is sent there until it is created.'),
+    ).toBeTruthy();
+  });
+
   it('disables a rule with its switch and says so', async () => {
     const user = userEvent.setup();
     renderPage(<RulesPage />, { path: '/notifications', route: '/notifications', permissions: WRITER });
@@ -132,6 +145,29 @@ describe('notification rules list', () => {
     renderPage(<RulesPage />, { path: '/notifications', route: '/notifications', permissions: {} });
     await screen.findByText('You do not have permission to access this page');
     expect(calls.filter((call) => call.path === '/api/db/notifications_summary')).toHaveLength(0);
+  });
+});
+
+describe('/notifications/rules (spec §2: query id)', () => {
+  it('lists the rules without an id, not an empty page', async () => {
+    renderPage(<RulePage />, { path: '/notifications/rules', route: '/notifications/rules', permissions: READER });
+    const table = await screen.findByRole('table', { name: 'Notification rules' });
+    expect(await within(table).findByRole('row', { name: /web-failures/ })).toBeTruthy();
+    expect(within(table).getByRole('row', { name: /from-git/ })).toBeTruthy();
+    expect(screen.queryByText('No rule chosen')).toBeNull();
+    expect(calls.some((call) => call.path === '/api/db/notifications_summary' && !call.search.includes('id=eq.'))).toBe(true);
+  });
+
+  it('shows one rule with an id', async () => {
+    respond = (call) => {
+      if (call.path === '/api/db/notifications_summary') return { body: call.search.includes('id=eq.n1') ? [rule] : [rule, fromFile] };
+      if (call.path === '/api/db/notification_send_history') return { body: [] };
+      return undefined;
+    };
+    renderPage(<RulePage />, { path: '/notifications/rules?id=n1', route: '/notifications/rules', permissions: READER });
+    expect(await screen.findByRole('heading', { name: 'Send history' })).toBeTruthy();
+    expect(screen.getByText('web-failures', { selector: '[aria-current="page"]' })).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Notification rules' })).toBeNull();
   });
 });
 

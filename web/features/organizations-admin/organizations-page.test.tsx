@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Activity } from 'lucide-react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildNav } from '@web/app/layout/sidebar-nav';
+import type { SessionUser } from '@web/app/session';
 import { ADMIN_ACCESS, currentLocation, renderPage, stubFetch, VIEWER_ACCESS, type Answer, type Call } from '@web/features/users/testing';
 import OrganizationsPage from './organizations-page';
 import { routes } from './routes';
@@ -52,14 +53,23 @@ const open = (path = '/settings/organizations', permissions = ADMIN_ACCESS) => r
 const names = (table: HTMLElement) => within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[0]?.textContent);
 
 describe('Settings → Organizations', () => {
-  it('is a settings menu entry in oidc mode only', () => {
+  it('is a settings menu entry in oidc mode only, for platform administrators and the organization’s admins', () => {
     const other = { path: 'settings/jobs', load: () => Promise.resolve({ default: () => null }), nav: { label: 'Jobs', section: 'settings' as const, icon: Activity } };
-    const labels = (mode: string | undefined) => buildNav([...routes, other], () => true, () => true, mode).settings.map((item) => item.label);
+    const ACME = { id: 'o-acme', name: 'Acme', hasBackendUrl: false, direct: false };
+    const platform = { id: 'p', name: 'P', roles: ['viewer'], permissions: VIEWER_ACCESS, platformAdmin: true, hosted: { organization: ACME, organizations: [ACME], role: 'viewer' } };
+    const labels = (mode: string | undefined, user: SessionUser | undefined = platform) => buildNav([...routes, other], () => true, () => true, mode, user).settings.map((item) => item.label);
     expect(labels('oidc')).toEqual(['Jobs', 'Organizations']);
     expect(labels('builtin')).toEqual(['Jobs']);
     expect(labels(undefined)).toEqual(['Jobs']);
-    // Admins only: identities is admin-only (spec §6).
-    expect(buildNav(routes, () => true, (resource) => resource !== 'identities', 'oidc').settings).toEqual([]);
+    // The organization's admin (its membership role) who may read identities there manages its members.
+    const orgAdmin = { ...platform, platformAdmin: undefined, roles: ['admin'], permissions: ADMIN_ACCESS, hosted: { ...platform.hosted, role: 'admin' } };
+    expect(labels('oidc', orgAdmin)).toEqual(['Jobs', 'Organizations']);
+    // Anyone else would get 403 from every organizations route: an editor allowed to read identities by a
+    // permission, an admin whose permissions deny it, the console's admin working in no organization.
+    expect(labels('oidc', { ...orgAdmin, roles: ['editor'], hosted: { ...platform.hosted, role: 'editor' } })).toEqual(['Jobs']);
+    expect(labels('oidc', { ...orgAdmin, permissions: VIEWER_ACCESS })).toEqual(['Jobs']);
+    expect(labels('oidc', { ...orgAdmin, hosted: { organization: null, organizations: [ACME], role: null } })).toEqual(['Jobs']);
+    expect(buildNav(routes, () => true, () => true, 'oidc', undefined).settings).toEqual([]);
   });
 
   it('lists organizations sorted by name, searches and sorts with the URL', async () => {

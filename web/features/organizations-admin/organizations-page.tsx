@@ -21,10 +21,12 @@ import type { Organization } from './schema';
 
 /** /settings/organizations: hosted mode's organizations, their backends and members (docs/HOSTED.md item 6). */
 export default function OrganizationsPage() {
-  const { ready, can } = useAccess();
+  const { ready } = useAccess();
   const manages = useOrganizationsAccess();
-  // A platform administrator manages the organizations whatever their role in the organization they work in.
-  const allowed = can('identities', 'read') || manages.data?.platform_admin === true;
+  // A platform administrator manages the organizations whatever their role in the organization they work
+  // in; an organization's admin its own. The route guard asked the session the same (routes.ts); the
+  // server's answer decides, so nobody is shown a page whose every request would answer 403.
+  const allowed = !manages.data || manages.data.platform_admin || manages.data.organization_id !== null;
   if (!ready || manages.isLoading) return <Page title="Organizations"><Loading /></Page>;
   if (!allowed) return <Page title="Organizations"><UnauthorizedPage /></Page>;
   return <Organizations platform={manages.data?.platform_admin} />;

@@ -29,7 +29,7 @@ export function OrganizationChooser({ hosted, signOut, manage }: { hosted: Hoste
       {signOutButton}
     </>
   );
-  // An administrator manages the organizations (and adds themselves to one) from here.
+  // A platform administrator manages the organizations (and adds themselves to one) from here.
   const manageLink = manage ? (
     <Link className="text-center text-sm font-medium text-sky-700 underline-offset-2 hover:underline" to={manage}>
       Manage organizations
@@ -40,7 +40,7 @@ export function OrganizationChooser({ hosted, signOut, manage }: { hosted: Hoste
       <AuthCard title="No organization" footer={footer}>
         <p className="text-center text-sm text-slate-600">
           {manage
-            ? 'You are not a member of any organization yet. As an administrator, create one and invite yourself to it.'
+            ? 'You are not a member of any organization yet. As a platform administrator, create one and invite yourself to it.'
             : 'You are not a member of any organization. Ask an administrator of your organization to invite you, then choose Check again.'}
         </p>
         {manageLink}

@@ -71,9 +71,16 @@ describe('whoami in hosted mode', () => {
   it('reads the organization and the memberships; without them (built-in accounts) there is no hosted part', () => {
     const base = { user: { id: 'u1', name: 'Olivia' }, roles: [], permissions: {} };
     const wire = (organization: SessionOrganization) => ({ id: organization.id, name: organization.name, has_backend_url: organization.hasBackendUrl, direct: organization.direct, role: null, external_id: 'x' });
-    expect(parseWhoami({ ...base, organization: wire(GLOBEX), organizations: [wire(ACME), wire(GLOBEX)] }).hosted).toEqual({ organization: GLOBEX, organizations: [ACME, GLOBEX] });
-    expect(parseWhoami({ ...base, organization: null, organizations: [] }).hosted).toEqual({ organization: null, organizations: [] });
+    expect(parseWhoami({ ...base, organization: wire(GLOBEX), organizations: [wire(ACME), wire(GLOBEX)], organization_role: 'viewer' }).hosted).toEqual({
+      organization: GLOBEX,
+      organizations: [ACME, GLOBEX],
+      role: 'viewer',
+    });
+    expect(parseWhoami({ ...base, organization: null, organizations: [], organization_role: null }).hosted).toEqual({ organization: null, organizations: [], role: null });
     expect(parseWhoami(base).hosted).toBeUndefined();
+    // Platform administrators (issue 35): said in both modes, absent (false) otherwise.
+    expect(parseWhoami({ ...base, platform_admin: true }).platformAdmin).toBe(true);
+    expect(parseWhoami({ ...base, platform_admin: false }).platformAdmin).toBeUndefined();
   });
 });
 
@@ -138,15 +145,27 @@ describe('organization chooser', () => {
     expect(signOut).toHaveBeenCalledWith('/incidents');
   });
 
-  it('offers an administrator in no organization Settings → Organizations, and lets that page through', async () => {
-    const admin = { ...person({ organization: null, organizations: [] }), roles: ['admin'] };
-    renderAt('/incidents', <SessionGate loading={<p>loading</p>}><p>the page</p></SessionGate>, source(admin));
-    await screen.findByRole('heading', { name: 'No organization' });
+  it('offers a platform administrator in no organization Settings → Organizations, and lets that page through', async () => {
+    const platform = { ...person({ organization: null, organizations: [ACME] }), roles: ['viewer'], platformAdmin: true };
+    renderAt('/incidents', <SessionGate loading={<p>loading</p>}><p>the page</p></SessionGate>, source(platform));
+    await screen.findByRole('heading', { name: 'Choose an organization' });
     expect(screen.queryByText('the page')).toBeNull();
     expect(screen.getByRole('link', { name: 'Manage organizations' }).getAttribute('href')).toBe('/settings/organizations');
     cleanup();
-    renderAt('/settings/organizations', <SessionGate loading={<p>loading</p>}><p>the page</p></SessionGate>, source(admin));
+    renderAt('/settings/organizations', <SessionGate loading={<p>loading</p>}><p>the page</p></SessionGate>, source(platform));
     expect(await screen.findByText('the page')).toBeTruthy();
+  });
+
+  it('offers the console’s admin who is no platform administrator nothing to manage (the server would answer 403)', async () => {
+    const admin = { ...person({ organization: null, organizations: [] }), roles: ['admin'] };
+    renderAt('/incidents', <SessionGate loading={<p>loading</p>}><p>the page</p></SessionGate>, source(admin));
+    await screen.findByRole('heading', { name: 'No organization' });
+    expect(screen.queryByRole('link', { name: 'Manage organizations' })).toBeNull();
+    expect(screen.getByText(/Ask an administrator of your organization to invite you/)).toBeTruthy();
+    cleanup();
+    renderAt('/settings/organizations', <SessionGate loading={<p>loading</p>}><p>the page</p></SessionGate>, source(admin));
+    await screen.findByRole('heading', { name: 'No organization' });
+    expect(screen.queryByText('the page')).toBeNull();
   });
 
   it('renders without a sign-out when the session has none', () => {

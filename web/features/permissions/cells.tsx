@@ -1,4 +1,5 @@
-import { Bell, Link2, Lock, Play, Shield, User, Users } from 'lucide-react';
+import { Bell, Clock, Link2, Lock, Play, Plug, Shield, User, UserX, Users } from 'lucide-react';
+import { waitingText } from '@common/waiting';
 import type { ComponentType } from 'react';
 import { Badge } from '@web/ui/primitives/badge';
 import { RESOURCE_COLUMNS, RESOURCE_KIND_LABELS, resourceKindOf } from './form';
@@ -10,9 +11,22 @@ const SUBJECT_ICONS: Record<string, ComponentType<{ className?: string }>> = {
   group: Shield,
   notification: Bell,
   playbook: Play,
+  plugin: Plug,
+  none: UserX,
 };
 
-const SUBJECT_LABELS: Record<string, string> = { person: 'Person', team: 'Team', group: 'Role', notification: 'Notification', playbook: 'Playbook' };
+const SUBJECT_LABELS: Record<string, string> = {
+  person: 'Person',
+  team: 'Team',
+  group: 'Role',
+  notification: 'Notification',
+  playbook: 'Playbook',
+  plugin: 'Plugin',
+  canary: 'Canary',
+  scraper: 'Scraper',
+  topology: 'Topology',
+  none: 'No subject',
+};
 
 /** The subject's name: the person, team or role; notifications and playbooks by id until they have pages. */
 export function subjectName(permission: Permission): string {
@@ -30,6 +44,15 @@ export function SubjectCell({ permission }: { permission: Permission }) {
       <span className="flex min-w-0 flex-col">
         <span className="truncate text-slate-900">{subjectName(permission)}</span>
         <span className="text-xs text-slate-500">{label}</span>
+        {permission.waiting_for.length > 0 ? (
+          <span title={`It grants nothing through ${waitingText(permission.waiting_for)} until it exists; then it applies without re-applying.`} className="mt-0.5 inline-flex">
+            <Badge tone="warning">
+              <Clock className="size-3" aria-hidden="true" />
+              Waiting for {waitingText(permission.waiting_for)}
+            </Badge>
+          </span>
+        ) : null}
+        {permission.error ? <span className="text-xs text-red-700">{permission.error}</span> : null}
       </span>
     </span>
   );

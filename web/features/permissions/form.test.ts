@@ -27,7 +27,7 @@ function row(overrides: Partial<Permission>): Permission {
     id: 'p1', name: null, namespace: null, description: null, action: 'read', deny: false, subject: PERSON, subject_type: 'person',
     person_id: PERSON, team_id: null, notification_id: null, object: null, object_selector: null, config_id: null, component_id: null,
     canary_id: null, playbook_id: null, connection_id: null, tags: null, agents: null, until: null, source: 'UI',
-    created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', person: null, team: null, group: null, created_by_person: null,
+    created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', person: null, team: null, group: null, created_by_person: null, waiting_for: [],
     ...overrides,
   };
 }

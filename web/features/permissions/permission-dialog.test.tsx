@@ -135,7 +135,7 @@ describe('permission dialog', () => {
         id: 'p1', name: null, namespace: null, description: 'old', action: 'read', deny: false, subject: 'viewer', subject_type: 'group',
         person_id: null, team_id: null, notification_id: null, object: 'rbac', object_selector: null, config_id: null, component_id: null,
         canary_id: null, playbook_id: null, connection_id: null, tags: null, agents: null, until: null, source: 'UI',
-        created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', person: null, team: null, group: 'viewer', created_by_person: null,
+        created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', person: null, team: null, group: 'viewer', created_by_person: null, waiting_for: [],
       },
     });
     expect(screen.getByRole('dialog', { name: 'Edit permission' })).toBeTruthy();
@@ -158,7 +158,7 @@ describe('permission dialog', () => {
         id: 'p2', name: 'crd', namespace: 'default', description: 'from git', action: 'read', deny: false, subject: 'viewer', subject_type: 'group',
         person_id: null, team_id: null, notification_id: null, object: 'rbac', object_selector: null, config_id: null, component_id: null,
         canary_id: null, playbook_id: null, connection_id: null, tags: null, agents: null, until: null, source: 'KubernetesCRD',
-        created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', person: null, team: null, group: 'viewer', created_by_person: null,
+        created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', person: null, team: null, group: 'viewer', created_by_person: null, waiting_for: [],
       },
     });
     expect(screen.getByRole('note').textContent).toContain('KubernetesCRD');

@@ -1,3 +1,4 @@
+import { waitingReferences } from '@common/waiting';
 import { z } from 'zod';
 
 const id = z.string();
@@ -36,6 +37,10 @@ export const permissionSchema = z.object({
   team: z.object({ id, name: z.string(), icon: maybe }).nullable(),
   group: maybe,
   created_by_person: z.object({ id, name: z.string() }).nullable(),
+  /** A person, team or scope the row names that does not exist yet: it grants nothing through it until then. */
+  waiting_for: z.unknown().optional().transform(waitingReferences),
+  /** Why the row grants nothing (a subject this console does not know). */
+  error: maybe.optional(),
 });
 export type Permission = z.infer<typeof permissionSchema>;
 

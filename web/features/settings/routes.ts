@@ -1,6 +1,7 @@
 import { CalendarClock, Flag, ListOrdered } from 'lucide-react';
 import type { AppRoute } from '@web/app/route-types';
-import { settingsResources, type SettingsResource } from './resources/registry';
+import { settingsResources } from '@web/app/settings-resources';
+import type { SettingsResource } from './resources/types';
 
 /**
  * Each registered generic resource gets its list (with the Settings menu entry) and its detail page, both
@@ -22,7 +23,10 @@ export function resourceRoutes(registry: readonly SettingsResource[]): AppRoute[
   });
 }
 
-/** The platform's settings pages (spec §2). Static paths outrank the generic `settings/:table`. */
+/**
+ * The platform's settings pages (spec §2) and those of each table the app registers
+ * (web/app/settings-resources.ts). Static paths outrank the generic `settings/:table`.
+ */
 export const routes: AppRoute[] = [
   {
     path: 'settings/jobs',

@@ -2,8 +2,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ResourceRegistryContext } from '@web/features/settings/resources/registry-context';
 import ResourceDetailPage from '@web/features/settings/resources/resource-detail-page';
 import { renderPage, stubFetch, VIEWER_ACCESS, type Call } from '@web/features/users/testing';
+import { teamsResource } from './resource';
 import { NO_MEMBERS_TEXT } from './members-tab';
 
 vi.mock('@web/app/layout/page');
@@ -62,7 +64,12 @@ afterEach(() => {
 });
 
 const open = (permissions?: Parameters<typeof renderPage>[1]['permissions']) =>
-  renderPage(<ResourceDetailPage />, { path: '/settings/teams/t1?tab=members', route: '/settings/:table/:id', ...(permissions ? { permissions } : {}) });
+  renderPage(
+    <ResourceRegistryContext.Provider value={[teamsResource]}>
+      <ResourceDetailPage />
+    </ResourceRegistryContext.Provider>,
+    { path: '/settings/teams/t1?tab=members', route: '/settings/:table/:id', ...(permissions ? { permissions } : {}) },
+  );
 
 describe('team members', () => {
   it('lists the members of the team with their email and when they were added', async () => {

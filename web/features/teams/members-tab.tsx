@@ -1,6 +1,6 @@
 import { Trash2, UserPlus } from 'lucide-react';
 import { useState } from 'react';
-import type { ResourceTabProps } from '@web/features/settings/resources/registry';
+import type { ResourceTabProps } from '@web/features/settings/resources/types';
 import { valueToText } from '@web/features/settings/resources/values';
 import { PersonCell } from '@web/ui/person-cell';
 import { DataTable, type ColumnDef } from '@web/ui/data-table';

@@ -2,8 +2,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ResourceRegistryContext } from '@web/features/settings/resources/registry-context';
 import ResourceDetailPage from '@web/features/settings/resources/resource-detail-page';
 import { renderPage, stubFetch, VIEWER_ACCESS, type Call } from '@web/features/users/testing';
+import { teamsResource } from './resource';
 import { CHANNELS_EXPLANATION, NO_CHANNELS_TEXT, redactUrl } from './channels';
 
 vi.mock('@web/app/layout/page');
@@ -61,7 +63,12 @@ afterEach(() => {
 });
 
 const open = (permissions?: Parameters<typeof renderPage>[1]['permissions']) =>
-  renderPage(<ResourceDetailPage />, { path: '/settings/teams/t1?tab=notifications', route: '/settings/:table/:id', ...(permissions ? { permissions } : {}) });
+  renderPage(
+    <ResourceRegistryContext.Provider value={[teamsResource]}>
+      <ResourceDetailPage />
+    </ResourceRegistryContext.Provider>,
+    { path: '/settings/teams/t1?tab=notifications', route: '/settings/:table/:id', ...(permissions ? { permissions } : {}) },
+  );
 
 const patches = () => calls.filter((call) => call.method === 'PATCH');
 

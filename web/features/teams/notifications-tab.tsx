@@ -1,6 +1,6 @@
 import { BellPlus, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import type { ResourceTabProps } from '@web/features/settings/resources/registry';
+import type { ResourceTabProps } from '@web/features/settings/resources/types';
 import { valueToText } from '@web/features/settings/resources/values';
 import { DataTable, type ColumnDef } from '@web/ui/data-table';
 import { Button } from '@web/ui/primitives/button';

@@ -1,5 +1,5 @@
 import { Users } from 'lucide-react';
-import type { SettingsResource } from '@web/features/settings/resources/registry';
+import type { SettingsResource } from '@web/features/settings/resources/types';
 
 /**
  * Teams as a generic settings resource (spec §2, §3 Team: name, spec, icon with default 'group'). The

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Providers } from '@web/app/providers';
 import { testQueryClient } from '@web/app/test-utils';
-import { CreateTokenDialog } from './create-token-dialog';
+import { CREATE_BLOCKED, CreateTokenDialog } from './create-token-dialog';
 
 // Each test clicks through several Radix selects: seconds on a loaded machine, over the 5 s default.
 vi.setConfig({ testTimeout: 20_000 });
@@ -218,5 +218,46 @@ describe('Create new token dialog', () => {
     expect(await screen.findByText('name: Name is required')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Create new token' })).toBeTruthy();
     expect(isDisabled(screen.getByRole('button', { name: 'Create Token' }))).toBe(false);
+  });
+
+  // Issue 38 item 5: an answer without an error message (an empty 500) reads as spec §8 says.
+  it("toasts 'Failed to create token' when the server answers an error without a message", async () => {
+    reply = () => new Response('', { status: 500, statusText: 'Internal Server Error' });
+    const { user } = renderDialog();
+    await user.type(screen.getByLabelText('Name'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Create Token' }));
+    expect(await screen.findByText('Failed to create token')).toBeTruthy();
+    expect(screen.queryByText(/Internal Server Error/)).toBeNull();
+    expect(screen.getByRole('dialog', { name: 'Create new token' })).toBeTruthy();
+  });
+
+  it('marks Name required and says beside a disabled Create what is missing', async () => {
+    const { user } = renderDialog();
+    const name = screen.getByLabelText('Name');
+    expect(name.hasAttribute('required')).toBe(true);
+    expect(name.parentElement?.querySelector('[aria-hidden="true"]')?.textContent).toBe('*');
+    const submit = screen.getByRole('button', { name: 'Create Token' });
+    expect(isDisabled(submit)).toBe(true);
+    // Before anything was touched: the reason is there, and it describes the button.
+    const reason = screen.getByText(CREATE_BLOCKED.name);
+    expect(submit.getAttribute('aria-describedby')).toBe(reason.id);
+    await user.type(name, 'ci');
+    await waitFor(() => expect(isDisabled(submit)).toBe(false));
+    expect(screen.queryByText(CREATE_BLOCKED.name)).toBeNull();
+    expect(submit.getAttribute('aria-describedby')).toBeNull();
+    await user.click(screen.getByRole('radio', { name: 'Custom' }));
+    expect(await screen.findByText(CREATE_BLOCKED.scope)).toBeTruthy();
+    expect(isDisabled(submit)).toBe(true);
+  });
+
+  it('describes each preset on a line of its own, and says what MCP grants instead of a lone *', () => {
+    renderDialog('mcp');
+    // The description is not part of the option's name: it describes it.
+    const read = screen.getByRole('radio', { name: 'Read' });
+    const hint = document.getElementById(read.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toBe('Read everything, and use MCP.');
+    expect(hint?.className).not.toContain('font-mono');
+    expect(screen.getByText('use the MCP endpoint')).toBeTruthy();
+    expect(screen.queryByText('*', { selector: 'p' })).toBeNull();
   });
 });

@@ -22,6 +22,23 @@ export interface CreateTokenDialogProps {
   onClose: () => void;
 }
 
+/** Said beside a disabled Create, per missing piece (worded apart from the fields' own messages). */
+export const CREATE_BLOCKED = {
+  name: 'Enter a name to create the token',
+  expiry: 'Choose an expiry date after today to create the token',
+  scope: 'Choose at least one scope to create the token',
+  mcp: 'Set MCP to Admin to create an MCP token',
+} as const;
+
+/** Why Create cannot be pressed: the name, the expiry, then the scopes; undefined when it can. */
+function blockedReason(parsed: ReturnType<typeof tokenFormSchema.safeParse>, scopeError: string | undefined): string | undefined {
+  const failing = (field: string) => !parsed.success && parsed.error.issues.some((issue) => issue.path[0] === field);
+  if (failing('name')) return CREATE_BLOCKED.name;
+  if (failing('expiry')) return CREATE_BLOCKED.expiry;
+  if (scopeError === MCP_SCOPE_REQUIRED) return CREATE_BLOCKED.mcp;
+  return scopeError === undefined ? undefined : CREATE_BLOCKED.scope;
+}
+
 /**
  * Spec §2 'Create new token' dialog (name, expiry, scopes), then the one-time 'Token Created
  * Successfully' dialog. Rendered while open; the caller unmounts it on `onClose`.
@@ -42,13 +59,18 @@ function TokenForm({ mode, onCancel, onCreated }: { mode: TokenDialogMode; onCan
     mode: 'onTouched',
     defaultValues: initialValues(mode),
   });
-  const { errors, isValid } = form.formState;
+  const { errors } = form.formState;
   const objectActions = useWatch({ control: form.control, name: 'objectActions' });
   const expiry = useWatch({ control: form.control, name: 'expiry' });
+  const name = useWatch({ control: form.control, name: 'name' });
   const choice = expiryChoiceOf(expiry);
   // A record's own error is not reachable through formState's types; the rule is simple to restate.
   const hasScope = Object.values(objectActions).some(Boolean);
   const scopeError = !hasScope ? SCOPE_REQUIRED : mode === 'mcp' && objectActions['mcp:*'] !== true ? MCP_SCOPE_REQUIRED : undefined;
+  // Spec §5: Create is disabled while the form is invalid; the first reason is said beside it, also
+  // before a field was touched (a grey button alone does not say what is missing).
+  const blocked = blockedReason(tokenFormSchema.safeParse({ name, expiry, objectActions }), scopeError);
+  const reasonId = useId();
 
   const setFlags = (next: TokenFormValues['objectActions']) => form.setValue('objectActions', next, { shouldValidate: true, shouldDirty: true });
   const choosePreset = (next: TokenPreset) => {
@@ -74,10 +96,15 @@ function TokenForm({ mode, onCancel, onCreated }: { mode: TokenDialogMode; onCan
       size="medium"
       footer={
         <>
+          {blocked && !busy ? (
+            <p id={reasonId} className="mr-auto text-xs text-slate-600">
+              {blocked}
+            </p>
+          ) : null}
           <Button onClick={onCancel} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" form={formId} variant="primary" disabled={!isValid || scopeError !== undefined || busy}>
+          <Button type="submit" form={formId} variant="primary" disabled={blocked !== undefined || busy} aria-describedby={blocked && !busy ? reasonId : undefined}>
             {busy ? 'Creating...' : 'Create Token'}
           </Button>
         </>
@@ -92,7 +119,7 @@ function TokenForm({ mode, onCancel, onCreated }: { mode: TokenDialogMode; onCan
           submit(event).catch(() => undefined);
         }}
       >
-        <Field label="Name" placeholder="e.g. ci-pipeline" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        <Field label="Name" markRequired required placeholder="e.g. ci-pipeline" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <Select
             label="Expiry"

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '@web/lib/api';
+import { api, ApiError, errorBodyMessage } from '@web/lib/api';
 import { toast } from '@web/lib/toast';
 import { createdTokenSchema, tokenSchema, type CreatedToken } from './schema';
 import type { CreateTokenPayload } from './token-form';
@@ -21,6 +21,15 @@ export function useTokens() {
 /** Spec §8: a failed creation toasts the error message, else 'Failed to create token'. */
 export const CREATE_FAILED = 'Failed to create token';
 
+/**
+ * The toast of a failed creation (spec §8): the server's error message; an answer that carries none (an
+ * empty 500) reads 'Failed to create token', not the status line. Network failures keep their own texts.
+ */
+export function createFailure(error: unknown): Error | string {
+  if (error instanceof ApiError && error.kind === 'http' && errorBodyMessage(error.data) === undefined) return CREATE_FAILED;
+  return error instanceof Error && error.message.trim() !== '' ? error : CREATE_FAILED;
+}
+
 export function useCreateToken() {
   const client = useQueryClient();
   return useMutation({
@@ -31,7 +40,7 @@ export function useCreateToken() {
       toast.success('Token created successfully');
       return client.invalidateQueries({ queryKey: tokenKeys.all });
     },
-    onError: (error) => toast.error(error instanceof Error && error.message.trim() !== '' ? error : CREATE_FAILED),
+    onError: (error) => toast.error(createFailure(error)),
   });
 }
 

@@ -1,7 +1,7 @@
 import { TOKEN_OBJECTS, TOKEN_PRESETS, tokenActionsOf, type TokenObject, type TokenPreset } from '@common/rbac';
 import { RadioGroup } from '@web/ui/primitives/radio-group';
 import { Select } from '@web/ui/primitives/select';
-import { actionLabel, actionsOn, levelOf, levelsOf, type ObjectActions } from './scopes';
+import { actionsOn, grantedText, levelOf, levelsOf, type ObjectActions } from './scopes';
 
 const OBJECT_LABELS: Record<TokenObject, string> = {
   mcp: 'MCP',
@@ -13,10 +13,10 @@ const OBJECT_LABELS: Record<TokenObject, string> = {
 };
 
 const PRESET_HINTS: Record<TokenPreset, string> = {
-  Read: 'read everything, and MCP',
-  Write: 'read and create everything, and MCP',
-  Admin: 'every action, playbook runs and approvals included',
-  Custom: 'choose per object',
+  Read: 'Read everything, and use MCP.',
+  Write: 'Read and create everything, and use MCP.',
+  Admin: 'Every action, playbook runs and approvals included.',
+  Custom: 'Choose a level per object below.',
 };
 
 /**
@@ -42,6 +42,7 @@ export function ScopeFields({ preset, objectActions, onPresetChange, onLevelChan
         label="Scope preset"
         value={preset}
         options={TOKEN_PRESETS.map((value) => ({ value, label: value, hint: PRESET_HINTS[value] }))}
+        hints="description"
         onValueChange={onPresetChange}
       />
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
@@ -60,7 +61,7 @@ export function ScopeFields({ preset, objectActions, onPresetChange, onLevelChan
                   if (next !== MIXED) onLevelChange(object, next);
                 }}
               />
-              <p className="text-xs text-slate-500">{granted.length > 0 ? granted.map(actionLabel).join(', ') : 'no access'}</p>
+              <p className="text-xs text-slate-500">{grantedText(object, granted)}</p>
             </div>
           );
         })}

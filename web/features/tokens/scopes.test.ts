@@ -75,6 +75,7 @@ describe('token scopes', () => {
         { object: 'playbooks', action: 'playbook:run' },
       ]),
     ).toBe('canaries: read, create · playbooks: run');
+    expect(scopeSummary([{ object: 'mcp', action: '*' }])).toBe('mcp: all');
     expect(scopeSummary([])).toBe('');
   });
 });

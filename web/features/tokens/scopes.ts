@@ -73,9 +73,17 @@ export function applyLevel(objectActions: ObjectActions, object: TokenObject, le
   return out;
 }
 
-/** Short action names for summaries: 'playbook:run' reads 'run'. */
+/** Short action names for summaries: 'playbook:run' reads 'run', '*' (MCP's only action) 'all'. */
 export function actionLabel(action: string): string {
+  if (action === '*') return 'all';
   return action.startsWith('playbook:') ? action.slice('playbook:'.length) : action;
+}
+
+/** What the flags grant on one object, under its level in the dialog: 'read, create'; MCP's '*' is the endpoint itself. */
+export function grantedText(object: TokenObject, granted: readonly TokenAction[]): string {
+  if (granted.length === 0) return 'no access';
+  if (object === 'mcp') return 'use the MCP endpoint';
+  return granted.map(actionLabel).join(', ');
 }
 
 /** A compact summary of scopes, e.g. 'canaries: read, create · playbooks: run'. */

@@ -1,7 +1,7 @@
 import { Copy, LayoutDashboard } from 'lucide-react';
 import { Link } from 'react-router';
 import { stringify } from 'yaml';
-import type { ResourceTabProps } from '@web/features/settings/resources/registry';
+import type { ResourceTabProps } from '@web/features/settings/resources/types';
 import { valueToText } from '@web/features/settings/resources/values';
 import { RunNowButton } from '@web/features/health/detail/run-now';
 import { useRunTopology } from '@web/features/topology/api';

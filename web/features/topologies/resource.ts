@@ -1,5 +1,5 @@
 import { Network } from 'lucide-react';
-import type { SettingsResource } from '@web/features/settings/resources/registry';
+import type { SettingsResource } from '@web/features/settings/resources/types';
 import { topologyApi } from './api';
 
 const SPEC_PLACEHOLDER = `schedule: "@every 5m"

@@ -7,18 +7,23 @@ import { ComponentCard } from './component-card';
 /** Cards drawn at first; more on request, so a component with thousands of children stays quick. */
 export const CARD_PAGE = 120;
 
-/** The cards at the card-width preference (spec §9: 554 px by default, 250–768). */
-export function CardGrid({ components, label }: { components: readonly TopologyComponent[]; label: string }) {
+/**
+ * The cards in a grid whose columns are at least the card-width preference (spec §9: 554 px by default,
+ * 250–768) and share the row's room, so no wide blank gap is left beside them. `narrowest` lowers that
+ * minimum where the grid shares its row (a component page's sidebar), so a wide window still gets columns.
+ */
+export function CardGrid({ components, label, narrowest }: { components: readonly TopologyComponent[]; label: string; narrowest?: number }) {
   const { cardWidth } = useDisplayPreferences();
+  const columnWidth = narrowest === undefined ? cardWidth : Math.min(cardWidth, narrowest);
   const [limit, setLimit] = useState(CARD_PAGE);
   const shown = components.slice(0, limit);
   const rest = components.length - shown.length;
   return (
     <div className="flex flex-col gap-3">
-      <ul aria-label={label} className="flex flex-wrap items-start gap-4">
+      <ul aria-label={label} className="grid items-start gap-4" style={{ gridTemplateColumns: `repeat(auto-fill, minmax(min(100%, ${columnWidth}px), 1fr))` }}>
         {shown.map((component) => (
-          <li key={component.id} className="max-w-full">
-            <ComponentCard component={component} width={cardWidth} />
+          <li key={component.id} className="min-w-0">
+            <ComponentCard component={component} width="100%" />
           </li>
         ))}
       </ul>

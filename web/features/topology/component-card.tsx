@@ -1,4 +1,4 @@
-import type { ComponentProperty, HealthCounts, TopologyComponent } from '@common/topology';
+import { insightsBySeverity, type ComponentProperty, type HealthCounts, type TopologyComponent } from '@common/topology';
 import { EyeOff, Server } from 'lucide-react';
 import { Link } from 'react-router';
 import { ConfigHealthDot, HEALTH_TEXT } from '@web/features/catalog/components';
@@ -22,7 +22,7 @@ export function PropertyValue({ property }: { property: ComponentProperty }) {
       </a>
     );
   }
-  const text = property.value !== undefined ? `${property.value.toLocaleString()}${property.unit ? ` ${property.unit}` : ''}` : (property.text ?? '');
+  const text = property.value !== undefined ? `${new Intl.NumberFormat().format(property.value)}${property.unit ? ` ${property.unit}` : ''}` : (property.text ?? '');
   return (
     <span className={cn('truncate tabular-nums', colour)} style={style} title={property.tooltip ?? text}>
       {text}
@@ -58,11 +58,11 @@ export function HealthCountsText({ counts, unhealthyWord = 'unhealthy', healthyW
  * A component as a card (spec §2 /topology, §9 width): icon, name, health and why, properties (headline
  * ones large), the child, check and config summaries, open insights, and its children when loaded.
  */
-export function ComponentCard({ component, width }: { component: TopologyComponent; width: number }) {
+export function ComponentCard({ component, width }: { component: TopologyComponent; width: number | string }) {
   const name = componentName(component);
   const headline = component.properties.filter((property) => property.headline);
   const others = component.properties.filter((property) => !property.headline);
-  const insights = Object.values(component.summary.insights).reduce((sum, count) => sum + count, 0);
+  const insights = Object.values(insightsBySeverity(component.summary.insights)).reduce((sum, count) => sum + count, 0);
   const children = component.components ?? [];
   return (
     <article

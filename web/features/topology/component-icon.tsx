@@ -32,6 +32,6 @@ const BY_NAME: Readonly<Record<string, LucideIcon>> = {
 export function ComponentIcon({ icon, type, className = 'size-4 text-slate-500' }: { icon: string | null; type: string | null; className?: string }) {
   const Named = icon ? BY_NAME[icon.toLowerCase()] : undefined;
   if (Named) return <Named className={className} aria-hidden="true" />;
-  if (type || icon) return <ConfigIcon type={type ?? icon ?? ''} className={className} />;
+  if (type || icon) return <ConfigIcon type={type || icon || ''} className={className} />;
   return <Boxes className={className} aria-hidden="true" />;
 }

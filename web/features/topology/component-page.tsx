@@ -47,7 +47,7 @@ export default function ComponentPage() {
         <div className="flex flex-col gap-4">
           <nav aria-label="Breadcrumb" className="flex flex-wrap items-center gap-1.5 text-sm text-slate-600">
             <Link to="/topology" className="text-blue-700 hover:underline">
-              Topology
+              Dashboard
             </Link>
             {tree.data?.parents.map((parent) => (
               <Fragment key={parent.id}>
@@ -101,7 +101,7 @@ export default function ComponentPage() {
               {children.length > 0 ? <TopologyFilterBar facets={tree.data} /> : null}
               {component.children_count === 0 ? <EmptyState className="py-10" title="No components below this one" /> : null}
               {children.length > 0 && shown.length === 0 ? <EmptyState className="py-10" title="No components match the filters" /> : null}
-              {shown.length > 0 ? <CardGrid components={shown} label={`Components of ${title}`} /> : null}
+              {shown.length > 0 ? <CardGrid components={shown} label={`Components of ${title}`} narrowest={340} /> : null}
               <ResourceNotificationsSection resourceId={component.id} kind="component" />
             </div>
             <ComponentSidebar component={component} />

@@ -1,4 +1,4 @@
-import type { TopologyComponent } from '@common/topology';
+import { insightsBySeverity, type TopologyComponent } from '@common/topology';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -52,7 +52,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 /** /topology/{id}'s sidebar: properties, labels, checks, configs, insights and changes of the component. */
 export function ComponentSidebar({ component }: { component: TopologyComponent }) {
   const changes = useComponentChanges(component.id);
-  const insights = SEVERITY_ORDER.filter((severity) => (component.summary.insights[severity] ?? 0) > 0);
+  const bySeverity = insightsBySeverity(component.summary.insights);
+  const insights = SEVERITY_ORDER.filter((severity) => (bySeverity[severity] ?? 0) > 0);
   return (
     <aside aria-label="Details" className="flex w-full flex-col gap-5 rounded-lg border border-slate-200 bg-white p-4 lg:w-80 lg:shrink-0">
       {component.description ? <p className="text-sm text-slate-700">{component.description}</p> : null}
@@ -108,7 +109,7 @@ export function ComponentSidebar({ component }: { component: TopologyComponent }
         {insights.length === 0 ? (
           <p className="text-sm text-slate-500">No open insights on its configs.</p>
         ) : (
-          <p className="text-sm text-slate-700">{insights.map((severity) => `${component.summary.insights[severity]} ${severity}`).join(', ')}</p>
+          <p className="text-sm text-slate-700">{insights.map((severity) => `${bySeverity[severity]} ${severity}`).join(', ')}</p>
         )}
       </Section>
       <ComponentLogsLink componentId={component.id} />

@@ -21,7 +21,8 @@ export default function TopologyPage() {
   const roots = tree.data?.components ?? [];
   const shown = applyFilters(roots, filters);
   return (
-    <Page title="Topology" onRefresh={() => void tree.refetch()} refreshing={tree.isFetching}>
+    // Named as the sidebar's link to it (spec §2 "Dashboard"): a link leads to a page that shows what it names.
+    <Page title="Dashboard" onRefresh={() => void tree.refetch()} refreshing={tree.isFetching}>
       <div className="flex flex-col gap-4">
         <TopologyFilterBar facets={tree.data} />
         {tree.isPending ? <Loading className="py-16" /> : null}

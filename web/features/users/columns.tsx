@@ -5,7 +5,7 @@ import { Badge } from '@web/ui/primitives/badge';
 import { PersonCell } from '@web/ui/person-cell';
 import { ROLE_LABELS } from './roles';
 import type { PersonRow } from './schema';
-import { UserActionsMenu, type UserAction, type UserPermissions } from './user-actions';
+import { UserActionsMenu, type UserAction, type UserPermissions, type UsersOrganization } from './user-actions';
 
 /** Last sign-in: how long ago, over the date in the person's chosen format. */
 function LastLogin({ value }: { value: string | null }) {
@@ -21,11 +21,13 @@ function LastLogin({ value }: { value: string | null }) {
 export interface UserColumnsOptions {
   selfId: string | undefined;
   can: UserPermissions;
+  /** Hosted mode: the organization worked in, whose roles the page shows (docs/HOSTED.md "Roles per organization"). */
+  organization?: UsersOrganization | undefined;
   onAction: (action: UserAction) => void;
 }
 
 /** Sortable columns are sorted by the server (their ids are people_roles columns). */
-export function userColumns({ selfId, can, onAction }: UserColumnsOptions): ColumnDef<PersonRow>[] {
+export function userColumns({ selfId, can, organization, onAction }: UserColumnsOptions): ColumnDef<PersonRow>[] {
   const columns: ColumnDef<PersonRow>[] = [
     {
       id: 'name',
@@ -36,17 +38,21 @@ export function userColumns({ selfId, can, onAction }: UserColumnsOptions): Colu
     { id: 'email', header: 'Email', accessorKey: 'email' },
     {
       id: 'roles',
-      header: 'Roles',
+      // In an organization, people_roles holds the membership's role there (one), not the person's own.
+      header: organization ? `Role in ${organization.name}` : 'Roles',
       enableSorting: false,
-      cell: ({ row: { original } }) => (
-        <span className="flex flex-wrap gap-1">
-          {original.roles.map((role) => (
-            <Badge key={role} tone={role === 'admin' ? 'info' : 'neutral'}>
-              {ROLE_LABELS[role]}
-            </Badge>
-          ))}
-        </span>
-      ),
+      cell: ({ row: { original } }) =>
+        organization && original.roles.length === 0 ? (
+          <span className="text-slate-500">Not a member</span>
+        ) : (
+          <span className="flex flex-wrap gap-1">
+            {original.roles.map((role) => (
+              <Badge key={role} tone={role === 'admin' ? 'info' : 'neutral'}>
+                {ROLE_LABELS[role]}
+              </Badge>
+            ))}
+          </span>
+        ),
     },
     {
       id: 'teams',
@@ -63,12 +69,12 @@ export function userColumns({ selfId, can, onAction }: UserColumnsOptions): Colu
     { id: 'last_login', header: 'Last login', accessorKey: 'last_login', cell: ({ row: { original } }) => <LastLogin value={original.last_login} /> },
     { id: 'created_at', header: 'Created', accessorKey: 'created_at', cell: ({ row: { original } }) => <DateTime value={original.created_at} /> },
   ];
-  if (can.update || can.delete) {
+  if (can.roles || can.update || can.delete) {
     columns.push({
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       enableSorting: false,
-      cell: ({ row: { original } }) => <UserActionsMenu person={original} self={original.id === selfId} can={can} onAction={onAction} />,
+      cell: ({ row: { original } }) => <UserActionsMenu person={original} self={original.id === selfId} can={can} organization={organization} onAction={onAction} />,
     });
   }
   return columns;

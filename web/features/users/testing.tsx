@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import type { AccessMap } from '@common/rbac';
-import { StaticSession } from '@web/app/session';
+import { StaticSession, type SessionUser } from '@web/app/session';
 import { createQueryClient } from '@web/lib/query-client';
 import { TooltipProvider } from '@web/ui/primitives/tooltip';
 
@@ -56,8 +56,11 @@ function Where() {
   return <output aria-label="location">{location.pathname + location.search}</output>;
 }
 
-/** Renders `element` at `path` (matched by `route`) for a signed-in person with `permissions`. */
-export function renderPage(element: ReactNode, { path, route, permissions = ADMIN_ACCESS, userId = 'me' }: { path: string; route: string; permissions?: AccessMap; userId?: string }) {
+/** Renders `element` at `path` (matched by `route`) for a signed-in person with `permissions` (and `user`'s other fields: hosted mode). */
+export function renderPage(
+  element: ReactNode,
+  { path, route, permissions = ADMIN_ACCESS, userId = 'me', user }: { path: string; route: string; permissions?: AccessMap; userId?: string; user?: Partial<SessionUser> },
+) {
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false, refetchOnWindowFocus: false } });
   const router = createMemoryRouter(
@@ -76,7 +79,7 @@ export function renderPage(element: ReactNode, { path, route, permissions = ADMI
   );
   render(
     <QueryClientProvider client={client}>
-      <StaticSession value={{ status: 'ready', user: { id: userId, name: 'Me', roles: [], permissions }, signOut: undefined }}>
+      <StaticSession value={{ status: 'ready', user: { id: userId, name: 'Me', roles: [], permissions, ...user }, signOut: undefined }}>
         <TooltipProvider>
           <RouterProvider router={router} />
         </TooltipProvider>

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_ACCESS, currentLocation, renderPage, stubFetch, VIEWER_ACCESS, type Call } from './testing';
 import UsersPage from './users-page';
 
@@ -157,5 +157,73 @@ describe('row actions', () => {
     expect((await screen.findByRole('menuitem', { name: 'Delete' })).getAttribute('aria-disabled')).toBe('true');
     expect(screen.getByRole('menuitem', { name: 'Deactivate' }).getAttribute('aria-disabled')).toBe('true');
     expect(screen.getByRole('menuitem', { name: 'Edit roles' }).getAttribute('aria-disabled')).toBeNull();
+  });
+});
+
+describe('hosted mode: roles of the organization worked in', () => {
+  beforeAll(() => {
+    // Radix RadioGroup measures its items; jsdom has no ResizeObserver.
+    globalThis.ResizeObserver ??= class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    };
+  });
+  const ACME = { id: 'o-acme', name: 'Acme', hasBackendUrl: false, direct: false };
+  const hosted = (role: string) => ({ hosted: { organization: ACME, organizations: [ACME], role } });
+  const member = { ...ada, roles: ['responder'] };
+  const agent = { ...ada, id: 'p-agent', name: 'Agent Smith', email: null, roles: [] };
+  const list = () => ({ body: [member, agent, me], headers: { 'content-range': '0-2/3' } });
+  const openHosted = (role: string, extra: Record<string, unknown> = {}, permissions = ADMIN_ACCESS) =>
+    renderPage(<UsersPage />, { path: '/settings/users', route: '/settings/users', permissions, user: { ...hosted(role), ...extra } });
+
+  it('shows each person’s role in the organization, and edits one role there', async () => {
+    const user = userEvent.setup();
+    respond = (call) => (call.path === '/api/people/update' ? { body: { message: 'success' } } : list());
+    openHosted('admin');
+    const table = await screen.findByRole('table', { name: 'Users' });
+    await within(table).findByText('Ada Lovelace');
+    expect(within(table).getByRole('columnheader', { name: 'Role in Acme' })).toBeTruthy();
+    expect(within(within(table).getByRole('row', { name: /Ada Lovelace/ })).getByText('Responder')).toBeTruthy();
+    // An account made in the organization that is not a member holds no role there: nothing to edit.
+    expect(within(within(table).getByRole('row', { name: /Agent Smith/ })).getByText('Not a member')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Actions for Agent Smith' })).toBeNull();
+    // Accounts are every organization's their person belongs to: the organization's admin neither
+    // deactivates nor deletes one, and invites into the organization (its members sheet), not an account.
+    expect(screen.queryByRole('button', { name: 'Invite user' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Invite to Acme' }).getAttribute('href')).toBe('/settings/organizations?members=o-acme');
+    await user.click(screen.getByRole('button', { name: 'Actions for Ada Lovelace' }));
+    await screen.findByRole('menuitem', { name: 'Edit role' });
+    expect(screen.queryByRole('menuitem', { name: 'Deactivate' })).toBeNull();
+    expect(screen.queryByRole('menuitem', { name: 'Delete' })).toBeNull();
+    await user.keyboard('{Escape}');
+
+    await openMenuItem(user, 'Ada Lovelace', 'Edit role');
+    const dialog = await screen.findByRole('dialog', { name: 'Edit role of Ada Lovelace in Acme' });
+    expect(within(dialog).getByRole<HTMLButtonElement>('radio', { name: 'Responder' }).getAttribute('aria-checked')).toBe('true');
+    expect(within(dialog).queryByRole('checkbox')).toBeNull();
+    await user.click(within(dialog).getByRole('radio', { name: 'Editor' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.find((call) => call.path === '/api/people/update')).toMatchObject({ method: 'POST', body: { id: 'p-ada', roles: ['editor'] } });
+  });
+
+  it('offers nothing to change to someone who is not the organization’s admin, though their permissions allow identities', async () => {
+    respond = list;
+    openHosted('editor');
+    await screen.findByText('Ada Lovelace');
+    expect(screen.queryByRole('button', { name: /Actions for/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /Invite to/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Invite user' })).toBeNull();
+  });
+
+  it('offers a platform administrator the role and the account, whatever their role in the organization', async () => {
+    const user = userEvent.setup();
+    respond = list;
+    openHosted('viewer', { platformAdmin: true }, { identities: ['read'] });
+    await user.click(await screen.findByRole('button', { name: 'Actions for Ada Lovelace' }));
+    expect(await screen.findByRole('menuitem', { name: 'Edit role' })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: 'Deactivate' })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: 'Delete' })).toBeTruthy();
   });
 });

@@ -1,12 +1,14 @@
 import { UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { Page } from '@web/app/layout/page';
 import { UnauthorizedPage } from '@web/app/pages/unauthorized-page';
 import { useAccess, useSession } from '@web/app/session';
 import { QueryPage } from '@web/ui/query-page';
 import { useUrlParams } from '@web/lib/use-url-params';
 import { DataTable, sortingToParams, usePersistedPageSize, type SortingState } from '@web/ui/data-table';
-import { Button } from '@web/ui/primitives/button';
+import { Button, buttonBase } from '@web/ui/primitives/button';
+import { cn } from '@web/ui/primitives/cn';
 import { Field } from '@web/ui/primitives/field';
 import { Loading } from '@web/ui/primitives/loading';
 import { userColumns } from './columns';
@@ -33,15 +35,32 @@ function Users() {
   const pageSize = filters.pageSize ?? storedSize;
   const users = useUsers({ search: filters.search, sortBy: filters.sortBy, sortOrder: filters.sortOrder, pageIndex: filters.pageIndex, pageSize });
   const session = useSession();
-  const selfId = session.status === 'ready' ? session.user?.id : undefined;
+  const sessionUser = session.status === 'ready' ? session.user : undefined;
+  const selfId = sessionUser?.id;
   const { can } = useAccess();
-  const permissions = { create: can('identities', 'create'), update: can('identities', 'update'), delete: can('identities', 'delete') };
+  // Hosted mode (docs/HOSTED.md "Roles per organization"): the roles shown and changed are those of the
+  // organization worked in, which its admins and platform administrators change (the server's rule).
+  const current = sessionUser?.hosted?.organization;
+  const organization = useMemo(() => (current ? { id: current.id, name: current.name } : undefined), [current]);
+  const platformAdmin = sessionUser?.platformAdmin === true;
+  const organizationAdmin = sessionUser?.hosted?.role === 'admin';
+  // In an organization an account (its state, its existence) is every organization's its person belongs to:
+  // a platform administrator's to change; the organization's admin removes members from it instead.
+  const permissions = organization
+    ? {
+        create: false,
+        invite: platformAdmin || (organizationAdmin && can('identities', 'read')),
+        roles: platformAdmin || (organizationAdmin && can('identities', 'update')),
+        update: platformAdmin,
+        delete: platformAdmin,
+      }
+    : { create: can('identities', 'create'), invite: false, roles: can('identities', 'update'), update: can('identities', 'update'), delete: can('identities', 'delete') };
   const [action, setAction] = useState<UserAction | null>(null);
   // The code is a secret: the result lives in memory only, never in the URL.
   const [invited, setInvited] = useState<InviteResult | null>(null);
   const columns = useMemo(
-    () => userColumns({ selfId, can: { update: permissions.update, delete: permissions.delete }, onAction: setAction }),
-    [selfId, permissions.update, permissions.delete],
+    () => userColumns({ selfId, can: { roles: permissions.roles, update: permissions.update, delete: permissions.delete }, organization, onAction: setAction }),
+    [selfId, permissions.roles, permissions.update, permissions.delete, organization],
   );
 
   const [search, setSearch] = useUrlSearch(filters.search, (q) => setParams((current) => applyUsersChange(current, { q })));
@@ -62,6 +81,15 @@ function Users() {
             <UserPlus className="size-4" aria-hidden="true" />
             Invite user
           </Button>
+        ) : organization && permissions.invite ? (
+          // Hosted mode: people sign in through the provider and join an organization as its members.
+          <Link
+            className={cn(buttonBase, 'h-8 gap-1.5 bg-blue-600 px-3 text-sm text-white shadow-sm hover:bg-blue-700')}
+            to={`/settings/organizations?members=${encodeURIComponent(organization.id)}`}
+          >
+            <UserPlus className="size-4" aria-hidden="true" />
+            Invite to {organization.name}
+          </Link>
         ) : null
       }
       toolbar={
@@ -96,7 +124,7 @@ function Users() {
         />
       ) : null}
       {invited ? <InviteResultDialog result={invited} onClose={() => setInvited(null)} /> : null}
-      <UserActionDialog action={action} onClose={() => setAction(null)} />
+      <UserActionDialog action={action} organization={organization} onClose={() => setAction(null)} />
     </QueryPage>
   );
 }

@@ -127,7 +127,9 @@ export function DataTable<T>({
         rows={rows}
         columnCount={table.getVisibleLeafColumns().length}
         onRowClick={onRowClick}
-        className={cn('min-h-0 flex-1 overflow-auto', className ?? 'max-h-[calc(100vh-14rem)]')}
+        // relative: the scroller is the containing block of what cells position absolutely (a switch's
+        // hidden label, sr-only text), so it scrolls with the table instead of widening the page.
+        className={cn('scroll-cue-x relative min-h-0 flex-1 overflow-auto', className ?? 'max-h-[calc(100vh-14rem)]')}
         aria-label={ariaLabel}
         head={<TableHead table={table} />}
         onReachEnd={loadMore}

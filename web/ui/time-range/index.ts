@@ -2,7 +2,7 @@ export { absoluteRange, formatInputDate, parseInputDate } from './absolute';
 export { FUTURE_RANGE_OPTIONS, futureRange, INDEFINITELY, INDEFINITELY_PARAM } from './future';
 export { evaluateExpression, findQuickRange, QUICK_RANGES } from './mapped';
 export { readRecentRanges, rememberRange } from './recent';
-export { futureDisplay, PAST_RANGE_OPTIONS, parseRelativeRange, relativeDisplay, relativeRange } from './relative';
+export { futureDisplay, PAST_RANGE_OPTIONS, parseRelativeRange, relativeDisplay, relativeRange, relativeSpanWords } from './relative';
 export { resolveFutureTimeRange, resolveTimeRange } from './resolve';
 export { TimeRangePicker } from './time-range-picker';
 export type { FutureTimeRangePickerProps, PastTimeRangePickerProps, TimeRangePickerProps } from './time-range-picker';

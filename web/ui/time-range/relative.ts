@@ -63,6 +63,14 @@ export function relativeDisplay(range: string): string {
   return words ? `Last ${words}` : range;
 }
 
+/** A past range as words mid-sentence: 'the last hour' (not 'last 1 hour'), 'the last 15 minutes'; an unreadable range as it is. */
+export function relativeSpanWords(range: string): string {
+  const parsed = parseRelativeRange(range);
+  if (!parsed) return range;
+  const [plural, singular] = UNITS[parsed.unit];
+  return parsed.amount === 1 ? `the last ${singular}` : `the last ${parsed.amount} ${plural}`;
+}
+
 /** 'Next 5 minutes', 'Next 1 hour': the same lengths counted forward from now. */
 export function futureDisplay(range: string): string {
   const words = lengthWords(range);

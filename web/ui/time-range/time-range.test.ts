@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { absoluteRange, parseInputDate } from './absolute';
 import { evaluateExpression, QUICK_RANGES } from './mapped';
 import { readRecentRanges, rememberRange } from './recent';
-import { PAST_RANGE_OPTIONS, parseRelativeRange, relativeDisplay, relativeRange } from './relative';
+import { PAST_RANGE_OPTIONS, parseRelativeRange, relativeDisplay, relativeRange, relativeSpanWords } from './relative';
 import { resolveTimeRange } from './resolve';
 import type { TimeRangeValue } from './types';
 import { timeRangeFromParams, timeRangeToParams, writeTimeRangeParams } from './url';
@@ -26,6 +26,10 @@ describe('relative ranges', () => {
     expect(parseRelativeRange('2 days')).toBeNull();
     expect(relativeDisplay('1h')).toBe('Last 1 hour');
     expect(relativeDisplay('6M')).toBe('Last 6 months');
+    // Mid-sentence (the Logs page's empty state): 'Nothing was written in the last hour'.
+    expect(relativeSpanWords('1h')).toBe('the last hour');
+    expect(relativeSpanWords('15m')).toBe('the last 15 minutes');
+    expect(relativeSpanWords('soon')).toBe('soon');
   });
   it('resolves to now minus the range', () => {
     expect(resolveTimeRange(relativeRange('2d'), now)).toEqual({ from: local(2024, 5, 13, 14, 30), to: now });

@@ -44,8 +44,15 @@ export async function readTableInfo(db: pg.Pool | pg.PoolClient): Promise<Map<Pu
   );
   const info = new Map<PushedTable, TableInfo>();
   for (const row of rows) info.set(row.table_name, { name: row.table_name, key: row.key, hasSpec: row.has_spec });
-  for (const table of PUSHED_TABLES) if (!info.has(table)) throw new Error(`table ${table} has no primary key; the agent cannot push it`);
+  for (const table of PUSHED_TABLES) tableInfoOf(info, table);
   return info;
+}
+
+/** One table's info from readTableInfo (which has every pushed table's). */
+function tableInfoOf(info: Map<PushedTable, TableInfo>, table: PushedTable): TableInfo {
+  const found = info.get(table);
+  if (!found) throw new Error(`table ${table} has no primary key; the agent cannot push it`);
+  return found;
 }
 
 /**
@@ -134,14 +141,14 @@ export async function installOutbox(pool: pg.Pool, target: { upstream: string; a
     const state = await client.query<{ upstream: string | null; agent_name: string | null }>('SELECT upstream, agent_name FROM agent_push_state');
     const same = state.rows[0]?.upstream === target.upstream && state.rows[0]?.agent_name === target.agentName;
     for (const table of PUSHED_TABLES) {
-      for (const statement of triggerSql(info.get(table) as TableInfo)) await client.query(statement);
+      for (const statement of triggerSql(tableInfoOf(info, table))) await client.query(statement);
     }
     let refilled = 0;
     if (!complete || !same) {
       // The old queue was meant for what the state row names; the refill covers every row anyway.
       await client.query('DELETE FROM agent_push_queue');
       for (const table of PUSHED_TABLES) {
-        const tableInfo = info.get(table) as TableInfo;
+        const tableInfo = tableInfoOf(info, table);
         const key = `jsonb_build_object(${tableInfo.key.map((column) => `${literal(column.name)}, t.${ident(column.name)}`).join(', ')})`;
         const order = REFILL_ORDER[table];
         const result = await client.query(

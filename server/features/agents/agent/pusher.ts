@@ -221,14 +221,16 @@ export class Pusher {
     if (rows.length === 0) return;
     const answer = await this.post(rows, client);
     if (answer === 'ok') return;
-    if (rows.length === 1) {
-      await this.deadLetter(rows[0] as PendingRow, answer.reason, client);
+    const [only] = rows;
+    if (rows.length === 1 && only) {
+      await this.deadLetter(only, answer.reason, client);
       return;
     }
     const at = answer.firstFailed;
-    if (at !== undefined && at >= 0 && at < rows.length) {
+    const failed = at !== undefined && at >= 0 && at < rows.length ? rows[at] : undefined;
+    if (at !== undefined && failed) {
       await this.send(rows.slice(0, at), client);
-      await this.send([rows[at] as PendingRow], client);
+      await this.send([failed], client);
       await this.send(rows.slice(at + 1), client);
       return;
     }
@@ -321,7 +323,7 @@ export class Pusher {
     });
     const section = (map: Map<string, { text: string[]; at: number[] }>) =>
       `{${PUSHED_TABLES.filter((table) => map.has(table))
-        .map((table) => `${JSON.stringify(table)}:[${(map.get(table) as { text: string[] }).text.join(',')}]`)
+        .map((table) => `${JSON.stringify(table)}:[${(map.get(table)?.text ?? []).join(',')}]`)
         .join(',')}}`;
     const agent = { name: this.upstream.agentName, version: VERSION, hostname: os.hostname(), heartbeat_seconds: this.upstream.heartbeatSeconds };
     const body = `{"agent":${JSON.stringify(agent)},"batch_id":${JSON.stringify(randomUUID())},"upserts":${section(upserts)},"deletes":${section(deletes)}}`;
@@ -366,8 +368,7 @@ export class Pusher {
 /** The first rows whose JSON stays within the byte budget (at least one row). */
 export function cutToSize(rows: PendingRow[], budget: number): PendingRow[] {
   let size = 0;
-  for (let index = 0; index < rows.length; index += 1) {
-    const row = rows[index] as PendingRow;
+  for (const [index, row] of rows.entries()) {
     size += (row.row ?? '').length + 64;
     if (size > budget && index > 0) return rows.slice(0, index);
   }

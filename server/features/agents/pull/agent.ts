@@ -1,18 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { isRecord } from '../../../platform/errors';
 import { errorMessage, inTransaction } from '../../../platform/jobs/db';
 import type { Logger } from '../../../platform/logger';
 import { UPSTREAM_SOURCE } from '../../../platform/resources';
 import { secretStore } from '../../../platform/secrets';
-import { collectSpecSecrets } from '../../../platform/secrets/collect';
 import { redactingLogger, SecretValues } from '../../../platform/secrets/redact';
-import { saveScraper, deleteScraper } from '../../catalog/scrapers';
-import { deleteCanary, saveCanary } from '../../health/canaries';
-import { actionExecutors } from '../../playbooks/actions';
-import type { ActionExecutors, ActionOutcome } from '../../playbooks/actions/types';
-import type { ActionSpec } from '../../playbooks/spec';
-import { deleteTopology, saveTopology } from '../../topology/topologies';
+import { deleteScraper, saveScraper } from '../../catalog';
+import { deleteCanary, saveCanary } from '../../health';
+import { actionExecutors, AGENT_INPUT_VERSION, isAgentActionInput, prepareAction, type ActionExecutors, type ActionOutcome, type ActionSpec } from '../../playbooks';
+import { deleteTopology, saveTopology } from '../../topology';
 import type { ClaimedAction, PullAnswer, PulledResource, PullTable } from './upstream';
 
 /**
@@ -20,8 +18,9 @@ import type { ClaimedAction, PullAnswer, PulledResource, PullTable } from './ups
  * `intervalMs` (30 s) the agent asks its upstream for the canaries, scrapers and topologies defined there for
  * it, and keeps them here with the same ids, source 'Upstream' (read-only in the agent's console) — the
  * normal schedulers run them and the outbox pushes their results up; what upstream deleted is deleted here.
- * Every `actionPollMs` (5 s) it claims the playbook actions waiting for it (runsOn) and runs them with the
- * local action runners, sending each result back.
+ * Every `actionPollMs` (5 s) it claims the playbook actions waiting for it (runsOn), resolves their references
+ * from its own secrets and connections, renders and runs them with the local action runners, and sends each
+ * result back without the secrets it resolved.
  */
 export interface PullWorkerOptions {
   /** The upstream's base URL (https://console.example.com). */
@@ -115,8 +114,8 @@ export class PullWorker {
     if (!response.ok) {
       let message = text.slice(0, 500);
       try {
-        const parsed = JSON.parse(text) as { message?: string };
-        if (parsed.message) message = parsed.message;
+        const parsed: unknown = JSON.parse(text);
+        if (isRecord(parsed) && typeof parsed.message === 'string' && parsed.message) message = parsed.message;
       } catch {
         // not JSON: the text as it came
       }
@@ -160,7 +159,8 @@ export class PullWorker {
     const limit = this.options.actionConcurrency ?? 5;
     let claimed = 0;
     while (!this.stopping && this.running.size < limit) {
-      const { action } = await this.request<{ action: ClaimedAction | null }>('POST', '/api/agent/playbook-actions/claim');
+      // The input version this agent runs: upstream gives an action only to an agent that runs its version.
+      const { action } = await this.request<{ action: ClaimedAction | null }>('POST', '/api/agent/playbook-actions/claim', { inputVersion: AGENT_INPUT_VERSION });
       if (!action) break;
       claimed += 1;
       const controller = new AbortController();
@@ -198,7 +198,13 @@ export class PullWorker {
   }
 }
 
-/** Runs one claimed action with this instance's own action runner (connections and secrets are the agent's). */
+/**
+ * Runs one claimed action with this instance's own action runner. Upstream sent the action as written, its
+ * template data and the playbook's env as written: the references (env valueFrom, connection://, secret://, an
+ * action's own env) are resolved here, in the run's namespace, from this agent's secrets and connections — what
+ * cannot be found fails the action saying it was looked up on this agent — and the values read are kept out of
+ * the result it sends back.
+ */
 export async function runClaimedAction(
   pool: pg.Pool,
   log: Logger,
@@ -207,9 +213,32 @@ export async function runClaimedAction(
   dataDir: string,
   executors: ActionExecutors = actionExecutors,
 ): Promise<{ status: 'completed' | 'failed' | 'timed_out'; result: Record<string, unknown>; error?: string }> {
+  type Outcome = { status: 'completed' | 'failed' | 'timed_out'; result: Record<string, unknown>; error?: string };
   const type = action.type as keyof ActionExecutors;
   const executor = executors[type];
   if (!executor) return { status: 'failed', result: {}, error: `${action.type} actions are not run by this agent` };
+  // The run's secret parameters upstream named, and what this agent resolves for the action, never go back in its result.
+  const redactor = new SecretValues(Array.isArray(action.redact) ? action.redact.filter((value) => typeof value === 'string') : []);
+  const result = (outcome: Outcome): Outcome => redactor.redactDeep(outcome);
+  if (!isAgentActionInput(action)) {
+    return result({
+      status: 'failed',
+      result: {},
+      error: `upstream gave this action in an earlier form, rendered with upstream's secrets: this agent runs action input version ${AGENT_INPUT_VERSION}, which it resolves itself; upgrade the upstream console`,
+    });
+  }
+  // Lookups that find nothing say where they looked: `secret "db" not found in namespace "shop" (looked up on agent "edge-1")`.
+  const secrets = secretStore(pool).at(`agent ${JSON.stringify(action.agent)}`);
+  let prepared: Awaited<ReturnType<typeof prepareAction>>;
+  try {
+    prepared = await prepareAction(secrets, action.namespace, structuredClone(action.spec) as unknown as ActionSpec, action.env, action.templateData, redactor);
+  } catch (error) {
+    return result({ status: 'failed', result: {}, error: errorMessage(error) });
+  }
+  const spec = prepared.spec;
+  // Artifacts are stored against the run's action row, which is upstream's: here the files are not kept.
+  const artifactsLeft = spec.exec?.artifacts?.length ? spec.exec.artifacts.map((artifact) => artifact.path) : [];
+  if (spec.exec && artifactsLeft.length > 0) delete spec.exec.artifacts;
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
@@ -222,26 +251,17 @@ export async function runClaimedAction(
     : undefined;
   let workDir: string | undefined;
   let outcome: ActionOutcome;
-  // Artifacts are stored against the run's action row, which is upstream's: here the files are not kept.
-  const spec = structuredClone(action.spec) as unknown as ActionSpec;
-  // Secrets upstream named, and those this agent resolves for the action, never go back in its result.
-  const redactor = new SecretValues(action.redact ?? []);
-  await collectSpecSecrets(secretStore(pool), spec, action.namespace, redactor);
-  const result = (outcome: { status: 'completed' | 'failed' | 'timed_out'; result: Record<string, unknown>; error?: string }) =>
-    redactor.redactDeep(outcome);
-  const artifactsLeft = spec.exec?.artifacts?.length ? spec.exec.artifacts.map((artifact) => artifact.path) : [];
-  if (spec.exec && artifactsLeft.length > 0) delete spec.exec.artifacts;
   try {
     outcome = await executor({
       pool,
-      secrets: secretStore(pool),
+      secrets,
       log: redactingLogger(log, redactor),
       namespace: action.namespace,
       runId: action.run_id,
       actionId: action.id,
       spec,
-      templateData: action.templateData,
-      env: action.env,
+      templateData: prepared.templateData,
+      env: prepared.env,
       signal: controller.signal,
       workDir: async () => {
         workDir ??= path.join(dataDir, 'agent-actions', action.id);

@@ -8,7 +8,7 @@ import { route } from '../../../platform/http/route';
 import { inTransaction } from '../../../platform/jobs/db';
 import { secretStore } from '../../../platform/secrets';
 import { SecretValues } from '../../../platform/secrets/redact';
-import { RUNS_CHANNEL } from '../../playbooks/runs';
+import { AGENT_INPUT_VERSION, isAgentActionInput, RUNS_CHANNEL, type AgentActionInput } from '../../playbooks';
 import { PushRefused } from '../push';
 import { agentOfRequest } from '../service';
 
@@ -123,23 +123,16 @@ export async function pullChanges(pool: pg.Pool, agentId: string, since: bigint,
   return { resources, cursor: last ? last.version : since.toString(), more: changes.length === limit };
 }
 
-/** What the agent needs to run a claimed action (sealed at rest, revealed to the agent only). */
-export interface AgentActionInput {
-  spec: Record<string, unknown>;
-  env: Record<string, string>;
-  templateData: Record<string, unknown>;
-  namespace: string;
-  playbook: { id: string; name: string; namespace: string };
-  timeoutMillis: number | null;
-  /** The run's secret values upstream knows (secret parameters, resolved env and connections): kept out of the result. */
-  redact?: string[];
-}
+export type { AgentActionInput };
 
+/** A claimed action: its input (the action as written, its data and env definitions; remote.ts) and its lease. */
 export interface ClaimedAction extends AgentActionInput {
   id: string;
   run_id: string;
   name: string;
   type: string;
+  /** The agent's name (as the token says): what it cannot resolve is said to be looked up there. */
+  agent: string;
   /** Which claim this is: the result must name it (a lease that ran out and was claimed again refuses the old one). */
   claim: number;
   lease_until: string;
@@ -149,8 +142,31 @@ export interface ClaimedAction extends AgentActionInput {
 const LEASE_MARGIN_MILLIS = 30_000;
 const DEFAULT_ACTION_MILLIS = 30 * 60_000;
 
-/** Leases the oldest action waiting for the agent (FOR UPDATE SKIP LOCKED), or none. */
-export async function claimAction(pool: pg.Pool, agentId: string): Promise<ClaimedAction | null> {
+/**
+ * Why a claimer cannot be given an action of this version's input (undefined: it can). An agent says which
+ * input version it runs in its claim; one that says none is of an earlier version, which ran the action as
+ * upstream rendered it with upstream's secrets.
+ */
+function inputVersionRefusal(agentName: string, inputVersion: number | undefined): string | undefined {
+  if (inputVersion === AGENT_INPUT_VERSION) return undefined;
+  if (inputVersion === undefined) {
+    return `agent ${JSON.stringify(agentName)} runs an earlier version, which cannot resolve an action's secrets on the agent: upgrade it, then run the playbook again`;
+  }
+  return `agent ${JSON.stringify(agentName)} runs action input version ${inputVersion}, this console gives version ${AGENT_INPUT_VERSION}: run the same version on both`;
+}
+
+/** Ends an action that cannot be given to its agent as failed, with why; its run goes on (a retry policy retries it). */
+async function failUnclaimable(client: pg.PoolClient, row: { id: string; playbook_run_id: string }, message: string): Promise<void> {
+  await client.query("UPDATE playbook_run_actions SET status = 'failed', end_time = now(), error = $2, agent_input = NULL, agent_lease_until = NULL WHERE id = $1", [row.id, message]);
+  await wakeRun(client, row.playbook_run_id);
+}
+
+/**
+ * Leases the oldest action waiting for the agent (FOR UPDATE SKIP LOCKED), or none. `inputVersion` is what the
+ * claiming agent says it runs: an action is given only to an agent that runs this console's input version.
+ */
+export async function claimAction(pool: pg.Pool, agent: { id: string; name: string }, inputVersion?: number): Promise<ClaimedAction | null> {
+  const agentId = agent.id;
   const secrets = secretStore(pool);
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ id: string; playbook_run_id: string; name: string; type: string; agent_input: string | null; agent_claims: number }>(
@@ -162,14 +178,28 @@ export async function claimAction(pool: pg.Pool, agentId: string): Promise<Claim
     );
     const row = rows[0];
     if (!row) return null;
-    let input: AgentActionInput;
+    let revealed: unknown;
     try {
-      input = JSON.parse(secrets.reveal(row.agent_input ?? '')) as AgentActionInput;
+      revealed = JSON.parse(secrets.reveal(row.agent_input ?? ''));
     } catch {
-      await client.query("UPDATE playbook_run_actions SET status = 'failed', end_time = now(), error = $2, agent_input = NULL WHERE id = $1", [row.id, 'the action input could not be read for the agent']);
-      await wakeRun(client, row.playbook_run_id);
+      await failUnclaimable(client, row, 'the action input could not be read for the agent');
       return null;
     }
+    if (!isAgentActionInput(revealed)) {
+      // Sealed by an earlier version of this console: the action rendered with the secrets resolved here.
+      await failUnclaimable(
+        client,
+        row,
+        `this action was queued for agent ${JSON.stringify(agent.name)} by an earlier version of this console, which resolved its secrets here: it is not given to the agent (run the playbook again; a retry policy retries it)`,
+      );
+      return null;
+    }
+    const refusal = inputVersionRefusal(agent.name, inputVersion);
+    if (refusal) {
+      await failUnclaimable(client, row, refusal);
+      return null;
+    }
+    const input = revealed;
     const leaseMillis = (input.timeoutMillis ?? DEFAULT_ACTION_MILLIS) + LEASE_MARGIN_MILLIS;
     const { rows: leased } = await client.query<{ agent_claims: number; agent_lease_until: Date }>(
       `UPDATE playbook_run_actions SET agent_claims = agent_claims + 1, agent_lease_until = now() + make_interval(secs => $2::double precision / 1000),
@@ -178,7 +208,7 @@ export async function claimAction(pool: pg.Pool, agentId: string): Promise<Claim
     );
     const lease = leased[0];
     if (!lease) return null;
-    return { ...input, id: row.id, run_id: row.playbook_run_id, name: row.name, type: row.type, claim: lease.agent_claims, lease_until: lease.agent_lease_until.toISOString() };
+    return { ...input, id: row.id, run_id: row.playbook_run_id, name: row.name, type: row.type, agent: agent.name, claim: lease.agent_claims, lease_until: lease.agent_lease_until.toISOString() };
   });
 }
 
@@ -229,6 +259,11 @@ export async function storeActionResult(pool: pg.Pool, agentId: string, id: stri
 }
 
 const tag = 'agents';
+const claimBody = z
+  .object({
+    inputVersion: z.number({ message: 'must be the action input version the agent runs (a number)' }).int().min(1, 'must be at least 1').optional(),
+  })
+  .optional();
 const cursorQuery = z.object({
   since: z.string().regex(/^\d{1,18}$/, 'must be a cursor this route answered (digits)').optional(),
   limit: z.coerce.number({ message: 'must be a number' }).int().min(1, 'must be between 1 and 1000').max(1000, 'must be between 1 and 1000').optional(),
@@ -252,12 +287,15 @@ export function pullRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, {
     method: 'POST',
     url: '/api/agent/playbook-actions/claim',
-    summary: 'Leases the next playbook action waiting for the calling agent (runsOn), with its rendered input; {action: null} when none waits',
+    summary:
+      'Leases the next playbook action waiting for the calling agent (runsOn): the action as written, its template data and env definitions, which the agent resolves with its own secrets; {action: null} when none waits',
     tags: [tag],
     access: 'self-checked',
-    handler: async ({ req }) => {
+    before: (req) => agentOfToken(pool, req),
+    body: claimBody,
+    handler: async ({ req, body }) => {
       const agent = await agentOfToken(pool, req);
-      return { action: await claimAction(pool, agent.id) };
+      return { action: await claimAction(pool, agent, body?.inputVersion) };
     },
   });
   route(app, {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../../../test/db';
 import { PUSH_TABLES, TABLE_DEFS, type PushTable } from '../tables';
-import { dumpTables, seedAgentDatabase, type AgentRows } from './fixtures';
+import { dumpTables, seedAgentDatabase, type AgentRows } from '../testing/fixtures';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 

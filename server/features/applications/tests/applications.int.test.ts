@@ -227,13 +227,22 @@ describe('the PDF export', () => {
   const chromium = chromiumPath();
   it.skipIf(!existsSync(chromium))(`renders the report page as the caller into a PDF (needs Chromium at ${chromium})`, async () => {
     const base = await t.listen();
-    const res = await fetch(`${base}/api/applications/audit/payments/pdf?from=now-7d`, { headers: t.adminHeaders });
+    // The person's date preferences travel with the request (the server's browser has none of its own).
+    const res = await fetch(`${base}/api/applications/audit/payments/pdf?from=now-7d&dateTimeFormat=full&timezone=Asia%2FKolkata`, { headers: t.adminHeaders });
     expect(res.status, await res.clone().text().then((text) => text.slice(0, 300))).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="payments-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.pdf"$/);
     const body = Buffer.from(await res.arrayBuffer());
     expect(body.subarray(0, 4).toString()).toBe('%PDF');
   }, 90_000);
+
+  it('names a date format or time zone it cannot print in', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/applications/audit/payments/pdf?dateTimeFormat=weekly&timezone=Mars%2FOlympus', headers: t.adminHeaders });
+    expect(res.statusCode).toBe(400);
+    const details = res.json().details as Array<{ path: string; message: string }>;
+    expect(details.map((issue) => issue.path).sort()).toEqual(['query.dateTimeFormat', 'query.timezone']);
+    expect(details.find((issue) => issue.path === 'query.timezone')?.message).toMatch(/IANA time zone/);
+  });
 
   it('answers 503 naming WATCHKEEPER_CHROMIUM when Chromium is missing', async () => {
     const before = process.env.WATCHKEEPER_CHROMIUM;

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../platform/context';
 import { allows } from '../../../platform/auth/decide';
 import { AppError, ValidationError, type Issue } from '../../../platform/http/errors';
 import { route } from '../../../platform/http/route';
-import { parseInstant } from '../../health/time';
+import { parseInstant } from '../../../platform/instants';
 import { catalogChanges } from './changes';
 import { changesBody, RESOURCE_KINDS, searchBody, summaryBody, type ResourceKind } from './schema';
 import { searchResources } from './search';

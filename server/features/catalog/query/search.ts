@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { likePattern, parseSearch, type SearchTerm } from '../../health/search';
+import { likePattern, parseSearch, type SearchTerm } from '../../../platform/search';
 import type { SearchBody, Selector } from './schema';
 import { filterConditions, Params, selectorConditions } from './sql';
 

@@ -1,4 +1,4 @@
-import { likePattern } from '../../health/search';
+import { likePattern } from '../../../platform/search';
 
 /** Bound parameters of one statement: every value is `$n`, never text in the SQL. */
 export class Params {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { likePattern } from '../../health/search';
+import { likePattern } from '../../../platform/search';
 import { GROUP_COLUMNS, type GroupColumn, type SummaryBody } from './schema';
 import { filterConditions, mapConditions, Params } from './sql';
 

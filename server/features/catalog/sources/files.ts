@@ -105,7 +105,8 @@ export function parseDocuments(file: string, content: string, format?: string): 
   const ext = path.extname(file).toLowerCase();
   let documents: unknown[];
   if (format === 'json' || (format === undefined && ext === '.json')) {
-    documents = [JSON.parse(content) as unknown];
+    const parsed: unknown = JSON.parse(content);
+    documents = [parsed];
   } else if (format === 'properties') {
     const values: Record<string, string> = {};
     for (const line of content.split(/\r?\n/)) {

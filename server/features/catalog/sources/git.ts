@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { messageOf } from '../../../platform/errors';
 import { envVarField, redactConnection, withoutSecrets } from '../../../platform/peers/credentials';
+import { assertGitEgress } from '../../../platform/peers/git-checkout';
 import type { RawResult, SourceType } from '../types';
 import { globRegex, MAX_FILES, parseDocuments } from './files';
 
@@ -77,6 +78,8 @@ async function repository(entry: GitEntry, signal: AbortSignal, secrets: Readonl
     });
     return folder;
   }
+  // The egress policy judges the remote's host before git connects; `--` keeps a url from being read as an option.
+  await assertGitEgress(entry.url);
   const cache = path.join(os.tmpdir(), 'watchkeeper-git', createHash('sha256').update(entry.url).digest('hex').slice(0, 24));
   const limit = AbortSignal.any([signal, AbortSignal.timeout((entry.timeout ?? 120) * 1000)]);
   const exists = await fs.access(path.join(cache, 'HEAD')).then(() => true, () => false);
@@ -84,14 +87,14 @@ async function repository(entry: GitEntry, signal: AbortSignal, secrets: Readonl
     await fs.mkdir(path.dirname(cache), { recursive: true });
     const partial = `${cache}.${process.pid}.${Date.now()}`;
     try {
-      await git(['clone', '--bare', '--quiet', cloneUrl(entry), partial], { signal: limit, secrets });
+      await git(['clone', '--bare', '--quiet', '--', cloneUrl(entry), partial], { signal: limit, secrets });
       await fs.rename(partial, cache).catch(async () => fs.rm(partial, { recursive: true, force: true }));
     } catch (error) {
       await fs.rm(partial, { recursive: true, force: true });
       throw error;
     }
   } else {
-    await git(['fetch', '--quiet', '--prune', '--force', cloneUrl(entry), '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], { cwd: cache, signal: limit, secrets });
+    await git(['fetch', '--quiet', '--prune', '--force', '--', cloneUrl(entry), '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], { cwd: cache, signal: limit, secrets });
   }
   return cache;
 }

@@ -8,7 +8,7 @@ import { applyDocuments } from '../../../platform/resources';
 import { Keyring, processKeyring, secretStore } from '../../../platform/secrets';
 import { rotateSecrets } from '../../../platform/secrets/rotate';
 import { features } from '../../index';
-import { runCanary } from '../../health/run-canary';
+import { runCanary } from '../../health';
 
 const log = createLogger('silent');
 const kinds = features.flatMap((feature) => feature.kinds ?? []);
@@ -338,7 +338,7 @@ spec:
           expr: "results.map(r, {'name': r.name, 'type': 'Database'}).toJSON()"
 `);
     expect(results[0]?.errors).toEqual([]);
-    const { runTopology } = await import('../../topology/run');
+    const { runTopology } = await import('../../topology');
     const summary = await runTopology(t.db.pool, results[0]?.outcome?.id ?? '', { log });
     expect(summary.errors).toEqual([]);
     const { rows } = await t.db.pool.query<{ name: string }>("SELECT name FROM components WHERE type = 'Database' AND deleted_at IS NULL ORDER BY name");

@@ -131,6 +131,7 @@ export const dnsCheck = defineCheckType({
     const where = `${type} ${spec.query} on ${describeServer(server)}`;
     const resolver = new Resolver({ timeout: timeoutS * 1000, tries: 1 });
     const started = performance.now();
+    let timedOut = false;
     const base = { query: spec.query, querytype: type, server: describeServer(server) };
     try {
       if (server) {
@@ -140,7 +141,15 @@ export const dnsCheck = defineCheckType({
       }
       const cancel = () => resolver.cancel();
       ctx.signal.addEventListener('abort', cancel, { once: true });
-      const answer = await ask(resolver, type, spec.query).finally(() => ctx.signal.removeEventListener('abort', cancel));
+      // The check keeps its own clock: c-ares may stretch its timeout, and the runner's abort comes a second later.
+      const clock = setTimeout(() => {
+        timedOut = true;
+        resolver.cancel();
+      }, timeoutS * 1000);
+      const answer = await ask(resolver, type, spec.query).finally(() => {
+        clearTimeout(clock);
+        ctx.signal.removeEventListener('abort', cancel);
+      });
       const duration = Math.max(1, Math.round(performance.now() - started));
       const data = { ...base, records: answer.records, count: answer.records.length, results: answer.results };
       const problems: string[] = [];
@@ -157,7 +166,7 @@ export const dnsCheck = defineCheckType({
     } catch (error) {
       const duration = Math.round(performance.now() - started);
       const code = codeOf(error) ?? '';
-      const reason = code === 'ETIMEOUT' ? `no answer within ${timeoutS} s` : (FAILURES[code] ?? messageOf(error));
+      const reason = code === 'ETIMEOUT' || timedOut ? `no answer within ${timeoutS} s` : (FAILURES[code] ?? messageOf(error));
       return { pass: false, duration, message: `${where}: ${reason}`, error: code || messageOf(error), data: { ...base, records: [], count: 0, results: [] } };
     }
   },

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { messageOf } from '../../../platform/errors';
 import { sameHost } from '../../../platform/egress';
 import { send, type HttpRequest } from '../../../platform/peers/http-client';
-import type { CrawlSpec } from './http-spec';
+import type { CrawlSpec } from '../../../platform/peers/http-spec';
 
 /**
  * `crawl`, as canary-checker runs it with colly: from the check's URL, follow `<a href>` links of HTML

@@ -3,28 +3,14 @@ import { celDuration } from '../../../platform/expressions';
 import { MAX_BODY_BYTES, type HttpResponse } from '../../../platform/peers/http-client';
 import type { CheckOutcome } from '../types';
 import { describeCertificate, expiryProblem, type CertificateInfo } from './certificate';
-import type { HttpSpec } from './http-spec';
-import { parseJsonPath, textOf, valueAt } from './json-path';
+import type { HttpSpec } from '../../../platform/peers/http-spec';
+import { parseJsonPath, textOf, valueAt } from '../../../platform/peers/json-path';
+import { shown, shownText } from '../../../platform/peers/shown-url';
 
 /** Kept with each result for people to read: the start of the answer, not all of it. */
 const DETAIL_BODY_CHARS = 4096;
 
-// Query parameters that carry credentials (?token=…, ?api_key=…) are masked wherever the URL is shown.
-const SECRET_PARAMETER = /pass|secret|token|key|auth|signature|sig$/i;
-
-/** The URL as people see it (endpoint, messages, details): no user or password, credentials masked. */
-export function shown(url: URL): string {
-  const copy = new URL(url);
-  copy.username = '';
-  copy.password = '';
-  for (const name of new Set(copy.searchParams.keys())) if (SECRET_PARAMETER.test(name)) copy.searchParams.set(name, '***');
-  return copy.toString();
-}
-
-/** A URL that may not parse (a template, a mistake), without what looks like user:password@. */
-export function shownText(text: string): string {
-  return URL.canParse(text) ? shown(new URL(text)) : text.replace(/\/\/[^/@\s]*@/, '//');
-}
+export { shown, shownText };
 
 /** Header names as Go writes them (Content-Type), so canary-checker expressions such as headers['Location'] work. */
 function canonicalHeaders(headers: HttpResponse['headers']): Record<string, string> {

@@ -1,6 +1,6 @@
 import { interpolate, renderTemplate } from '../../../platform/expressions';
 import type { CheckContext } from '../types';
-import type { HttpSpec } from './http-spec';
+import type { HttpSpec } from '../../../platform/peers/http-spec';
 
 /**
  * What canary-checker templates in an http check, and with which values (checks/http.go and duty's

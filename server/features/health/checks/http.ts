@@ -4,10 +4,10 @@ import { VERSION } from '../../../platform/paths';
 import { send, type HttpRequest, type HttpResponse } from '../../../platform/peers/http-client';
 import { defineCheckType } from '../define';
 import type { CheckContext, CheckOutcome } from '../types';
-import { awsSigning, credentialsFor, InvalidAuth, refusedToken } from './http-auth';
+import { awsSigning, credentialsFor, InvalidAuth, refusedToken } from '../../../platform/peers/http-auth';
 import { crawl } from './http-crawl';
 import { judge, shown, shownText } from './http-judge';
-import { httpSchema, isTemplated, type HttpSpec } from './http-spec';
+import { httpSchema, isTemplated, type HttpSpec } from '../../../platform/peers/http-spec';
 import { templatedBody, templatedHeaders, templatedUrl, templateVariables } from './http-template';
 
 const DEFAULT_MAX_REDIRECTS = 10;

@@ -1,6 +1,7 @@
 import ldap from 'ldapjs';
 import { z } from 'zod';
 import { defineCheckType } from '../define';
+import { assertEgressUrl } from '../../../platform/egress-connect';
 import { envVarField, redactConnection, safeMessage } from '../../../platform/peers/credentials';
 
 /** Entries handed to expressions, and DNs kept with each result. */
@@ -87,6 +88,13 @@ export const ldapCheck = defineCheckType({
   schema,
   endpoint: (spec) => `${redactConnection(spec.url)} ${spec.bindDN}`,
   async run(spec, ctx) {
+    // ldapjs connects as soon as the client exists: the egress policy judges the host first.
+    try {
+      await assertEgressUrl(spec.url);
+    } catch (error) {
+      const reason = safeMessage(error, [spec.password]);
+      return { pass: false, duration: 0, message: `could not connect to ${redactConnection(spec.url)}: ${reason}`, error: reason, data: { count: 0, entries: [] } };
+    }
     const client = ldap.createClient({
       url: spec.url,
       connectTimeout: ctx.timeoutMs,

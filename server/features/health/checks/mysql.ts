@@ -1,6 +1,6 @@
 import { mysqlOptions, queryMysql, SqlConnectionInvalid } from '../../../platform/peers/sql';
 import { defineCheckType } from '../define';
-import { sqlEndpoint, sqlFailure, sqlOutcome, sqlQuery, sqlSchema, sqlTimeoutMs } from './sql';
+import { sqlEndpoint, sqlFailure, sqlOutcome, sqlQuery, sqlSchema, sqlTimeoutMs } from '../../../platform/peers/sql-check';
 
 /**
  * `mysql` (MySQL and MariaDB): connects with a connection of its own, limits the statement to the check's

@@ -1,6 +1,6 @@
 import { queryPostgres, SqlConnectionInvalid } from '../../../platform/peers/sql';
 import { defineCheckType } from '../define';
-import { sqlFailure, sqlOutcome, sqlQuery, sqlSchema, sqlEndpoint, sqlTimeoutMs } from './sql';
+import { sqlFailure, sqlOutcome, sqlQuery, sqlSchema, sqlEndpoint, sqlTimeoutMs } from '../../../platform/peers/sql-check';
 
 /**
  * `postgres`: connects with a client of its own (never the app's pool), runs the query under a statement

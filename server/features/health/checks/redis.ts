@@ -2,6 +2,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import { defineCheckType } from '../define';
 import { envVarField, isUrlForm, redactConnection, safeMessage, urlPassword } from '../../../platform/peers/credentials';
+import { assertEgressResolved } from '../../../platform/egress-connect';
 
 const HOST_PORT = /^(\[[^\]]+\]|[^:\s/]+):(\d{1,5})$/;
 
@@ -83,6 +84,8 @@ export const redisCheck = defineCheckType({
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
+      // The egress policy judges the host (and its addresses) before ioredis connects.
+      if (!client.options.path) await assertEgressResolved(client.options.host ?? '');
       await client.connect();
       const reply = await client.ping();
       const info: Record<string, string | number> = await client.info().then(parseInfo, () => ({}));

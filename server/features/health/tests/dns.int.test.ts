@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeHarness, outcome, result, validate } from './check-harness';
+import { closeHarness, outcome, result, validate } from '../testing/check-harness';
 import { startDnsServer, type DnsServer } from './dns-server';
 
 /** The dns check against a real DNS server on 127.0.0.1 (UDP, built with dns-packet in dns-server.ts). */

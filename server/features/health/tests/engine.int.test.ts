@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort as freeClosedPort } from './check-harness';
+import { closedPort as freeClosedPort } from '../testing/check-harness';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
@@ -259,10 +259,10 @@ describe('the health API', () => {
     const responder = await t.userWith(['responder']);
     const run = await call('POST', `/api/canary/run/check/${id}`, undefined, responder.headers);
     expect(run.status).toBe(200);
-    expect(run.json()).toMatchObject({ check_id: id, status: 'healthy', pass: true });
+    expect(run.json()).toMatchObject({ check_id: id, status: 'healthy', pass: true, name: 'open-port' });
     const graph = await call('GET', `/api/canary/api/graph?check=${id}&start=1h`);
-    expect(graph.json()).toMatchObject({ source: 'raw' });
-    const points = graph.json().points as Array<{ passed: number }>;
+    expect(graph.json()).toMatchObject({ source: 'raw', uptime: { passed: 2, failed: 0 } });
+    const points = graph.json().status as Array<{ passed: number }>;
     expect(points.reduce((sum, point) => sum + point.passed, 0)).toBe(2);
     const history = await call('GET', `/api/db/check_statuses?check_id=eq.${id}&order=time.desc&limit=50`);
     expect(history.json()).toHaveLength(2);
@@ -294,7 +294,7 @@ describe('the health API', () => {
   });
 
   it('describes itself and its spec schema', async () => {
-    expect((await call('GET', '/api/canary/about')).json()).toMatchObject({ name: 'watchkeeper', check_types: expect.arrayContaining([expect.objectContaining({ type: 'tcp' })]) });
+    expect((await call('GET', '/api/canary/about')).json()).toMatchObject({ name: 'watchkeeper', Version: expect.any(String), check_types: expect.arrayContaining([expect.objectContaining({ type: 'tcp' })]) });
     const schema = (await call('GET', '/api/canary/schema')).json();
     expect(JSON.stringify(schema)).toContain('"endpoint"');
     const validated = await call('POST', '/api/canary/canaries/validate', { spec: { tcp: [{ name: 'x', endpoint: 'bad' }], nope: 1 } });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitTarget } from '../../../platform/peers/git-checkout';
-import { closeHarness, outcome } from './check-harness';
+import { closeHarness, outcome } from '../testing/check-harness';
 import { git, makeRepository, startGitHttpServer, type GitHttpServer } from './git-server';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeHarness, outcome, result, validate } from './check-harness';
+import { closeHarness, outcome, result, validate } from '../testing/check-harness';
 
 /**
  * exec as canary-checker runs it (checks/exec.go over duty's shell): the variables of duty's ExecDetails,

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeHarness, outcome, result, validate } from './check-harness';
+import { closeHarness, outcome, result, validate } from '../testing/check-harness';
 
 /** The folder check against a temporary folder whose files have sizes and modification times set here. */
 const HOUR = 3_600_000;

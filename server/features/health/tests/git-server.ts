@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { close, listen } from './check-harness';
+import { close, listen } from '../testing/check-harness';
 
 const run = promisify(execFile);
 

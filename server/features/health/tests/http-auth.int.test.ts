@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpbin, type Httpbin } from '../../../../test/peers/httpbin';
 import { isRecord } from '../../../platform/errors';
-import { closeHarness, outcome, result, validate } from './check-harness';
+import { closeHarness, outcome, result, validate } from '../testing/check-harness';
 
 /** The http check's authentication against the local httpbin stand-in: Basic, Digest, OAuth2, AWS SigV4. */
 let httpbin: Httpbin;

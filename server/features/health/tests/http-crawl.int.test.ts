@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpbin, type Httpbin } from '../../../../test/peers/httpbin';
 import { pageLinks } from '../checks/http-crawl';
-import { closeHarness, outcome, result, validate } from './check-harness';
+import { closeHarness, outcome, result, validate } from '../testing/check-harness';
 
 /** The http check's crawl against the httpbin stand-in (its index links to six pages, one broken under /cdn-cgi/). */
 let httpbin: Httpbin;

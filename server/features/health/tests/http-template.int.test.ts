@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpbin, type Httpbin } from '../../../../test/peers/httpbin';
-import { closeHarness, outcome, validate } from './check-harness';
+import { closeHarness, outcome, validate } from '../testing/check-harness';
 
 /**
  * Templated http checks, as canary-checker fills them: `$(…)` and Go templates in the URL, Go templates in

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { close, closeHarness, closedPort, listen, outcome, result, validate } from './check-harness';
+import { close, closeHarness, closedPort, listen, outcome, result, validate } from '../testing/check-harness';
 
 /** The http check against a real node:http server on 127.0.0.1 (https is in https.int.test.ts). */
 let server: http.Server;

@@ -3,7 +3,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { close, closeHarness, closedPort, listen, outcome, result, selfSigned, validate, type Certificate } from './check-harness';
+import { close, closeHarness, closedPort, listen, outcome, result, selfSigned, validate, type Certificate } from '../testing/check-harness';
 
 /**
  * http over TLS and the tls check, against real node:https servers with self-signed certificates made

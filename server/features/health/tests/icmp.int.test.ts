@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeHarness, outcome, result, validate } from './check-harness';
+import { closeHarness, outcome, result, validate } from '../testing/check-harness';
 
 /**
  * The icmp check with the system's ping (iputils-ping; .ci/run installs it): 127.0.0.1 answers, an

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, canaryIdOf, runByName } from './check-harness';
+import { applyCanary, canaryIdOf, runByName } from '../testing/check-harness';
 
 /** junit checks over real report files written in a temp dir: passing, failing, nested, malformed. */
 let t: TestApp;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import ldap from 'ldapjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, runByName, closedPort as freeClosedPort } from './check-harness';
+import { applyCanary, runByName, closedPort as freeClosedPort } from '../testing/check-harness';
 
 /**
  * ldap checks against a real LDAP protocol peer: the ldapjs server (plain and TLS with a self-signed

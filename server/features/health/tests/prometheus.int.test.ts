@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, runByName } from './check-harness';
+import { applyCanary, runByName } from '../testing/check-harness';
 
 /**
  * prometheus checks against a peer that speaks the Prometheus HTTP API's /api/v1/query answer format:

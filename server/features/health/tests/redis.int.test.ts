@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, runByName, uniqueName, closedPort as freeClosedPort } from './check-harness';
+import { applyCanary, runByName, uniqueName, closedPort as freeClosedPort } from '../testing/check-harness';
 
 /** redis checks against the machine's real Redis (127.0.0.1:6379), with an ACL user of this run's own. */
 let t: TestApp;

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../../../../test/app';
 import { parsePrometheusText } from '../../../../test/peers/prom-text';
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
-import { secretKind } from '../../connections/kinds';
+import { secretKind } from '../../connections';
 import { canaryKind } from '../canary-kind';
 import { checkMetricsOf } from '../check-metrics';
 import { runCanary } from '../run-canary';

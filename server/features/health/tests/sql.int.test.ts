@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, outcome, runByName, uniqueName, validate, closedPort as freeClosedPort } from './check-harness';
+import { applyCanary, outcome, runByName, uniqueName, validate, closedPort as freeClosedPort } from '../testing/check-harness';
 
 /**
  * postgres and mysql checks against the machine's real servers (PostgreSQL 127.0.0.1:5432 user postgres,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
-import { applyCanary, canaryIdOf, runByName } from './check-harness';
+import { applyCanary, canaryIdOf, runByName } from '../testing/check-harness';
 
 /** webhook checks: real HTTP posts to /webhook/{id or name} on the listening test app. */
 let t: TestApp;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { sha256 } from '../../identity/crypto';
+import { sha256 } from '../../../platform/crypto';
 import { CookieJar, oidcEnv, startTestIssuer, throughProvider, type TestIssuer } from '../../identity/oidc/testing/issuer';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { startServe, tempDataDir, type ServeProcess } from '../../../../test/cli';

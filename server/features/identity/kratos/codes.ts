@@ -1,5 +1,5 @@
 import { isRecord } from '../../../platform/errors';
-import { numericCode, safeEqual, sha256 } from '../crypto';
+import { numericCode, safeEqual, sha256 } from '../../../platform/crypto';
 
 /** Recovery and verification codes: 6 digits, valid 15 minutes, 5 wrong tries (docs/AUTH.md). */
 export const CODE_LIFESPAN_MS = 15 * 60 * 1000;

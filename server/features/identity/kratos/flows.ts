@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRecord } from '../../../platform/errors';
 import type { Queryable } from '../../../platform/jobs/db';
-import { randomSecret } from '../crypto';
+import { randomSecret } from '../../../platform/crypto';
 import { cookieOf, CSRF_COOKIE, setCsrfCookie } from '../cookies';
 import { baseUrl, ORY_PREFIX, publicPath, redirect, UI_PATHS, wantsJson } from './context';
 import { csrfViolation, flowExpired, flowNotFound } from './errors';

@@ -4,7 +4,7 @@ import { isRecord } from '../../../platform/errors';
 import { clearSessionCookie } from '../cookies';
 import { loadIdentity } from '../identities';
 import { revokeAll, revokeByToken, revokeSession, sessionByToken } from '../sessions';
-import { sha256 } from '../crypto';
+import { sha256 } from '../../../platform/crypto';
 import { bodyOf, publicPath, queryString, redirect, stringField, UI_PATHS, wantsJson, type IdentityDeps } from './context';
 import { aal2Required, badRequest, flowNotFound, KratosError, noSession } from './errors';
 import { answerFlow, bindToBrowser, checkCsrfCookie, checkCsrfSubmit, csrfTokenFor, isExpired, loadFlow, uiUrl, type FlowKind, type FlowRow, type FlowType } from './flows';

@@ -1,4 +1,4 @@
-import { lookupCode, safeEqual, sha256 } from '../crypto';
+import { lookupCode, safeEqual, sha256 } from '../../../platform/crypto';
 import { isRecord } from '../../../platform/errors';
 
 export const LOOKUP_CODE_COUNT = 12;

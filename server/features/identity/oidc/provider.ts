@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { errors as joseErrors, jwtVerify, type createRemoteJWKSet, type JWTPayload } from 'jose';
 import { z } from 'zod';
 import type { OidcConfig } from '../../../platform/config';
 import { egressFetch, type EgressResponse } from '../../../platform/egress';
+import { egressRemoteJWKSet } from '../../../platform/egress-connect';
 
 /**
  * The OpenID Connect provider as this console talks to it, with no vendor SDK: discovery (cached), the
@@ -106,7 +107,7 @@ export class OidcProvider {
   /** The provider's signing keys, fetched by jose on first use and again when a token names an unknown key. */
   private keys(discovery: Discovery): ReturnType<typeof createRemoteJWKSet> {
     if (this.jwks?.uri !== discovery.jwks_uri) {
-      this.jwks = { uri: discovery.jwks_uri, keys: createRemoteJWKSet(new URL(discovery.jwks_uri), { timeoutDuration: HTTP_TIMEOUT_MS }) };
+      this.jwks = { uri: discovery.jwks_uri, keys: egressRemoteJWKSet(new URL(discovery.jwks_uri), { timeoutDuration: HTTP_TIMEOUT_MS }) };
     }
     return this.jwks.keys;
   }

@@ -5,7 +5,7 @@ import { AppError } from '../../../platform/http/errors';
 import { route } from '../../../platform/http/route';
 import { processKeyring } from '../../../platform/secrets';
 import { clearSessionCookie, cookieOf, SESSION_COOKIE, setSessionCookie } from '../cookies';
-import { safeEqual, sha256 } from '../crypto';
+import { safeEqual, sha256 } from '../../../platform/crypto';
 import { baseUrl, clientOf, wantsJson, type IdentityDeps } from '../kratos/context';
 import { createSession, revokeByToken, revokeSession, sessionByToken, stepUp, type IssuedSession } from '../sessions';
 import { sendFailure } from './failure';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Keyring } from '../../../platform/secrets/keyring';
 import { cookieOf, secureCookie } from '../cookies';
-import { safeEqual } from '../crypto';
+import { safeEqual } from '../../../platform/crypto';
 import { OidcError } from './provider';
 
 /**

@@ -3,7 +3,7 @@ import type { IdentityDeps } from '../kratos/context';
 import { organizationRequired } from './gate';
 import { organizationRoutes } from './routes';
 
-export { membershipsOf, type Membership } from './store';
+export { membershipsOf, setMembershipRole, type Membership } from './store';
 export { ORGANIZATION_REQUIRED } from './gate';
 
 /**

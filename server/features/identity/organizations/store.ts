@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Queryable } from '../../../platform/jobs/db';
 
 /** One of a person's organizations as whoami and the switcher show it (docs/HOSTED.md). */
 export interface Membership {
@@ -50,4 +51,14 @@ export async function chooseOrganization(pool: pg.Pool, input: { sessionId: stri
   if (!row) return { refused: 'unknown' };
   if (!row.member || !row.updated) return { refused: 'not_member' };
   return { chosen: { id: row.id, name: row.name, external_id: row.external_id, has_backend_url: row.has_backend_url, direct: row.direct, role: row.role } };
+}
+
+/**
+ * Sets a member's spec §6 role inside an organization (null: none named, a viewer there; docs/HOSTED.md
+ * "Roles per organization"). False when the person is not a member of it. Settings → Users in an
+ * organization and the organizations admin both change roles through this.
+ */
+export async function setMembershipRole(db: Queryable, organizationId: string, personId: string, role: string | null): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND person_id = $2', [organizationId, personId, role]);
+  return (rowCount ?? 0) > 0;
 }

@@ -2,7 +2,7 @@ import { Configuration, FrontendApi, ResponseError } from '@ory/client-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { json } from '../../../../test/http-client';
-import { sha256 } from '../crypto';
+import { sha256 } from '../../../platform/crypto';
 import { createIdentity } from '../identities';
 import { hashPassword } from '../passwords';
 

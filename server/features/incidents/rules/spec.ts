@@ -43,7 +43,12 @@ export type Health = (typeof HEALTHS)[number];
 const STATUS_VALUES = [...HEALTHS, '*'] as const;
 const statusValue = oneOf(STATUS_VALUES, { error: 'unhealthy', info: 'unknown' });
 const SEVERITY_VALUES = [...new Set<string>([...INCIDENT_SEVERITIES, 'info', 'low', 'medium', 'high', 'critical', '*'])];
-const severityValue = oneOf(SEVERITY_VALUES);
+/**
+ * Short forms of severities (Mission Control stores an incident's severity as the text written, so its
+ * files say `med`): read as the severity, with a warning (severityWarnings). Case never matters.
+ */
+const SEVERITY_ALIASES: Readonly<Record<string, IncidentSeverity>> = { med: 'medium', crit: 'critical', warn: 'warning', inf: 'info' };
+const severityValue = oneOf(SEVERITY_VALUES, SEVERITY_ALIASES);
 const incidentType = oneOf(INCIDENT_TYPES, { technical_debt: 'technicalDebt', technicaldebt: 'technicalDebt' });
 const categoryValue = oneOf([...INCIDENT_TYPES, '*'], { technical_debt: 'technicalDebt' });
 
@@ -71,7 +76,7 @@ const templateSchema = z
     title: text.max(500).optional(),
     description: z.string().max(10_000).optional(),
     type: incidentType.optional(),
-    severity: oneOf(INCIDENT_SEVERITIES).optional(),
+    severity: oneOf(INCIDENT_SEVERITIES, SEVERITY_ALIASES).optional(),
     status: templateStatus.optional(),
     commander_id: text.optional(),
     communicator_id: text.optional(),
@@ -208,11 +213,26 @@ function watchesSomething(spec: unknown): boolean {
   });
 }
 
+/** A severity written in a short form (`med`), named with what it is read as. */
+function severityWarnings(spec: unknown): string[] {
+  const warnings: string[] = [];
+  const alias = (value: unknown, path: string) => {
+    const found = typeof value === 'string' ? SEVERITY_ALIASES[value.trim().toLowerCase()] : undefined;
+    if (found) warnings.push(`${path}: ${JSON.stringify(value)} is read as ${found}`);
+  };
+  const raw = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? Reflect.get(value, key) : undefined);
+  alias(raw(raw(spec, 'template'), 'severity'), 'spec.template.severity');
+  const filter = raw(raw(spec, 'filter'), 'severity');
+  const list = typeof filter === 'string' ? filter.split(',') : Array.isArray(filter) ? filter : [];
+  list.forEach((value, index) => alias(value, typeof filter === 'string' ? 'spec.filter.severity' : `spec.filter.severity[${index}]`));
+  return warnings;
+}
+
 export function parseRuleSpec(spec: unknown): { spec?: RuleSpec; errors: Issue[]; warnings: string[] } {
   const parsed = ruleSpecSchema.safeParse(spec);
   const errors = parsed.success ? [] : specProblems(parsed.error.issues);
   if (!watchesSomething(spec)) errors.push({ path: 'spec.checks', message: 'a rule watches checks, components or configs: give at least one selector' });
   if (!parsed.success || errors.length > 0) return { errors, warnings: [] };
   const rule = toRuleSpec(parsed.data);
-  return { spec: rule, errors, warnings: warningsOf(parsed.data, rule) };
+  return { spec: rule, errors, warnings: [...severityWarnings(spec), ...warningsOf(parsed.data, rule)] };
 }

@@ -50,11 +50,13 @@ async function db(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, head
     headers: { ...headers, prefer: 'return=representation', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read loosely by some fifty assertions
   return { status: res.statusCode, json: (): any => JSON.parse(res.body), body: res.body };
 }
 
 async function link(headers: Record<string, string>, body: unknown) {
   const res = await t.app.inject({ method: 'POST', url: '/api/incidents/link', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read loosely by the assertions
   return { status: res.statusCode, json: (): any => JSON.parse(res.body) };
 }
 
@@ -248,7 +250,7 @@ describe('POST /api/incidents/link', () => {
 });
 
 describe('incident events', () => {
-  type Event = { name: string; properties: Record<string, any> };
+  type Event = { name: string; properties: Record<string, unknown> };
   /** The incident's events, one per event whatever the number of consumers, oldest first. */
   const events = async (incident: string): Promise<Event[]> =>
     (

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 async function post(url: string, body: unknown, headers = t.adminHeaders) {
   const res = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-  return { status: res.statusCode, json: (): any => JSON.parse(res.body) };
+  return { status: res.statusCode, json: (): { id?: string; details?: unknown } => JSON.parse(res.body) };
 }
 
 describe('incident rules', () => {

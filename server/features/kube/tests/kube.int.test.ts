@@ -371,7 +371,7 @@ describe.skipIf(!KUBECTL)('kubectl: every stored kind, the last-applied annotati
     expect(res.stdout).toMatch(/^secrets\s+v1\s+true\s+Secret$/m);
     expect(res.stdout).toMatch(/^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
     expect(res.stdout).toMatch(/^teams\s+mission-control\.flanksource\.com\/v1\s+false\s+Team$/m);
-    for (const kind of ['Permission', 'PermissionGroup', 'Connection', 'NotificationSilence']) expect(res.stdout).toMatch(new RegExp(`mission-control\\.flanksource\\.com/v1\\s+true\\s+${kind}$`, 'm'));
+    for (const kind of ['Permission', 'PermissionGroup', 'Scope', 'Plugin', 'Connection', 'NotificationSilence']) expect(res.stdout).toMatch(new RegExp(`mission-control\\.flanksource\\.com/v1\\s+true\\s+${kind}$`, 'm'));
   });
 
   it('applies a Secret made by kubectl create secret, never answers its values, keeps them across a label patch and a second apply', async () => {

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { TokenScope } from '../../../../common/rbac';
 import type { TestApp } from '../../../../test/app';
-import { createAccessToken } from '../../identity/tokens';
+import { createAccessToken } from '../../identity';
 
 /**
  * The MCP client of the integration tests: a real Streamable HTTP client of the SDK against the test app

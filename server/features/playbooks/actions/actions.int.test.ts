@@ -11,7 +11,7 @@ import { artifactBytes, findArtifact, listArtifacts } from '../../../platform/ar
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
 import { initSecrets, secretStore } from '../../../platform/secrets';
-import { connectionKind, secretKind } from '../../connections/kinds';
+import { connectionKind, secretKind } from '../../connections';
 import type { ActionSpec } from '../spec';
 import { actionExecutors } from './index';
 import type { ActionContext, ActionExecutor, ActionOutcome } from './types';

@@ -4,6 +4,7 @@ import { isRecord } from '../../../platform/errors';
 import { aiActionSchema, type AiActionSpec } from './schemas';
 import { actionConnection, baseOf, blockOf, callApi, envValueOf, notRun, refused, type ApiAnswer } from './shared';
 import type { ActionContext, ActionOutcome } from './types';
+import { isOneOf } from '../../../../common/guards';
 
 /** The backends spoken here: OpenAI's chat completions (OpenAI, Ollama) and Anthropic's messages. */
 const SPOKEN = ['openai', 'ollama', 'anthropic'] as const;
@@ -27,10 +28,10 @@ async function clientOf(ctx: ActionContext, spec: AiActionSpec): Promise<Client 
   const connection: ResolvedConnection | undefined = spec.connection ? await actionConnection(ctx, spec.connection, 'ai.connection') : undefined;
   // Without a backend or connection, an apiURL is read as OpenAI-compatible (Mission Control defaults to anthropic).
   const named = (spec.backend?.trim().toLowerCase() || connection?.type || 'openai');
-  if (!(SPOKEN as readonly string[]).includes(named)) {
+  if (!isOneOf(SPOKEN, named)) {
     return `ai: the ${named} backend is not supported here (${SPOKEN.join(', ')} are)${connection && !spec.backend ? `: connection ${connection.namespace}/${connection.name} is of type ${connection.type}` : ''}`;
   }
-  const backend = named as Backend;
+  const backend: Backend = named;
   const apiKey = (await envValueOf(ctx, spec.apiKey, 'ai.apiKey')) || (connection?.password ?? '');
   const model = spec.model?.trim() || connection?.properties.model?.trim() || '';
   if (!model) return 'ai.model: is required (or a connection that names one)';
@@ -63,8 +64,9 @@ function anthropicContent(answer: ApiAnswer): { model: unknown; content: string;
  * `ai` (Mission Control's AIAction, its client and prompts): sends `systemPrompt` and `prompt` to the
  * `connection`'s model or to `apiURL` with `apiKey` — an OpenAI-compatible chat completion for openai and
  * ollama, Anthropic's messages API for anthropic; another backend (gemini, …) fails naming it. `dryRun`
- * returns the prompts unsent. Result: {model, content, usage}. The config context Mission Control adds
- * (changes, analysis, relationships, playbooks) is not gathered here.
+ * returns the prompts unsent. Result: {model, content, usage, json}: `json` is the answer's text again, under
+ * the name Mission Control's result gives it (its playbooks read `(getAction "diagnose").result.json`). The
+ * config context Mission Control adds (changes, analysis, relationships, playbooks) is not gathered here.
  */
 export async function ai(ctx: ActionContext): Promise<ActionOutcome> {
   const read = blockOf(ctx, 'ai', aiActionSchema);
@@ -94,5 +96,5 @@ export async function ai(ctx: ActionContext): Promise<ActionOutcome> {
   if (answer.status < 200 || answer.status > 299) return { result: { status: answer.status }, error: `${client.backend} model ${client.model}: ${refused(answer, client.secrets)}` };
   const found = anthropic ? anthropicContent(answer) : openaiContent(answer);
   if (!found) return { result: { status: answer.status }, error: `${client.backend} model ${client.model}: the answer has no message` };
-  return { result: { model: typeof found.model === 'string' ? found.model : client.model, content: found.content, usage: found.usage } };
+  return { result: { model: typeof found.model === 'string' ? found.model : client.model, content: found.content, usage: found.usage, json: found.content } };
 }

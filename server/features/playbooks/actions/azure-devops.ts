@@ -30,6 +30,10 @@ export async function azureDevopsPipeline(ctx: ActionContext): Promise<ActionOut
     return notRun(error);
   }
   if (!token) return { result: {}, error: 'azureDevopsPipeline.token: is empty' };
+  // Each is one segment of the API's path: `.` or `..` would address another endpoint.
+  for (const [field, value] of [['org', spec.org], ['project', spec.project], ['pipeline.id', spec.pipeline.id]] as const) {
+    if (['.', '..'].includes(value.trim())) return { result: {}, error: `azureDevopsPipeline.${field}: ${JSON.stringify(value)} is not a name` };
+  }
   const query = new URLSearchParams({ ...(spec.pipeline.version ? { pipelineVersion: spec.pipeline.version } : {}), 'api-version': spec.pipeline.apiVersion?.trim() || DEFAULT_API_VERSION });
   const path = [spec.org, spec.project, '_apis', 'pipelines', spec.pipeline.id, 'runs'].map((part, index) => (index === 2 || index === 3 || index === 5 ? part : encodeURIComponent(part))).join('/');
   const answer = await callApi(ctx, {

@@ -42,6 +42,12 @@ export async function github(ctx: ActionContext): Promise<ActionOutcome> {
   if (!token) return { result: {}, error: 'github.token: is empty' };
   const repo = spec.repo.includes('/') || !spec.username ? spec.repo : `${spec.username}/${spec.repo}`;
   if (!repo.includes('/')) return { result: {}, error: 'github.username: is required (the owner of the repository) unless repo is written owner/name' };
+  // Each part is one segment of the API's path: `..` or an empty part would address another endpoint.
+  if (repo.split('/').length !== 2 || repo.split('/').some((part) => ['', '.', '..'].includes(part.trim()))) {
+    return { result: {}, error: `github.repo: ${JSON.stringify(repo)} is not owner/name` };
+  }
+  const dotted = spec.workflows.findIndex((workflow) => ['.', '..'].includes(workflow.id.trim()));
+  if (dotted >= 0) return { result: {}, error: `github.workflows[${dotted}].id: ${JSON.stringify(spec.workflows[dotted]?.id)} is not a workflow id or file name` };
   const base = githubApiBase();
   const inputs = spec.workflows.map((workflow, index) => inputsOf(workflow.input, `github.workflows[${index}].input`));
   const bad = inputs.find((input): input is string => typeof input === 'string');

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../../../../test/db';
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
 import { initSecrets, secretStore } from '../../../platform/secrets';
-import { connectionKind, secretKind } from '../../connections/kinds';
+import { connectionKind, secretKind } from '../../connections';
 import type { ActionSpec } from '../spec';
 import { gitops } from './gitops';
 import type { ActionOutcome } from './types';

@@ -4,9 +4,9 @@ import { isRecord } from '../../../platform/errors';
 import { send, type HttpRequest, type HttpResponse } from '../../../platform/peers/http-client';
 import { resolveEnvVar } from '../../../platform/secrets/resolve';
 import { parseDuration } from '../../../platform/units';
-import { credentialsFor, refusedToken } from '../../health/checks/http-auth';
-import { shown, shownText } from '../../health/checks/http-judge';
-import type { HttpSpec } from '../../health/checks/http-spec';
+import { credentialsFor, refusedToken } from '../../../platform/peers/http-auth';
+import { shown, shownText } from '../../../platform/peers/shown-url';
+import type { HttpSpec } from '../../../platform/peers/http-spec';
 import { actionConnection, envValueOf, notRun, stopReason } from './shared';
 import type { ActionContext, ActionOutcome } from './types';
 
@@ -97,7 +97,8 @@ function resultOf(response: HttpResponse): Record<string, unknown> {
   const result: Record<string, unknown> = { code: response.status, headers: headersOf(response), body, ...(response.truncated ? { truncated: true } : {}) };
   if (/\bjson\b/i.test(String(response.headers['content-type'] ?? ''))) {
     try {
-      result.json = JSON.parse(body) as unknown;
+      const json: unknown = JSON.parse(body);
+      result.json = json;
     } catch {
       // Not JSON after all: the body says what came.
     }

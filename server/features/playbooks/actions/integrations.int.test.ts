@@ -8,9 +8,8 @@ import { createTestDatabase, type TestDatabase } from '../../../../test/db';
 import { createLogger } from '../../../platform/logger';
 import { applyDocuments } from '../../../platform/resources';
 import { initSecrets, secretStore } from '../../../platform/secrets';
-import { connectionKind, secretKind } from '../../connections/kinds';
-import { logBackendKind } from '../../logs/backends';
-import { configureLogRoots } from '../../logs/roots';
+import { connectionKind, secretKind } from '../../connections';
+import { configureLogRoots, logBackendKind } from '../../logs';
 import type { ActionSpec } from '../spec';
 import { actionExecutors } from './index';
 import type { ActionOutcome } from './types';
@@ -233,6 +232,10 @@ describe('github', () => {
     expect((await run('github', { repo: 'app', username: 'acme', token, workflows: [{ id: 'deploy.yaml', input: 'not json' }] })).error).toMatch(/^github\.workflows\[0\]\.input: is not JSON/);
     expect((await run('github', { repo: 'app', token: 'x', workflows: [{ id: 'a' }] })).error).toBe('github.username: is required (the owner of the repository) unless repo is written owner/name');
     expect((await run('github', { repo: '', workflows: [{}] })).error).toBe('github.repo: is required; github.token: must be a text, {value} or {valueFrom}; github.workflows[0].id: is required');
+    // A templated repo or id cannot climb out of its path segment to another endpoint.
+    expect((await run('github', { repo: '..', username: 'acme', token, workflows: [{ id: 'deploy.yaml' }] })).error).toBe('github.repo: "acme/.." is not owner/name');
+    expect((await run('github', { repo: 'acme/app/extra', token, workflows: [{ id: 'deploy.yaml' }] })).error).toBe('github.repo: "acme/app/extra" is not owner/name');
+    expect((await run('github', { repo: 'acme/app', token, workflows: [{ id: '..' }] })).error).toBe('github.workflows[0].id: ".." is not a workflow id or file name');
     expect(received.length).toBe(count);
     const refused = await run('github', { repo: 'acme/app', token: { value: 'wrong-t0ken' }, workflows: [{ id: 'deploy.yaml' }] });
     expect(refused.error).toBe('workflow deploy.yaml of acme/app was not dispatched: HTTP 401 Unauthorized: Bad credentials');
@@ -258,6 +261,7 @@ describe('azureDevopsPipeline', () => {
     const outcome = await run('azureDevopsPipeline', { org: 'org1', project: 'proj1', token: 'azure-p4t', pipeline: { id: '7' } });
     expect(outcome.error).toBe('pipeline 7 of org1/proj1 did not run: HTTP 404 Not Found: Pipeline with id 7 not found.');
     expect((await run('azureDevopsPipeline', { org: 'org1', token: 'x', pipeline: {} })).error).toBe('azureDevopsPipeline.project: is required; azureDevopsPipeline.pipeline.id: is required');
+    expect((await run('azureDevopsPipeline', { org: 'org1', project: '..', token: 'x', pipeline: { id: '7' } })).error).toBe('azureDevopsPipeline.project: ".." is not a name');
   });
 });
 
@@ -289,7 +293,7 @@ describe('ai', () => {
   it('asks an OpenAI connection (base ending in /v1) with the system prompt; answers model, content and usage', async () => {
     const outcome = await run('ai', { connection: 'gpt', systemPrompt: 'You are terse.', prompt: 'Why is the pod failing?' });
     expect(outcome.error).toBeUndefined();
-    expect(outcome.result).toEqual({ model: 'gpt-test', content: 'echo system:You are terse. / user:Why is the pod failing?', usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } });
+    expect(outcome.result).toEqual({ model: 'gpt-test', content: 'echo system:You are terse. / user:Why is the pod failing?', usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 }, json: 'echo system:You are terse. / user:Why is the pod failing?' });
     expect(last('/openai/v1/chat/completions')?.headers.authorization).toBe('Bearer sk-t3st');
   });
 
@@ -301,7 +305,7 @@ describe('ai', () => {
     expect(ollama.result).toMatchObject({ model: 'llama3.1:8b', content: 'echo user:hi' });
     const claude = await run('ai', { connection: 'claude', systemPrompt: 'sys', prompt: 'hello' });
     expect(claude.error).toBeUndefined();
-    expect(claude.result).toEqual({ model: 'claude-test', content: 'sys|hello', usage: { input_tokens: 4, output_tokens: 2 } });
+    expect(claude.result).toEqual({ model: 'claude-test', content: 'sys|hello', usage: { input_tokens: 4, output_tokens: 2 }, json: 'sys|hello' });
     const count = received.length;
     expect((await run('ai', { connection: 'gpt', prompt: 'p', systemPrompt: 's', dryRun: true })).result).toEqual({ dryRun: true, systemPrompt: 's', prompt: 'p' });
     expect(received.length).toBe(count);

@@ -2,9 +2,8 @@ import { LOGS_DEFAULT_RANGE, LOGS_LIMIT_DEFAULT, LOGS_LIMIT_MAX } from '../../..
 import type { ResolvedConnection } from '../../../platform/connections/types';
 import { secretsOf } from '../../../platform/connections/testers/shared';
 import { isRecord, messageOf } from '../../../platform/errors';
-import { parseInstant } from '../../health/time';
-import { resolveTarget, targetFiles } from '../../logs/backends';
-import { searchLogFiles } from '../../logs/search';
+import { parseInstant } from '../../../platform/instants';
+import { resolveTarget, searchLogFiles, targetFiles } from '../../logs';
 import { logsActionSchema, type LogsActionSpec } from './schemas';
 import { actionConnection, baseOf, blockOf, callApi, envValueOf, notRun, refused, stopReason } from './shared';
 import type { ActionContext, ActionOutcome } from './types';

@@ -1,7 +1,7 @@
 import { sendThrough } from '../../../platform/channels';
 import { parseShoutrrr } from '../../../platform/channels/shoutrrr';
 import type { ResolvedConnection } from '../../../platform/connections/types';
-import { markdownToHtml } from '../../notifications/templates';
+import { markdownToHtml } from '../../../platform/channels/markdown';
 import { actionConnection, notRun, stopReason } from './shared';
 import type { ActionContext, ActionOutcome } from './types';
 

@@ -163,3 +163,44 @@ export const logsActionSchema = z.object({
   }).optional(),
 });
 export type LogsActionSpec = z.infer<typeof logsActionSchema>;
+
+/** A bool written as a bool or as a template rendering to one (Mission Control's TemplatedBool). */
+const templatedBool = z.union([z.boolean(), z.string()], { message: 'must be true, false or a template giving one' });
+
+/**
+ * ReportAction: a catalog report (config items, their changes, insights, relationships, access) or a
+ * view's export, rendered by Mission Control's facet renderer from a TSX template to HTML or PDF (or its
+ * data as JSON) and stored as an artifact. Read and checked here, not run (spec.ts RUN_TYPES).
+ */
+export const reportActionSchema = z.object({
+  view: z.string().optional(),
+  title: z.string().optional(),
+  configs: anyObject.optional(),
+  configsFromParams: z.boolean().optional(),
+  file: z.object({
+    path: z.string().optional(),
+    git: z.object({ connection: z.string().optional(), url: z.string().optional(), base: z.string().optional(), file: z.string().optional() }).optional(),
+  }).optional(),
+  format: z.string().optional(),
+  variables: z.record(z.string(), z.string(), { message: 'must be a map of texts' }).optional(),
+  facet: anyObject.optional(),
+  since: z.string().optional(),
+  recursive: templatedBool.optional(),
+  groupBy: z.string().optional(),
+  changeArtifacts: templatedBool.optional(),
+  expandGroups: templatedBool.optional(),
+  audit: templatedBool.optional(),
+  filters: z.array(z.string()).optional(),
+  sections: z.record(z.string(), templatedBool).optional(),
+});
+export type ReportActionSpec = z.infer<typeof reportActionSchema>;
+
+/** Mission Control's ReportAction.Validate: one source of config items, and one kind of template file. */
+export function reportActionProblems(report: ReportActionSpec): string[] {
+  const problems: string[] = [];
+  if (report.view && (report.configs || report.configsFromParams || report.file)) problems.push('view is mutually exclusive with configs, configsFromParams and file');
+  if (report.configs && report.configsFromParams) problems.push('configs and configsFromParams are mutually exclusive');
+  if (report.file && Boolean(report.file.path) === Boolean(report.file.git)) problems.push('file needs exactly one of path or git');
+  if (!report.view && !report.configs && !report.configsFromParams) problems.push('needs view, configs or configsFromParams');
+  return problems;
+}

@@ -1,7 +1,7 @@
 import type { ResolvedConnection } from '../../../platform/connections/types';
 import { isUrlForm } from '../../../platform/peers/credentials';
 import { mysqlOptions, plainValue, queryMysql, queryPostgres, SqlConnectionInvalid, sqlDriverOf, type SqlTarget } from '../../../platform/peers/sql';
-import { sqlFailure, sqlSchema } from '../../health/checks/sql';
+import { sqlFailure, sqlSchema } from '../../../platform/peers/sql-check';
 import type { SqlTemplateParts } from '../contextual/action';
 import { TemplateValueRefused } from '../contextual/shared';
 import { renderQuery } from '../contextual/sql';
@@ -46,7 +46,7 @@ async function targetOf(ctx: ActionContext, spec: Spec): Promise<{ target: SqlTa
 
 function driverOf(spec: Spec, target: SqlTarget, connection: ResolvedConnection | undefined): Driver | string {
   const named = spec.driver?.trim().toLowerCase() || connection?.type;
-  if (named) return Object.hasOwn(DRIVERS, named) ? (DRIVERS[named] as Driver) : `driver ${JSON.stringify(named)} is not one of postgres, mysql or sqlserver`;
+  if (named) return (Object.hasOwn(DRIVERS, named) ? DRIVERS[named] : undefined) ?? `driver ${JSON.stringify(named)} is not one of postgres, mysql or sqlserver`;
   if (/^(sqlserver|mssql):\/\//i.test(target.url)) return 'sqlserver';
   return sqlDriverOf(target.url) ?? 'sql: give a driver (postgres or mysql), or a url that names it (postgres://, mysql://)';
 }

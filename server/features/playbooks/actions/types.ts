@@ -4,9 +4,9 @@ import type { SecretStore } from '../../../platform/secrets/store';
 import type { ActionSpec, ActionType } from '../spec';
 
 /**
- * What an action sees when it runs. `spec` is the action with every Go template already rendered over
- * `templateData` (`.config`, `.component`, `.check`, `.params`, `.env`, `.user`, `.run`, `.action`), except
- * fields an executor renders itself (an http `body` when `templateBody` is false is sent as written).
+ * What an action sees when it runs. `spec` is the action with its templated fields (the ones Mission Control
+ * templates: contextual/fields.ts) already rendered over `templateData` (`.config`, `.component`, `.check`,
+ * `.params`, `.env`, `.user`, `.run`, `.action`); every other field is as written.
  */
 export interface ActionContext {
   pool: pg.Pool;

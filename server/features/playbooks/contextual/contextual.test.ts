@@ -120,11 +120,11 @@ describe('exec scripts: template values are data', () => {
     }
   });
 
-  it('gives the exec action its variables through exec.env', () => {
+  it('gives the exec action its variables through exec.env (whose own values are not templated, as in Mission Control)', () => {
     const action = { name: 'a', exec: { script: 'echo "{{.params.x}}" {{.params.y}}', env: [{ name: 'KEEP', value: '{{.params.y}}' }] } } as ActionSpec;
     const out = renderActionInContext(action, { params: { x: '$(id)', y: 'b' } });
     expect(out.exec?.script).toBe('echo "${WK_TPL_1}" "${WK_TPL_2}"');
-    expect(out.exec?.env).toEqual([{ name: 'KEEP', value: 'b' }, { name: 'WK_TPL_1', value: '$(id)' }, { name: 'WK_TPL_2', value: 'b' }]);
+    expect(out.exec?.env).toEqual([{ name: 'KEEP', value: '{{.params.y}}' }, { name: 'WK_TPL_1', value: '$(id)' }, { name: 'WK_TPL_2', value: 'b' }]);
   });
 });
 
@@ -172,5 +172,49 @@ describe('http urls: template values are encoded for their place', () => {
     const action = { name: 'a', http: { url: 'https://h/', headers: [{ name: 'X-Who', value: '{{.params.x}}' }] } } as ActionSpec;
     expect(() => renderActionInContext(action, { params: { x: 'a\r\nX-Admin: 1' } })).toThrow(/line end/);
     expect(renderActionInContext(action, { params: { x: 'ok' } }).http?.headers?.[0]?.value).toBe('ok');
+  });
+});
+
+describe('sql connections, git remotes, branches and paths', () => {
+  const sql = (connection: string, params: Record<string, unknown>) => renderActionInContext({ name: 'a', sql: { connection, query: 'SELECT 1' } } as ActionSpec, { params }).sql?.connection;
+  const gitops = (repo: Record<string, unknown>, params: Record<string, unknown>, files: unknown[] = []) =>
+    renderActionInContext({ name: 'g', gitops: { repo, commit: { author: 'a', email: 'e', message: 'm' }, files } } as unknown as ActionSpec, { params }).gitops as unknown as { repo: Record<string, string>; files: Array<{ path: string }> };
+
+  it('a sql connection url keeps its host; a name takes a name; pairs take no value', () => {
+    expect(sql('postgres://{{.params.u}}@db:5432/app', { u: 'x@evil:1/x?' })).toBe('postgres://x%40evil%3A1%2Fx%3F@db:5432/app');
+    expect(sql('postgres://u:{{.params.p}}@db/app', { p: 'p@ss/w:rd' })).toBe('postgres://u:p%40ss%2Fw%3Ard@db/app');
+    expect(sql('postgres://u@db/{{.params.d}}?sslmode=disable', { d: 'x?host=evil' })).toBe('postgres://u@db/x%3Fhost%3Devil?sslmode=disable');
+    expect(sql('pg-{{.params.env}}', { env: 'prod' })).toBe('pg-prod');
+    expect(sql('{{.params.c}}', { c: 'connection://default/pg' })).toBe('connection://default/pg');
+    expect(sql('{{.params.c}}', { c: 'mysql://u@db:3306/app' })).toBe('mysql://u@db:3306/app');
+    expect(() => sql('pg-{{.params.env}}', { env: 'a/../b' })).toThrow(/connection's name/);
+    expect(() => sql('{{.params.c}}', { c: 'file:///etc/passwd' })).toThrow(/starts the URL/);
+    expect(() => sql('host=db dbname={{.params.d}}', { d: 'x host=evil' })).toThrow(/not a URL/);
+    expect(() => sql('postgres://{{.params.h}}/app', { h: 'evil@db' })).toThrow(/host/);
+  });
+
+  it('a git remote: encoded in an https path, checked in a scp-like or local path, its host kept', () => {
+    expect(gitops({ url: 'https://github.com/org/{{.params.r}}.git' }, { r: 'a/../../evil' }).repo.url).toBe('https://github.com/org/a%2F..%2F..%2Fevil.git');
+    expect(gitops({ url: 'git@github.com:org/{{.params.r}}.git' }, { r: 'app' }).repo.url).toBe('git@github.com:org/app.git');
+    expect(gitops({ url: '{{.params.r}}' }, { r: 'ssh://git@host/org/app.git' }).repo.url).toBe('ssh://git@host/org/app.git');
+    expect(() => gitops({ url: 'git@github.com:org/{{.params.r}}' }, { r: '..' })).toThrow(/"\.\."/);
+    expect(() => gitops({ url: '/srv/git/{{.params.r}}' }, { r: '-u' })).toThrow(/"-"/);
+    expect(() => gitops({ url: '/srv/git/{{.params.r}}' }, { r: 'a\nb' })).toThrow(/control character/);
+    expect(() => gitops({ url: 'https://{{.params.r}}/org/x' }, { r: 'evil.com/x?' })).toThrow(/host/);
+    expect(() => gitops({ url: '{{.params.r}}' }, { r: 'ext::sh -c id' })).toThrow(/git remote/);
+    expect(() => gitops({ url: '{{.params.r}}' }, { r: '/etc' })).toThrow(/git remote/);
+  });
+
+  it('a branch or path refuses an option, ".." and control characters', () => {
+    expect(gitops({ url: 'https://h/r', branch: 'bump/{{.params.b}}', base: '{{.params.base}}' }, { b: 'web-1.2', base: 'main' }).repo).toMatchObject({ branch: 'bump/web-1.2', base: 'main' });
+    expect(() => gitops({ url: 'https://h/r', branch: '{{.params.b}}' }, { b: '--upload-pack=id' })).toThrow(/g\.gitops\.repo\.branch: the 1st template value starts a branch name with "-"/);
+    expect(() => gitops({ url: 'https://h/r', branch: 'x/{{.params.b}}' }, { b: '-f' })).toThrow(/"-"/);
+    expect(() => gitops({ url: 'https://h/r', branch: 'x.{{.params.b}}' }, { b: '.y' })).toThrow(/"\.\."/);
+    expect(() => gitops({ url: 'https://h/r', base: '{{.params.b}}' }, { b: 'main\n' })).toThrow(/control character/);
+    expect(gitops({ url: 'https://h/r' }, { p: 'web' }, [{ path: 'apps/{{.params.p}}.yaml', content: 'x' }]).files[0]?.path).toBe('apps/web.yaml');
+    expect(gitops({ url: 'https://h/r' }, { p: 'a..b' }, [{ path: 'apps/{{.params.p}}.yaml', content: 'x' }]).files[0]?.path).toBe('apps/a..b.yaml');
+    expect(() => gitops({ url: 'https://h/r' }, { p: '../..' }, [{ path: 'apps/{{.params.p}}/x', content: 'x' }])).toThrow(/g\.gitops\.files\[0\]\.path: the 1st template value makes the path component "\.\."/);
+    expect(() => gitops({ url: 'https://h/r' }, { p: '.' }, [{ path: 'apps/.{{.params.p}}/x', content: 'x' }])).toThrow(/"\.\."/);
+    expect(() => gitops({ url: 'https://h/r' }, { p: 'a/-b' }, [{ path: '{{.params.p}}', content: 'x' }])).toThrow(/"-"/);
   });
 });

@@ -121,7 +121,7 @@ class ShellLexer {
       this.stack.push(frame);
     };
     while (index < text.length) {
-      const c = text[index] as string;
+      const c = text.charAt(index);
       this.out += c;
       index += 1;
       const frame = this.top();

@@ -39,7 +39,7 @@ class SqlLexer {
     let index = 0;
     const at = (offset: number) => text[index + offset] ?? '';
     while (index < text.length) {
-      const c = text[index] as string;
+      const c = text.charAt(index);
       this.out += c;
       index += 1;
       const copy = (count: number) => {
@@ -52,7 +52,7 @@ class SqlLexer {
       }
       switch (this.context) {
         case 'code': {
-          const before = this.out.length >= 2 ? (this.out[this.out.length - 2] as string) : '';
+          const before = this.out.length >= 2 ? this.out.charAt(this.out.length - 2) : '';
           if (c === "'") {
             const prefix = this.out.slice(0, -1);
             const isE = this.dialect === 'postgres' && /(^|[^A-Za-z0-9_$])[eE]$/.test(prefix);

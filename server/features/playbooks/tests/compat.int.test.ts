@@ -146,6 +146,10 @@ describe('playbook files in Mission Control\'s format (tests/fixtures/compat)', 
     const warnings = async (file: string) => (await apply(file, await readFile(path.join(FIXTURES, file), 'utf8'))).flatMap((result) => result.outcome?.warnings ?? []);
     expect(await warnings('post-status.yaml')).toEqual(['spec.actions[0].http.thresholdMillis is not read by this console and was ignored']);
     expect(await warnings('vacuum-on-alarm.yaml')).toEqual([expect.stringMatching(/^spec\.on\.component\[1\]\.event: "error" never happens here/)]);
+    expect(await warnings('berth-report.yaml')).toEqual([
+      expect.stringMatching(/^spec\.parameters\[0\]\.type: "configs" is not a parameter type here \(.*\); read as text$/),
+      'spec.actions[0].report is not run by this console: Mission Control renders the report with its facet renderer (a TSX template to HTML or PDF), which this console does not have; this action fails when the run reaches it',
+    ]);
     const { rows } = await t.db.pool.query("SELECT name FROM playbooks WHERE namespace = 'harbour' AND deleted_at IS NULL ORDER BY name");
     expect(rows.map((row) => row.name)).toEqual(files.map((file) => file.replace(/\.yaml$/, '')));
   });

@@ -11,9 +11,7 @@ import { BackgroundWork } from '../../../platform/jobs/registry';
 import { eventually, startTestRuntime } from '../../../platform/jobs/testing';
 import { applyDocuments } from '../../../platform/resources';
 import { features } from '../../index';
-import { NotificationEngine } from '../../notifications/engine';
-import { loadEventResource } from '../../notifications/resource';
-import { renderMessage } from '../../notifications/templates';
+import { loadEventResource, NotificationEngine, renderMessage } from '../../notifications';
 
 let t: TestApp;
 let runner: PlaybookRunner | undefined;
@@ -151,13 +149,15 @@ describe('playbook runs', () => {
     expect((await actions(delayedRun))[0].result.stdout).toBe('hi delayed hi delayed');
   });
 
-  it('reads the previous action (last_result, getLastAction, getAction), a CEL delay and $(…) fields as Mission Control does', async () => {
+  it('reads the previous action (last_result, getLastAction, getAction), a CEL delay, the templated playbook env and a script’s own $(…) as Mission Control does', async () => {
     const id = await playbook('chained', {
       parameters: [{ name: 'delay', label: 'Delay', default: '0s' }, { name: 'word', label: 'Word', default: 'three' }],
+      // The playbook's env is templated (an exec action's own env is used as written, as in Mission Control).
+      env: [{ name: 'WORD', value: '{{.params.word}}' }],
       actions: [
         { name: 'count', exec: { script: 'echo 3' } },
         { name: 'use', if: "last_result().stdout == '3' && getLastAction().status == 'completed'", exec: { script: 'echo "got {{ index last_result "stdout" }} from {{ getLastAction.name }}"' } },
-        { name: 'named', if: "getAction('count').result.stdout == '3'", delay: "params.delay == '0s' ? '10ms' : params.delay", exec: { script: 'echo $WORD $(echo shell)', env: [{ name: 'WORD', value: '$(.params.word)' }] } },
+        { name: 'named', if: "getAction('count').result.stdout == '3'", delay: "params.delay == '0s' ? '10ms' : params.delay", exec: { script: 'echo $WORD $(echo shell)' } },
       ],
     });
     const runId = await run({ id });

@@ -5,10 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TopologyComponent, TopologyResponse, TopologyRunResult } from '../../../../common/topology';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { createLogger } from '../../../platform/logger';
-import { applyCatalogDemo, DEMO_READER_ROLE } from '../../catalog/demo';
-import { runScraper } from '../../catalog/run';
-import { applyDemo } from '../../health/demo';
-import { runCanary } from '../../health/run-canary';
+import { applyCatalogDemo, DEMO_READER_ROLE, runScraper } from '../../catalog';
+import { applyDemo, runCanary } from '../../health';
 import { applyTopologyDemo } from '../demo';
 
 /** `serve --demo`: the shop topology over the demo catalog and the demo checks, as the dashboard reads it. */

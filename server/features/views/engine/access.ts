@@ -1,5 +1,6 @@
 import { decide, mayAllowSome } from '../../../platform/auth/decide';
 import { forbidden, UNAUTHORIZED_MESSAGE } from '../../../platform/auth/guard';
+import { selectsKind } from '../../../platform/auth/object-selector';
 import type pg from 'pg';
 import type { AccessTarget, Actor } from '../../../platform/auth/types';
 import { AppError } from '../../../platform/http/errors';
@@ -32,7 +33,7 @@ export function assertReadsSomeView(actor: Actor | undefined): Actor {
  * they read all of them (a role or a permission on all views, and no permission selecting single views).
  */
 export async function readableViewIds(pool: pg.Pool, actor: Actor): Promise<string[] | undefined> {
-  const selects = actor.permissions.some((rule) => rule.object_selector?.byKind.view !== undefined);
+  const selects = actor.permissions.some((rule) => selectsKind(rule, 'view'));
   if (!selects && decide(actor, 'views', 'read').allowed) return undefined;
   const { rows } = await pool.query<{ id: string; name: string; namespace: string }>('SELECT id, name, namespace FROM views');
   return rows.filter((view) => mayReadView(actor, view)).map((view) => view.id);

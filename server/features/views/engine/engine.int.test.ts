@@ -15,6 +15,7 @@ async function createView(name: string, spec: Record<string, unknown>, namespace
 
 async function post(id: string, body: Record<string, unknown> = {}, headers = t.adminHeaders) {
   const response = await t.app.inject({ method: 'POST', url: `/api/view/${id}`, headers, payload: body });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- panels are read by name and index in the assertions
   return { status: response.statusCode, json: response.json() as Record<string, any> };
 }
 

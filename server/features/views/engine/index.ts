@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { AppContext } from '../../../platform/context';
 import { inOrganizationOf } from '../../../platform/db/tenant';
 import { backgroundWork } from '../../../platform/jobs/registry';
-import { addDynamicRelations } from '../../../postgrest/schema';
+import { addDynamicRelations, removeDynamicRelations } from '../../../postgrest/schema';
 import { cacheRules, columnsOf, hasTable, loadView, refresh, refreshRow, sortColumnOf } from './refresh';
 import { forgetRelations, viewRelationProvider } from './relation';
 import { viewEngineRoutes } from './routes';
@@ -65,7 +65,11 @@ async function refreshIfStale(pool: pg.Pool, id: string, onView: (outcome: { vie
 /** Registers the engine's routes, its /api/db relations and its background job (the views feature calls it). */
 export function registerViewEngine(app: FastifyInstance, ctx: AppContext): void {
   viewEngineRoutes(app, ctx);
-  addDynamicRelations(viewRelationProvider(ctx.pool));
+  // The provider reads this app's pool: closing the app removes it, so a later app in the same process
+  // (the integration tests build one per file) never asks an ended pool.
+  const relations = viewRelationProvider(ctx.pool);
+  addDynamicRelations(relations);
+  app.addHook('onClose', async () => removeDynamicRelations(relations));
   backgroundWork.job({
     name: 'View refresh',
     schedule: '@every 1m',

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { likePattern, parseSearch } from '../../health/search';
-import { filterConditions, Params, selectorConditions, valueFilter } from '../../catalog/query/sql';
+import { likePattern, parseSearch } from '../../../platform/search';
+import { filterConditions, Params, selectorConditions, valueFilter } from '../../catalog';
 import { isRecord } from '../../../platform/errors';
 import { send } from '../../../platform/peers/http-client';
 import { safeMessage } from '../../../platform/peers/credentials';

@@ -151,6 +151,11 @@ export async function runStatements(client: pg.PoolClient, statements: readonly 
   await client.query(`SET LOCAL ROLE ${READER_ROLE}`);
   const out: SqlOutcome[] = [];
   for (const statement of statements) {
+    // A panel without SQL (Mission Control's files may leave it empty): its error, as Mission Control's.
+    if (statement.trim() === '') {
+      out.push({ rows: [], error: 'query is required' });
+      continue;
+    }
     await client.query('SAVEPOINT panel');
     try {
       const refused = refusal(statement, STATEMENT_TIMEOUT_MS);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { asServer } from '../../../platform/db/tenant';
+import { isOneOf } from '../../../../common/guards';
 
 /**
  * The view's own table, `view_<namespace>_<name>`: one typed column per view column, plus
@@ -55,7 +56,7 @@ export function sqlTypeOf(type: string): string {
 
 /** The view's columns that are stored (a column named like a system column is the system one). */
 export function storedColumns(columns: readonly EngineColumn[]): EngineColumn[] {
-  return columns.filter((column) => !(SYSTEM_COLUMNS as readonly string[]).includes(column.name));
+  return columns.filter((column) => !isOneOf(SYSTEM_COLUMNS, column.name));
 }
 
 interface TableShape {
@@ -158,7 +159,8 @@ export function coerce(type: string, value: unknown): unknown {
         const text = value.trim();
         if (text.startsWith('{') || text.startsWith('[')) {
           try {
-            return JSON.parse(text) as unknown;
+            const parsed: unknown = JSON.parse(text);
+            return parsed;
           } catch {
             return value;
           }

@@ -69,7 +69,7 @@ describe('view files in Mission Control\'s format (tests/fixtures/compat)', asyn
       const text = await readFile(path.join(FIXTURES, file), 'utf8');
       expect(text, file).not.toMatch(/flanksource\/mission-control|^# Source:/m);
       for (const doc of parseAllDocuments(text)) {
-        const spec = (doc.toJS() as { spec?: Record<string, any> }).spec ?? {};
+        const spec = (doc.toJS() as { spec?: { queries?: Record<string, Record<string, unknown>>; columns?: { type: string }[]; panels?: { type: string }[] } }).spec ?? {};
         for (const query of Object.values<Record<string, unknown>>(spec.queries ?? {})) for (const key of Object.keys(query)) if (key !== 'columns') sources.add(key);
         for (const column of spec.columns ?? []) columnTypes.add(column.type);
         for (const panel of spec.panels ?? []) panelTypes.add(panel.type);
@@ -102,8 +102,21 @@ describe('view files in Mission Control\'s format (tests/fixtures/compat)', asyn
     expect(await warnings('namespace-detail.yaml')).toContain('spec.columns[1].cardPosition is the older name of card.position: read as card.position');
     expect(await warnings('templated-resources.yaml')).toEqual(['spec.mapping.kind is not a column of this view: its value is computed but not shown']);
     expect(await warnings('ui-ref-sections.yaml')).toHaveLength(6);
+    expect(await warnings('panel-without-query.yaml')).toEqual(['spec.panels[0].query is empty: the panel shows the error "query is required" (give SQL over the view\'s query results)']);
     const { rows } = await t.db.pool.query("SELECT name FROM views WHERE namespace = 'harbour' AND name = ANY($1) ORDER BY name", [['chart-resources', 'harbour-activity', 'recent-runbooks']]);
     expect(rows.map((row) => row.name)).toEqual(['chart-resources', 'harbour-activity', 'recent-runbooks']);
+  });
+
+  it('a panel without a query answers "query is required" as its own error; the other panels run', async () => {
+    await apply('panel-without-query.yaml', await readFile(path.join(FIXTURES, 'panel-without-query.yaml'), 'utf8'));
+    await t.db.pool.query("INSERT INTO config_items (type, name, external_id) VALUES ('Harbour::Berth', 'b1', '{b1}'), ('Harbour::Berth', 'b2', '{b2}')");
+    const { rows } = await t.db.pool.query<{ id: string }>("SELECT id FROM views WHERE namespace = 'harbour' AND name = 'berth-summary' AND deleted_at IS NULL");
+    const response = await t.app.inject({ method: 'POST', url: `/api/view/${rows[0]?.id}`, headers: t.adminHeaders, payload: {} });
+    expect(response.statusCode, response.body).toBe(200);
+    const panels = Object.fromEntries((response.json().panels as Array<{ name: string }>).map((panel) => [panel.name, panel]));
+    expect(panels['berth states']).toMatchObject({ type: 'table', rows: [], error: 'query is required' });
+    expect(panels['berth count']).toMatchObject({ type: 'number', rows: [{ value: expect.anything() }] });
+    expect(panels['berth count']).not.toHaveProperty('error');
   });
 });
 

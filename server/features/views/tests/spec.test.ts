@@ -93,8 +93,16 @@ describe('checkViewSpec', () => {
     expect(problems({ ...good(), queries: { b: { http: { method: 'GET' } } } })).toEqual([{ path: 'spec.queries.b.http', message: 'needs a url or a connection' }]);
   });
 
-  it('refuses a panel without a query, of an unknown type, or with options of another type', () => {
-    expect(problems({ ...good(), panels: [{ name: 'A', type: 'number', query: '  ' }] })).toEqual([{ path: 'spec.panels[0].query', message: 'is required: SQL over the view\'s query results' }]);
+  it('warns of a panel without a query (Mission Control applies it and fails the panel when run)', () => {
+    for (const panel of [{ name: 'A', type: 'number', query: '  ' }, { name: 'A', type: 'number' }]) {
+      const checked = checkViewSpec({ ...good(), panels: [panel] });
+      expect(checked.problems).toEqual([]);
+      expect(checked.checked?.warnings).toEqual(['spec.panels[0].query is empty: the panel shows the error "query is required" (give SQL over the view\'s query results)']);
+    }
+    expect(problems({ ...good(), panels: [{ name: 'A', type: 'number', query: 42 }] })).toEqual([{ path: 'spec.panels[0].query', message: 'must be text: SQL over the view\'s query results' }]);
+  });
+
+  it('refuses a panel of an unknown type, or with options of another type', () => {
     expect(problems({ ...good(), panels: [{ name: 'A', type: 'sparkline', query: 'SELECT 1' }] })).toEqual([{ path: 'spec.panels[0].type', message: expect.stringMatching(/^must be one of piechart, text, gauge, number, table, duration, bargauge, properties, timeseries, heatmap$/) }]);
     expect(problems({ ...good(), panels: [{ name: 'A', type: 'number', gauge: {}, query: 'SELECT 1' }] })).toEqual([{ path: 'spec.panels[0].gauge', message: 'is for gauge panels only; this panel is number' }]);
   });

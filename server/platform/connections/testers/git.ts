@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { GitCheckoutError, gitTarget } from '../../peers/git-checkout';
+import { assertGitEgress, GitCheckoutError, gitTarget } from '../../peers/git-checkout';
 import type { ConnectionTester, ResolvedConnection } from '../types';
 import { failed, passed, reasonOf, secretsOf, shownUrl } from './shared';
 
@@ -61,6 +61,7 @@ export const testGit: ConnectionTester = async (connection, signal) => {
   const shown = shownUrl(target.url);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'wk-git-test-'));
   try {
+    await assertGitEgress(target.url);
     const { env, config } = await gitEnvironment(connection, ssh, scratch);
     const output = await lsRemote([...config, 'ls-remote', '--', target.url, ref], env, signal);
     // ls-remote matches the pattern as a suffix (main matches refs/heads/main and refs/remotes/x/main).

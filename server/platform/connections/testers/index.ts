@@ -60,6 +60,9 @@ const TESTERS: Readonly<Record<string, ConnectionTester>> = {
   folder: testFolder,
   gcs: testCloud,
   gitlab: testGitlab,
+  aws_kms: testCloud,
+  azure_key_vault: testCloud,
+  gcp_kms: testCloud,
 };
 
 /** The types a tester exists for (every type of CONNECTION_TYPES; a test holds them together). */

@@ -1,4 +1,5 @@
 import ldap from 'ldapjs';
+import { assertEgressUrl } from '../../egress-connect';
 import { redactConnection } from '../../peers/credentials';
 import type { ConnectionTester } from '../types';
 import { failed, passed, reasonOf, secretsOf, TEST_TIMEOUT_MS } from './shared';
@@ -10,6 +11,12 @@ import { failed, passed, reasonOf, secretsOf, TEST_TIMEOUT_MS } from './shared';
 export const testLdap: ConnectionTester = async (connection, signal) => {
   const url = connection.url.trim();
   if (!/^ldaps?:\/\/\S+$/i.test(url)) return failed('url must be ldap://host:389 or ldaps://host:636');
+  // ldapjs connects as soon as the client exists: the egress policy judges the host first.
+  try {
+    await assertEgressUrl(url);
+  } catch (error) {
+    return failed(`could not connect to ${redactConnection(url)}: ${reasonOf(error, signal, secretsOf(connection))}`);
+  }
   const client = ldap.createClient({ url, connectTimeout: TEST_TIMEOUT_MS, timeout: TEST_TIMEOUT_MS, reconnect: false, tlsOptions: { rejectUnauthorized: !connection.insecureTLS } });
   // Errors reach the pending step; this listener keeps a second one from crashing the server.
   client.on('error', () => undefined);

@@ -2,6 +2,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { isUrlForm, redactConnection } from '../../peers/credentials';
 import type { ConnectionTester } from '../types';
 import { failed, passed, reasonOf, secretsOf, TEST_TIMEOUT_MS } from './shared';
+import { assertEgressResolved } from '../../egress-connect';
 
 const HOST_PORT = /^(\[[^\]]+\]|[^:\s/]+):(\d{1,5})$/;
 
@@ -41,6 +42,8 @@ export const testRedis: ConnectionTester = async (connection, signal) => {
   const abort = () => client.disconnect();
   signal.addEventListener('abort', abort, { once: true });
   try {
+    // The egress policy judges the host (and its addresses) before ioredis connects.
+    if (!client.options.path) await assertEgressResolved(client.options.host ?? '');
     await client.connect();
     const reply = await client.ping();
     if (reply !== 'PONG') return failed(`expected PONG, got ${reply}`);

@@ -3,6 +3,8 @@ import { codeOf } from '../../errors';
 import { isUrlForm } from '../../peers/credentials';
 import type { ConnectionTester, ResolvedConnection, TestOutcome } from '../types';
 import { failed, passed, reasonOf, secretsOf, TEST_TIMEOUT_MS } from './shared';
+import { assertEgressResolved } from '../../egress-connect';
+import { propertyOf } from '../../../../common/guards';
 
 const { STATUS_CODE } = ssh2.utils.sftp;
 
@@ -80,7 +82,7 @@ function countEntries(sftp: SFTPWrapper, path: string): Promise<{ count: number;
       const close = (then: () => void) => sftp.close(handle, () => then());
       const next = () =>
         sftp.readdir(handle, (error, list) => {
-          if (error && (error as { code?: unknown }).code === STATUS_CODE.EOF) return close(() => resolve({ count, more: false }));
+          if (error && propertyOf(error, 'code') === STATUS_CODE.EOF) return close(() => resolve({ count, more: false }));
           if (error) return close(() => reject(error));
           count += list.length;
           if (count >= MAX_ENTRIES) return close(() => resolve({ count, more: true }));
@@ -94,7 +96,7 @@ function countEntries(sftp: SFTPWrapper, path: string): Promise<{ count: number;
 /** What an SFTP request's refusal means, naming the path (the server's own words for anything else). */
 function listingFailure(error: unknown, target: Target, signal: AbortSignal, secrets: string[]): string {
   const where = `${JSON.stringify(target.path)} on ${shown(target)}`;
-  const code = (error as { code?: unknown } | undefined)?.code;
+  const code = propertyOf(error, 'code');
   if (code === STATUS_CODE.NO_SUCH_FILE) return `no such path ${where}`;
   if (code === STATUS_CODE.PERMISSION_DENIED) return `permission denied listing ${where}`;
   return `could not list ${where}: ${reasonOf(error, signal, secrets)}`;
@@ -102,7 +104,7 @@ function listingFailure(error: unknown, target: Target, signal: AbortSignal, sec
 
 /** What a failed connection or login means, in words that carry no secret. */
 function connectFailure(error: unknown, target: Target, signal: AbortSignal, secrets: string[]): string {
-  const level = (error as { level?: unknown } | undefined)?.level;
+  const level = propertyOf(error, 'level');
   const code = codeOf(error);
   if (level === 'client-authentication') return `authentication failed for user ${JSON.stringify(target.username)} at ${shown(target)}`;
   if (code === 'ECONNREFUSED') return `connection refused by ${shown(target)}`;
@@ -121,6 +123,12 @@ export const testSftp: ConnectionTester = async (connection, signal) => {
   if ('error' in target) return failed(target.error);
   if (signal.aborted) return failed('no answer within the time limit');
   const secrets = secretsOf(connection);
+  // The egress policy judges the host (and its addresses) before ssh2 connects.
+  try {
+    await assertEgressResolved(target.host);
+  } catch (error) {
+    return failed(connectFailure(error, target, signal, secrets));
+  }
   const client = new ssh2.Client();
   let ident = '';
   return new Promise<TestOutcome>((resolve) => {

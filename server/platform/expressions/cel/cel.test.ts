@@ -285,16 +285,17 @@ describe('CEL: compile-time refusals and checkCel', () => {
   });
 
   it('names an unsupported Flanksource function', () => {
-    expect(refusal("jmespath('a', x)").reason).toBe('jmespath is not supported yet');
+    expect(refusal('aws.arnToMap(x)').reason).toBe('aws.arnToMap is not supported yet');
     expect(refusal('k8s.neat(x)').reason).toBe('k8s.neat is not supported yet');
     expect(refusal("coll.JQ('.a', x)").reason).toBe('coll.JQ is not supported yet');
-    expect(refusal("TOML('a = 1')").reason).toBe('TOML is not supported yet');
+    expect(refusal("CSV(['a,b'])").reason).toBe('CSV is not supported yet');
     expect(refusal('math.nope(1)').reason).toBe('math.nope is not supported yet');
   });
 
-  it('refuses a jq or JSONPath literal it cannot run', () => {
+  it('refuses a jq, JSONPath or JMESPath literal it cannot run', () => {
     expect(refusal("jq('group_by(.a)', x)").reason).toBe("jq: 'group_by' is not supported yet");
-    expect(refusal("jsonpath('$.a[?(@.b)]', x)").reason).toMatch(/not supported yet/);
+    expect(refusal("jsonpath('$.a[?(@.b ==)]', x)").reason).toBe('jsonpath: Expected expression after == at character 9 in "$.a[?(@.b ==)]"');
+    expect(refusal("jmespath('items[?', x)").reason).toBe('jmespath: Invalid token (EOF): "" in "items[?"');
   });
 
   it('names an unknown function with its position', () => {

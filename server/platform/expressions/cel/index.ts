@@ -1,6 +1,8 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { parseJq } from './jq';
-import { parseJsonPath } from './jsonpath';
+import { checkJmesPath } from '../shared/jmespath';
+import { checkJsonPath } from './jsonpath';
+import { parseResourceQuery } from '../shared/match-query';
 import { registerJson } from './json';
 import { registerK8s } from './k8s';
 import { registerLists } from './lists';
@@ -59,12 +61,6 @@ function registerColl(r: Registrar): void {
  * refused when it is compiled ("<name> is not supported yet"), never evaluated to a wrong answer.
  */
 export const REFUSED_FUNCTIONS: readonly string[] = [
-  'jmespath',
-  'JMESPath',
-  'TOML',
-  'toTOML',
-  'data.TOML',
-  'data.ToTOML',
   'CSV',
   'CSVByRow',
   'CSVByColumn',
@@ -116,7 +112,7 @@ interface AstNode {
 }
 
 function isNode(value: unknown): value is AstNode {
-  return typeof value === 'object' && value !== null && typeof (value as AstNode).op === 'string';
+  return typeof value === 'object' && value !== null && 'op' in value && typeof value.op === 'string';
 }
 
 /** A problem found in an expression's syntax tree, at an offset. */
@@ -148,7 +144,7 @@ export function knownFunctions(env: Environment, registrar: Registrar): { global
 
 const REFUSED = new Set(REFUSED_FUNCTIONS);
 
-/** Refuses unknown and unsupported functions, and literal jq / JSONPath / regexp arguments that cannot work. */
+/** Refuses unknown and unsupported functions, and literal jq / JSONPath / JMESPath / regexp arguments that cannot work. */
 export function validateAst(root: unknown, known: ReturnType<typeof knownFunctions>): void {
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) {
@@ -189,13 +185,16 @@ function literal(node: unknown): string | undefined {
 }
 
 function checkLiteralArgument(name: string, args: unknown[]): void {
-  const first = args[0];
+  // matchQuery(resource, 'query'): a literal query that does not parse is refused when compiled.
+  const first = name === 'matchQuery' ? args[1] : args[0];
   const text = literal(first);
   if (text === undefined || !isNode(first)) return;
   const offset = first.pos ?? first.start;
   try {
     if (name === 'jq') parseJq(text);
-    else if (name === 'jsonpath') parseJsonPath(text);
+    else if (name === 'jsonpath') checkJsonPath(text);
+    else if (name === 'jmespath') checkJmesPath(text);
+    else if (name === 'matchQuery') parseResourceQuery(text);
     else if (name === 'regexp' || name.startsWith('regexp.') && name !== 'regexp.QuoteMeta') goRegex(text);
   } catch (error) {
     throw new CelProblem(error instanceof Error ? error.message : String(error), offset);

@@ -1,6 +1,8 @@
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { isRecord } from '../../errors';
+import { jmesPath } from '../shared/jmespath';
+import { readToml, writeToml } from '../shared/toml';
 import { jqQuery } from './jq';
 import { jsonPath } from './jsonpath';
 import { durationNanos, entriesOf, fail, isMap, listOf, toStr, typeName, type Registrar } from './support';
@@ -27,9 +29,8 @@ export function toData(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => toData(item, depth + 1));
   if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([k, v]) => [toStr(k), toData(v, depth + 1)]));
   if (isRecord(value)) {
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function' && Object.getPrototypeOf(value) !== Object.prototype) {
-      return toData((value as { toJSON: () => unknown }).toJSON(), depth + 1);
-    }
+    const toJSON = value.toJSON;
+    if (typeof toJSON === 'function' && Object.getPrototypeOf(value) !== Object.prototype) return toData(Reflect.apply(toJSON, value, []), depth + 1);
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toData(v, depth + 1)]));
   }
   return value;
@@ -131,7 +132,7 @@ export function parseJSON(text: string, fn = 'JSON'): unknown {
     while (pos < text.length && text[pos] !== '"') pos += text[pos] === '\\' ? 2 : 1;
     if (pos >= text.length) error('unterminated string');
     pos++;
-    return JSON.parse(text.slice(start, pos)) as string;
+    return String(JSON.parse(text.slice(start, pos)));
   };
   const result = value(0);
   ws();
@@ -272,4 +273,9 @@ export function registerJson(r: Registrar): void {
     const input = typeof value === 'string' || value instanceof Uint8Array ? parseJSON(asText(value), 'jsonpath') : value;
     return jsonPath(toStr(path), input);
   });
+  // gomplate's data.TOML / data.ToTOML as its CEL binding names them.
+  r.fn('TOML', 1, (text: unknown) => readToml(asText(text)), 'map');
+  r.fn('toTOML', 1, (value: unknown) => writeToml(toData(value)), 'string');
+  // gomplate's coll.JMESPath: a text value holding a JSON object is that object; null is "".
+  r.fn('jmespath', 2, (query: unknown, value: unknown) => jmesPath(toStr(query), value instanceof Uint8Array ? asText(value) : value));
 }

@@ -1,2 +1,2 @@
 /** CEL's `jsonpath(path, value)` is the shared JSONPath subset (see shared/jsonpath.ts). */
-export { jsonPath, parseJsonPath } from '../shared/jsonpath';
+export { jsonPath, checkJsonPath } from '../shared/jsonpath';

@@ -1,4 +1,5 @@
-import { glob, healthLine, k8sHealth as sharedHealth, matchLabel, obj, type Obj, unstructured } from '../shared/k8s';
+import { healthLine, k8sHealth as sharedHealth, matchLabel, type Obj, unstructured } from '../shared/k8s';
+import { matchResourceQuery, QueryParseError } from '../shared/match-query';
 import { celValues } from './jq';
 import { parseJSON, parseYAML } from './json';
 import { entriesOf, fail, isMap, toStr, typeName, type Registrar } from './support';
@@ -14,7 +15,8 @@ export function cpuMillicores(text: string): bigint {
   const match = /^(\d+(?:\.\d+)?)(n|u|m|)$/.exec(text.trim());
   if (!match) return fail(`k8s.cpuAsMillicores: "${text}" is not a CPU quantity`);
   const value = Number(match[1]);
-  const scale = { n: 1e-6, u: 1e-3, m: 1, '': 1000 }[match[2] as 'n' | 'u' | 'm' | ''];
+  const unit = match[2];
+  const scale = unit === 'n' ? 1e-6 : unit === 'u' ? 1e-3 : unit === 'm' ? 1 : 1000;
   return BigInt(Math.floor(value * scale + 1e-9));
 }
 
@@ -27,52 +29,24 @@ export function memoryBytes(text: string): bigint {
   return BigInt(Math.floor(Number(match[1]) * (powers[unit] ?? 1)));
 }
 
-function field(resource: Obj, key: string): string | undefined {
-  const metadata = obj(resource.metadata);
-  const lower = key.toLowerCase();
-  const prefixed = /^(tags|labels)\.(.+)$/.exec(key);
-  if (prefixed) {
-    const name = prefixed[2] ?? '';
-    for (const source of [resource.tags, resource.labels, metadata.labels]) {
-      if (isMap(source)) {
-        const hit = entriesOf(source, 'matchQuery').find(([k]) => toStr(k) === name);
-        if (hit) return toStr(hit[1]);
-      }
-    }
-    return undefined;
-  }
-  const aliases: Record<string, unknown[]> = {
-    name: [resource.name, metadata.name],
-    namespace: [resource.namespace, metadata.namespace],
-    type: [resource.type, resource.config_type, resource.kind],
-    kind: [resource.kind, resource.type],
-    id: [resource.id, metadata.uid],
-  };
-  for (const candidate of aliases[lower] ?? [resource[key], metadata[key]]) {
-    if (candidate !== undefined && candidate !== null) return toStr(candidate);
-  }
-  return undefined;
+/** A CEL value as plain JS for the query matcher: maps as objects, ints as numbers. */
+function plain(value: unknown, depth = 0): unknown {
+  if (depth > 32) return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map((item) => plain(item, depth + 1));
+  if (isMap(value)) return Object.fromEntries(entriesOf(value, 'matchQuery').map(([key, item]) => [toStr(key), plain(item, depth + 1)]));
+  return value;
 }
 
-/**
- * matchQuery(resource, query): whitespace-separated `key=value` / `key!=value` terms (values are
- * comma-separated globs), all of which must hold; a bare word matches the name. Keys: name, namespace,
- * type, kind, id, status, health, tags.X / labels.X, or any top-level field.
- */
+/** matchQuery(resource, query): Mission Control's search query over a resource (shared/match-query.ts). */
 export function matchQuery(resource: unknown, query: string): boolean {
   const o = unstructured(resource, parseObject) ?? {};
-  for (const term of query.trim().split(/\s+/).filter((t) => t !== '')) {
-    const match = /^([^=!<>]+?)(!=|=)(.*)$/.exec(term);
-    if (!match) {
-      if (!glob(term, field(o, 'name') ?? '')) return false;
-      continue;
-    }
-    const value = field(o, match[1] ?? '');
-    const patterns = (match[3] ?? '').split(',');
-    const hit = value !== undefined && patterns.some((p) => glob(p, value));
-    if (match[2] === '=' ? !hit : hit) return false;
+  try {
+    return matchResourceQuery(plain(o) as Obj, query);
+  } catch (error) {
+    if (error instanceof QueryParseError) return fail(`matchQuery: ${JSON.stringify(query)} does not parse: ${error.message}`);
+    throw error;
   }
-  return true;
 }
 
 export function registerK8s(r: Registrar): void {

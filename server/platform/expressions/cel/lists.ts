@@ -89,7 +89,7 @@ function allInts(values: unknown[]): boolean {
 }
 
 function sumOf(list: unknown[]): unknown {
-  if (list.every((value) => typeof value === 'bigint')) return (list as bigint[]).reduce((a, b) => a + b, 0n);
+  if (list.every((value): value is bigint => typeof value === 'bigint')) return list.reduce((a, b) => a + b, 0n);
   return list.reduce<number>((a, b) => a + toNumber(b, 'sum'), 0);
 }
 
@@ -236,7 +236,7 @@ export function registerLists(r: Registrar): void {
     const count = toInt(n, 'random.String');
     const list = chars === undefined ? [] : Array.isArray(chars) ? chars.map(toStr) : [toStr(chars)];
     if (list.length === 2 && list.every((c) => c.length === 1)) {
-      const [from, to] = list.map((c) => c.charCodeAt(0)) as [number, number];
+      const [from = 0, to = 0] = list.map((c) => c.charCodeAt(0));
       return randomFrom(Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => String.fromCharCode(from + i)).join(''), count);
     }
     return randomFrom(list.length === 0 ? ALPHA + DIGITS : list.join(''), count);

@@ -2,6 +2,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { isRecord } from '../../errors';
 import { formatGoDuration } from '../values';
+import { propertyOf } from '../../../../common/guards';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- CEL handlers take whatever the expression passes */
 export type Handler = (...args: any[]) => unknown;
@@ -84,7 +85,7 @@ export function typeName(value: unknown): string {
   if (value instanceof Date) return 'timestamp';
   if (value instanceof Duration) return 'duration';
   if (Array.isArray(value)) return 'list';
-  const tag = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
+  const tag = propertyOf(value, Symbol.toStringTag);
   if (tag === 'optional') return 'optional';
   if (typeof tag === 'string' && tag.startsWith('Type<')) return 'type';
   return 'map';

@@ -81,7 +81,8 @@ export function parseJq(query: string): Node {
         node = { t: 'field', of: node, key: next() ?? '', optional: optional() };
       } else if (token === '.' && tokens[i + 1]?.startsWith('"')) {
         next();
-        node = { t: 'field', of: node, key: JSON.parse(next() as string) as string, optional: optional() };
+        const quoted: unknown = JSON.parse(next() ?? '""');
+        node = { t: 'field', of: node, key: String(quoted), optional: optional() };
       } else if (token === '.' && tokens[i + 1] === '[') {
         next();
       } else {
@@ -228,7 +229,7 @@ function compare(a: unknown, b: unknown, ops: ValueOps): number {
     const y = numberValue(b);
     return x < y ? -1 : x > y ? 1 : 0;
   }
-  if (rank(a) === 4) return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   return 0;
 }
 
@@ -237,6 +238,8 @@ function call(node: { name: string; arg?: Node }, input: unknown, ops: ValueOps)
     if (Array.isArray(input)) return input;
     return fail(`jq: ${node.name} needs an array, got ${input === null ? 'null' : typeof input}`);
   };
+  // The parser gives every filter of WITH_ARG its argument.
+  const arg = (): Node => node.arg ?? fail(`jq: ${node.name} needs an argument`);
   switch (node.name) {
     case 'length':
       if (input === null || input === undefined) return [0n];
@@ -249,9 +252,9 @@ function call(node: { name: string; arg?: Node }, input: unknown, ops: ValueOps)
       if (isRecord(input)) return [Object.keys(input).sort()];
       return fail('jq: keys needs an object or array');
     case 'map':
-      return [list().flatMap((item) => evaluate(node.arg as Node, item, ops))];
+      return [list().flatMap((item) => evaluate(arg(), item, ops))];
     case 'select':
-      return evaluate(node.arg as Node, input, ops).some(truthy) ? [input] : [];
+      return evaluate(arg(), input, ops).some(truthy) ? [input] : [];
     case 'add': {
       const items = list();
       if (items.length === 0) return [null];

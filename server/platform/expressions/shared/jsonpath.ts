@@ -1,11 +1,18 @@
+import { JSONPath } from 'jsonpath-plus';
 import { isRecord } from '../../errors';
 import { fail } from './values';
 
 /**
- * A subset of JSONPath, shared by CEL's `jsonpath(path, value)` and the Go templates' `jsonpath`: `$` (optional), `.name`, `['name']`, `[n]` (negative
- * from the end), `[a:b]` slices, `[*]` / `.*` wildcards, `..name` recursive descent and `[a,b]` unions.
- * Filters (`[?(…)]`) and scripts are refused by name. One match is returned as is, several as a list,
- * none as null (gomplate returns an empty result the same way).
+ * JSONPath, shared by CEL's `jsonpath(path, value)`, the Go templates' `jsonpath` and secret references. Two
+ * engines, one answer per path:
+ *
+ * - a hand-written subset for the common forms, about ten times faster than the package on them (bench/
+ *   expressions.ts): `$` (optional), `.name`, `['name']`, `[n]` (negative from the end), `[a:b]` slices,
+ *   `[*]` / `.*` wildcards, `..name` recursive descent and `[a,b]` unions;
+ * - every other path (filters `[?(@.port > 80)]`, script indexes `[(@.length-1)]`, …) goes to jsonpath-plus,
+ *   with its safe evaluator (no JavaScript is run: `@.constructor…` fails).
+ *
+ * One match is returned as is, several as a list, none as null (gomplate returns an empty result the same way).
  */
 type Step =
   | { t: 'key'; keys: string[] }
@@ -16,6 +23,7 @@ type Step =
 
 const cache = new Map<string, Step[]>();
 
+/** The subset's steps of a path; throws when the path is outside the subset. */
 export function parseJsonPath(path: string): Step[] {
   const cached = cache.get(path);
   if (cached) return cached;
@@ -94,10 +102,74 @@ function descend(value: unknown, key: string | null, out: unknown[]): void {
   for (const child of children(value)) descend(child, key, out);
 }
 
+/** The subset's steps, or undefined when the path is for the package. */
+function subsetSteps(path: string): Step[] | undefined {
+  try {
+    return parseJsonPath(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Throws (naming the problem) when neither engine reads the path: for refusing a literal path when an
+ * expression compiles.
+ */
+export function checkJsonPath(path: string): void {
+  if (subsetSteps(path)) return;
+  let segments: string[];
+  try {
+    segments = JSONPath.toPathArray(path);
+  } catch (error) {
+    fail(`jsonpath: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]} in ${JSON.stringify(path)}`);
+  }
+  // a filter or script is parsed only when it runs: run each once, over one empty object
+  for (const segment of segments) if (segment.startsWith('?(') || segment.startsWith('(')) packageMatches(`$[${segment}]`, [{}], path);
+}
+
+/** Maps (CEL's) as objects, for the package; everything else as it is. */
+function plainMaps(value: unknown, depth = 0): unknown {
+  if (depth > 100) return value;
+  if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([k, v]) => [String(k), plainMaps(v, depth + 1)]));
+  if (Array.isArray(value)) return value.some((item) => item instanceof Map || Array.isArray(item) || isRecord(item)) ? value.map((item) => plainMaps(item, depth + 1)) : value;
+  if (isRecord(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = plainMaps(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The package's matches. A filter that fails on an element (`@.spec.port > 80` where there is no spec) does
+ * not match it, as in ojg, gomplate's JSONPath; a filter that does not parse is an error.
+ */
+function packageMatches(path: string, input: unknown, shown = path): unknown[] {
+  const json = plainMaps(input);
+  try {
+    const result: unknown = JSONPath({ path, json: json as object, eval: 'safe', ignoreEvalErrors: true, wrap: true, resultType: 'value' });
+    return Array.isArray(result) ? result : [];
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).replace(/^jsonPath: /, '');
+    return fail(`jsonpath: ${message.split('\n')[0]} in ${JSON.stringify(shown)}`);
+  }
+}
+
+const checked = new Set<string>();
+
 /** Every match of a JSONPath, in document order. */
 export function jsonPathMatches(path: string, input: unknown): unknown[] {
+  const steps = subsetSteps(path);
+  if (!steps) {
+    if (!checked.has(path)) {
+      checkJsonPath(path); // a filter that does not parse fails even where nothing would run it
+      if (checked.size > 1000) checked.clear();
+      checked.add(path);
+    }
+    return packageMatches(path, input);
+  }
   let current: unknown[] = [input];
-  for (const step of parseJsonPath(path)) {
+  for (const step of steps) {
     const next: unknown[] = [];
     for (const value of current) {
       switch (step.t) {

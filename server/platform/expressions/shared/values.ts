@@ -44,6 +44,6 @@ export const plainValues: ValueOps = { isNumber: isPlainNumber, equals: plainEqu
 
 /** A number's value, for ordering: number, bigint, or a boxed number. */
 export function numberValue(value: unknown): number | bigint {
-  const raw: unknown = (value as { valueOf(): unknown }).valueOf();
+  const raw: unknown = Object(value).valueOf();
   return typeof raw === 'bigint' || typeof raw === 'number' ? raw : Number(raw);
 }

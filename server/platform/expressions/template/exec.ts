@@ -4,6 +4,7 @@ import { methodOf } from './methods';
 import type { ArgNode, BranchNode, ChainNode, CommandNode, FieldNode, IdentifierNode, ListNode, Node, NumberNode, PipeNode, VariableNode } from './nodes';
 import { nodeString } from './nodes';
 import type { ParsedTemplate } from './parser';
+import { fitsType, goTypeNames } from './exec-types';
 
 /** A failure while executing; `pos` and `context` say which part of the template was running. */
 export class ExecError extends Error {
@@ -30,19 +31,6 @@ const enum Signal {
 const MAX_DEPTH = 1000;
 /** Output past this size is an error: a template is a message or a field, not a bulk export. */
 export const MAX_OUTPUT = 16 * 1024 * 1024;
-
-const goTypeNames: Record<ParamType, string> = {
-  any: 'interface {}',
-  value: 'reflect.Value',
-  string: 'string',
-  int: 'int',
-  float: 'float64',
-  bool: 'bool',
-  map: 'map[string]interface {}',
-  list: '[]interface {}',
-  time: 'time.Time',
-  duration: 'time.Duration',
-};
 
 interface Variable {
   name: string;
@@ -419,7 +407,7 @@ class State {
       argv[index] = this.validateType(final, type ?? 'any');
     }
     try {
-      return func.call(argv);
+      return func.call(argv, this.vars[0]?.value);
     } catch (error) {
       if (error instanceof ExecError) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -443,31 +431,8 @@ class State {
       }
     }
     if (type === 'any') return value;
-    if (this.fits(type, value)) return value;
+    if (fitsType(type, value)) return value;
     return this.fail(`wrong type for value; expected ${goTypeNames[type]}; got ${typeName(value)}`);
-  }
-
-  private fits(type: ParamType, value: unknown): boolean {
-    switch (kindOf(value)) {
-      case Kind.String:
-        return type === 'string';
-      case Kind.Int:
-        return type === 'int';
-      case Kind.Float:
-        return type === 'float';
-      case Kind.Bool:
-        return type === 'bool';
-      case Kind.Map:
-        return type === 'map';
-      case Kind.Slice:
-        return type === 'list';
-      case Kind.Time:
-        return type === 'time';
-      case Kind.Duration:
-        return type === 'duration';
-      default:
-        return false;
-    }
   }
 
   /** Go's evalArg: an argument node evaluated for a parameter of `type` (undefined: no type, as for a chain's receiver). */

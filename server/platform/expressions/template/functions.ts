@@ -3,6 +3,7 @@ import { collFunctions } from './funcs/coll';
 import { dataFunctions } from './funcs/data';
 import { k8sFunctions } from './funcs/k8s';
 import { miscFunctions } from './funcs/misc';
+import { notificationFunctions, playbookRunFunctions } from './funcs/mission-control';
 import { queryFunctions } from './funcs/query';
 import { stringFunctions } from './funcs/strings';
 import { timeFunctions } from './funcs/time';
@@ -27,6 +28,31 @@ const gomplate: Record<string, GoFunc> = {
   ...queryFunctions,
   ...k8sFunctions,
 };
+
+/**
+ * Functions a context adds to gomplate's (Go's Template.Funcs): Mission Control's notification helpers in
+ * notification messages, those and the run's getAction / getLastAction in playbook actions. A name of the
+ * set hides gomplate's and the builtins'. `name` tells compiled templates of different sets apart.
+ */
+export interface FunctionSet {
+  readonly name: string;
+  readonly functions: Readonly<Record<string, GoFunc>>;
+}
+
+/** Notification titles and bodies (Mission Control's notification TemplateFuncs). */
+export const NOTIFICATION_FUNCTIONS: FunctionSet = { name: 'notification', functions: notificationFunctions };
+
+/** Playbook action fields: the notification helpers and the run's getAction / getLastAction (as Mission Control merges them). */
+export const PLAYBOOK_FUNCTIONS: FunctionSet = { name: 'playbook', functions: { ...notificationFunctions, ...playbookRunFunctions } };
+
+/** The lookup of a template compiled with `set` (or gomplate's and Go's names alone). */
+export function functionLookup(set: FunctionSet | undefined): (name: string) => { func: GoFunc; builtin: boolean } | undefined {
+  if (!set) return lookupFunction;
+  return (name) => {
+    const own = Object.hasOwn(set.functions, name) ? set.functions[name] : undefined;
+    return own ? { func: own, builtin: false } : lookupFunction(name);
+  };
+}
 
 export function lookupFunction(name: string): { func: GoFunc; builtin: boolean } | undefined {
   if (Object.hasOwn(gomplate, name)) {

@@ -2,7 +2,9 @@ import { ExpressionError, type ExpressionPosition } from '../errors';
 import { ExecError, execute, executeSegments, type OutputSegment } from './exec';
 
 export type { OutputSegment } from './exec';
-import { lookupFunction } from './functions';
+import { functionLookup, type FunctionSet } from './functions';
+
+export { NOTIFICATION_FUNCTIONS, PLAYBOOK_FUNCTIONS, type FunctionSet } from './functions';
 import { ParseError, type ParsedTemplate, parse } from './parser';
 
 /**
@@ -50,28 +52,30 @@ function readHeader(template: string): { text: string; left: string; right: stri
   return plain;
 }
 
-function compile(template: string): Entry {
+function compile(template: string, functions: FunctionSet | undefined): Entry {
   let lineOffset = 0;
   let text = template;
   try {
     const header = readHeader(template);
     ({ text, lineOffset } = header);
-    return { parsed: parse(header.text, lookupFunction, header.left, header.right), lineOffset, columnText: header.text };
+    return { parsed: parse(header.text, functionLookup(functions), header.left, header.right), lineOffset, columnText: header.text };
   } catch (error) {
     if (error instanceof ParseError) return { error: error.message, pos: error.pos, text, lineOffset };
     throw error;
   }
 }
 
-function cached(template: string): Entry {
-  let entry = cache.get(template);
+function cached(template: string, functions: FunctionSet | undefined): Entry {
+  // A template parsed with a context's functions is another entry than the same text without them.
+  const key = functions ? `${functions.name}\0${template}` : template;
+  let entry = cache.get(key);
   if (!entry) {
-    entry = compile(template);
+    entry = compile(template, functions);
     if (cache.size >= CACHE_LIMIT) {
       const oldest = cache.keys().next();
       if (!oldest.done) cache.delete(oldest.value);
     }
-    cache.set(template, entry);
+    cache.set(key, entry);
   }
   return entry;
 }
@@ -83,9 +87,12 @@ function positionOf(text: string, pos: number, lineOffset: number): ExpressionPo
   return { line: before.split('\n').length + lineOffset, column: pos - lineStart + 1 };
 }
 
-/** Parses a Go template (cached); a template that does not parse throws ExpressionError naming `where` and the position. */
-export function compileTemplate(where: string, template: string): CompiledTemplate {
-  const entry = cached(template);
+/**
+ * Parses a Go template (cached); a template that does not parse throws ExpressionError naming `where` and
+ * the position. `functions` adds a context's functions (functions.ts) to gomplate's.
+ */
+export function compileTemplate(where: string, template: string, functions?: FunctionSet): CompiledTemplate {
+  const entry = cached(template, functions);
   if ('error' in entry) throw new ExpressionError(where, template, entry.error, positionOf(entry.text, entry.pos, entry.lineOffset));
   const { parsed, lineOffset, columnText } = entry;
   const run = <T>(go: () => T): T => {
@@ -106,9 +113,9 @@ export function compileTemplate(where: string, template: string): CompiledTempla
 }
 
 /** Renders a Go template over `data`; ExpressionError when it does not parse or fails while running. */
-export function renderTemplate(where: string, template: string, data: unknown): string {
+export function renderTemplate(where: string, template: string, data: unknown, functions?: FunctionSet): string {
   if (!template.includes('{{') && !template.includes(HEADER)) return template;
-  return compileTemplate(where, template).render(data);
+  return compileTemplate(where, template, functions).render(data);
 }
 
 /**
@@ -116,7 +123,7 @@ export function renderTemplate(where: string, template: string, data: unknown): 
  * and each action's value apart (joined, they are renderTemplate's answer). A text without a template is
  * one literal segment.
  */
-export function renderTemplateSegments(where: string, template: string, data: unknown): OutputSegment[] {
+export function renderTemplateSegments(where: string, template: string, data: unknown, functions?: FunctionSet): OutputSegment[] {
   if (!template.includes('{{') && !template.includes(HEADER)) return template === '' ? [] : [{ text: template, action: false }];
-  return compileTemplate(where, template).renderSegments(data);
+  return compileTemplate(where, template, functions).renderSegments(data);
 }

@@ -47,7 +47,8 @@ export type ParamType = 'any' | 'string' | 'int' | 'float' | 'bool' | 'map' | 'l
 export interface GoFunc {
   readonly params: readonly ParamType[];
   readonly variadic?: ParamType | undefined;
-  readonly call: (args: unknown[]) => unknown;
+  /** `root` is the template's data (`$`), for the few functions bound to what a run hands its templates. */
+  readonly call: (args: unknown[], root?: unknown) => unknown;
 }
 
 /** A Go function's error result: the executor reports it as `error calling NAME: message`. */

@@ -3,6 +3,7 @@ import { Item, lex, type Token } from './lexer';
 import type { ArgNode, BranchNode, CommandNode, ListNode, Node, NumberNode, PipeNode, VariableNode } from './nodes';
 import { nodeString } from './nodes';
 import { parseGoFloat, parseGoInt, parseGoUint, unquote, unquoteChar } from './strconv';
+import { refusedFunction } from './refused';
 
 /** A template that does not parse; `pos` is the offset of the token where Go's parser stopped. */
 export class ParseError extends Error {
@@ -400,7 +401,7 @@ class Parser {
     switch (token.type) {
       case Item.Identifier: {
         const found = this.lookup(token.val);
-        if (!found) this.fail(`function ${JSON.stringify(token.val)} not defined`, token.pos);
+        if (!found) this.fail(refusedFunction(token.val) ?? `function ${JSON.stringify(token.val)} not defined`, token.pos);
         return { type: 'identifier', pos: token.pos, name: token.val, func: found.func, builtin: found.builtin };
       }
       case Item.Dot:

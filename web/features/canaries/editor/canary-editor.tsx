@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { ResourceEditorProps } from '@web/features/settings/resources/registry';
+import type { ResourceEditorProps } from '@web/features/settings/resources/types';
 import { Loading } from '@web/ui/primitives/loading';
 import { codeDiagnostics } from '../model/diagnostics';
 import { CANARY_KIND, documentToWrite, rowToDocument } from '../model/document';

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@web/lib/api';
 import { db } from '@web/lib/db';
-import { buildConfigsQuery, summaryBody, type ListQuery } from '../list/query';
+import { buildConfigsQuery, type summaryBody, type ListQuery } from '../list/query';
 import { dbError } from './db-error';
 import { catalogKeys } from './keys';
 import { configListItemSchema, summaryGroupSchema, type ConfigListItem } from './schema';

@@ -8,6 +8,7 @@ import { useDisplayPreferences } from '@web/lib/preferences';
 import { useUrlParams } from '@web/lib/use-url-params';
 import { readStoredPageSize, sortingToParams, type SortingState } from '@web/ui/data-table';
 import { Select } from '@web/ui/primitives/select';
+import { Switch } from '@web/ui/primitives/switch';
 import { catalogKeys } from '../api/keys';
 import { useCatalogSummary, useConfigLabels, useConfigList, useConfigStatuses, useConfigTags, useConfigTypes } from '../api/list';
 import type { SummaryGroup } from '../api/schema';
@@ -80,12 +81,16 @@ export default function CatalogPage() {
   const groups = summary.data ?? [];
   const totalItems = groups.reduce((sum, group) => sum + group.count, 0);
 
+  // With the count rather than the filters: the filters then fit one row at 900 px (issue 38 item 8).
+  const deletedSwitch = (
+    <Switch label="Show deleted" checked={showDeleted} onCheckedChange={(checked) => setParams((current) => applyFilterChange(current, { showDeleted: checked }))} className="px-1" />
+  );
+
   return (
     <Page title="Catalog" extra={<CatalogSections />} onRefresh={() => void client.invalidateQueries({ queryKey: catalogKeys.all })} refreshing={query.isFetching}>
       <div className="flex flex-col gap-3">
         <FilterBar
           filters={filters}
-          showDeleted={showDeleted}
           types={types.data ?? []}
           statuses={statuses.data ?? []}
           tags={tags.data ?? []}
@@ -102,6 +107,7 @@ export default function CatalogPage() {
                 Summary
               </Link>
               <span role="status">{items.data ? `${items.data.total} ${items.data.total === 1 ? 'item' : 'items'}${filters.type ? ` of type ${filters.type}` : ''}` : ''}</span>
+              {deletedSwitch}
             </>
           ) : (
             <>
@@ -113,6 +119,7 @@ export default function CatalogPage() {
                 onValueChange={(groupBy) => setParams((current) => applyViewChange(current, { groupBy }))}
               />
               <span role="status">{summary.data ? `${totalItems} ${totalItems === 1 ? 'item' : 'items'} in ${groups.length} ${groups.length === 1 ? 'group' : 'groups'}` : ''}</span>
+              {deletedSwitch}
               <Link to={`/catalog?${applyViewChange(params, { view: 'list' }).toString()}`} className="ml-auto font-medium text-blue-700 hover:underline">
                 List all items
               </Link>

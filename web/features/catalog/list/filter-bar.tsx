@@ -1,7 +1,6 @@
 import { multiSelectSummary, labelState, withLabelState, type LabelFilterEntry } from '@web/features/health/state/labels';
 import { Button } from '@web/ui/primitives/button';
 import { Select } from '@web/ui/primitives/select';
-import { Switch } from '@web/ui/primitives/switch';
 import { SearchBox } from '@web/ui/search-box';
 import type { TriState } from '@web/ui/tri-state-filter';
 import { CONFIG_HEALTHS } from '../api/schema';
@@ -30,7 +29,6 @@ export function mapSummary(entries: readonly LabelFilterEntry[]): string {
 
 export interface FilterBarProps {
   filters: CatalogFilters;
-  showDeleted: boolean;
   types: readonly string[];
   statuses: readonly string[];
   tags: readonly { key: string; values: string[] }[];
@@ -41,8 +39,8 @@ export interface FilterBarProps {
   onClear: () => void;
 }
 
-/** Type (items view), health, status, tags and labels (include/exclude), name search and deleted items. */
-export function FilterBar({ filters, showDeleted, types, statuses, tags, labels, agents = [], onChange, onClear }: FilterBarProps) {
+/** Type (items view), health, status, tags and labels (include/exclude) and name search (Show deleted sits with the count, catalog-page.tsx). */
+export function FilterBar({ filters, types, statuses, tags, labels, agents = [], onChange, onClear }: FilterBarProps) {
   // A type or status from a shared link stays selectable before (or without) the lookups.
   const typeOptions = filters.type && !types.includes(filters.type) ? [...types, filters.type] : types;
   const statusValues = [...new Set([...statuses, ...filters.status.include, ...filters.status.exclude])];
@@ -120,7 +118,6 @@ export function FilterBar({ filters, showDeleted, types, statuses, tags, labels,
           onValueChange={(agent) => onChange({ agent: agent === ALL_AGENTS ? null : agent })}
         />
       ) : null}
-      <Switch label="Show deleted" checked={showDeleted} onCheckedChange={(checked) => onChange({ showDeleted: checked })} className="px-1" />
       {active > 0 ? (
         <Button variant="ghost" size="sm" onClick={onClear}>
           Clear filters ({active})

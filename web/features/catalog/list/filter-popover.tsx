@@ -48,7 +48,8 @@ export function FilterPopover({ label, summary, groups, stateOf, onChange, empty
       >
         <span className="min-w-0 truncate">
           <span className="font-medium">{label}</span>
-          <span className="text-slate-500">: {summary}</span>
+          {/* Below 1280 px an unfiltered trigger reads just its name, so the catalog's filters stay on one row. */}
+          <span className={cn('text-slate-500', !active && 'max-xl:hidden')}>: {summary}</span>
         </span>
         <ChevronDown className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
       </RadixPopover.Trigger>

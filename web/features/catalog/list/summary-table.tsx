@@ -55,7 +55,8 @@ function columns(groupBy: string): ColumnDef<SummaryRow>[] {
         const content = (
           <>
             {byType ? <ConfigIcon type={value} /> : null}
-            <span className="truncate">{value ?? '(none)'}</span>
+            {/* 'Kubernetes::HorizontalPodAutoscaler' may break after '::' so the columns after it fit at 900 px (issue 38). */}
+            <span className="min-w-0">{value ? value.split('::').flatMap((part, i) => (i === 0 ? [part] : ['::', <wbr key={i} />, part])) : '(none)'}</span>
           </>
         );
         return href ? (

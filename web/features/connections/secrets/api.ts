@@ -1,5 +1,5 @@
 import { api } from '@web/lib/api';
-import type { ResourceApi } from '@web/features/settings/resources/registry';
+import type { ResourceApi } from '@web/features/settings/resources/types';
 
 const ignore = (): undefined => undefined;
 

@@ -1,6 +1,6 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import type { ResourceEditorProps } from '@web/features/settings/resources/registry';
+import type { ResourceEditorProps } from '@web/features/settings/resources/types';
 import { FormActions } from '@web/features/settings/resources/form-actions';
 import { answerProblems } from '@web/features/connections/form';
 import { ApiError } from '@web/lib/api';

@@ -1,5 +1,5 @@
 import { FileKey, FileText } from 'lucide-react';
-import type { SettingsResource } from '@web/features/settings/resources/registry';
+import type { SettingsResource } from '@web/features/settings/resources/types';
 import { secretsApi } from './api';
 
 const keysOf = (row: Record<string, unknown>): string => (Array.isArray(row.keys) ? row.keys.filter((key) => typeof key === 'string').join(', ') : '');

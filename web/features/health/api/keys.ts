@@ -3,6 +3,7 @@ export const healthKeys = {
   all: ['health'] as const,
   summaries: () => ['health', 'summary'] as const,
   summary: (filters: { range: string; query: string; hidePassing: boolean }) => ['health', 'summary', 'list', filters] as const,
+  page: (request: object) => ['health', 'summary', 'page', request] as const,
   check: (id: string, range: string) => ['health', 'summary', 'check', id, range] as const,
   graph: (id: string, range: string) => ['health', 'graph', id, range] as const,
   histories: (id: string) => ['health', 'history', id] as const,

@@ -20,7 +20,11 @@ export const checkSummarySchema = z.object({
   labels: z.record(z.string(), z.string()),
   owner: z.string().nullable(),
   severity: z.string(),
-  status: z.enum(['healthy', 'unhealthy']).nullable(),
+  /** '' before the first result (canary-checker's shape), read as null. */
+  status: z
+    .enum(['healthy', 'unhealthy', ''])
+    .nullable()
+    .transform((value) => (value === '' ? null : value)),
   transformed_from: z.string().nullable(),
   uptime: z.object({ passed: z.number(), failed: z.number(), last_pass: z.string().nullable(), last_fail: z.string().nullable() }),
   latency: z.object({ p50: nullableNumber, p95: nullableNumber, p97: nullableNumber, p99: nullableNumber, rolling1h: nullableNumber }),
@@ -28,6 +32,8 @@ export const checkSummarySchema = z.object({
   last_transition_time: z.string().nullable(),
   next_runtime: z.string().nullable(),
   created_at: z.string(),
+  /** Ours, when asked (`recent`): the check's newest results, newest first: times (epoch ms) and outcomes (the list's strip). */
+  recent_statuses: z.object({ time: z.array(z.number()), status: z.array(z.boolean()) }).optional(),
 });
 export type CheckSummary = z.infer<typeof checkSummarySchema>;
 
@@ -41,16 +47,24 @@ export const summaryAnswerSchema = z.object({
 });
 export type SummaryAnswer = z.infer<typeof summaryAnswerSchema>;
 
+/** GET /api/canary/api/graph: canary-checker's shape (status series, latency, uptime) with ours (check_id, source, step_ms, from, to). */
 export const graphAnswerSchema = z.object({
   check_id: z.string(),
   source: z.enum(['raw', 'hourly', 'daily']),
   step_ms: z.number(),
   from: z.string(),
   to: z.string(),
-  points: z.array(z.object({ time: z.string(), passed: z.number(), failed: z.number(), avg: nullableNumber, max: nullableNumber })),
+  /**
+   * The buckets: `duration` is the bucket's mean latency (ms), `status` true when all its results passed,
+   * `count` its results; ours: `max`, its slowest result (raw results only).
+   */
+  status: z.array(z.object({ time: z.string(), status: z.boolean(), duration: z.number(), count: z.number().optional(), passed: z.number(), failed: z.number(), max: z.number().optional() })),
+  /** The range's percentiles (ms); `rolling1h` the last hour's p95. */
+  latency: z.object({ p50: z.number().optional(), p95: z.number().optional(), p97: z.number().optional(), p99: z.number().optional(), rolling1h: z.number() }).optional(),
+  uptime: z.object({ passed: z.number(), failed: z.number() }),
 });
 export type GraphAnswer = z.infer<typeof graphAnswerSchema>;
-export type GraphPoint = GraphAnswer['points'][number];
+export type GraphPoint = GraphAnswer['status'][number];
 
 export const runResultSchema = z.object({
   check_id: z.string(),

@@ -28,6 +28,10 @@ function isStringRecord(value: unknown): boolean {
 
 const UPTIME = { passed: isNumber, failed: isNumber, last_pass: orNull(isString), last_fail: orNull(isString) };
 const LATENCY = { p50: orNull(isNumber), p95: orNull(isNumber), p97: orNull(isNumber), p99: orNull(isNumber), rolling1h: orNull(isNumber) };
+const RECENT = {
+  time: (value: unknown) => Array.isArray(value) && value.every(isNumber),
+  status: (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'boolean'),
+};
 const CHECK = {
   id: isString,
   canary_id: isString,
@@ -43,7 +47,7 @@ const CHECK = {
   labels: isStringRecord,
   owner: orNull(isString),
   severity: isString,
-  status: (value: unknown) => value === null || value === 'healthy' || value === 'unhealthy',
+  status: (value: unknown) => value === null || value === '' || value === 'healthy' || value === 'unhealthy',
   transformed_from: orNull(isString),
   uptime: (value: unknown) => hasFields(value, UPTIME),
   latency: (value: unknown) => hasFields(value, LATENCY),
@@ -51,10 +55,14 @@ const CHECK = {
   last_transition_time: orNull(isString),
   next_runtime: orNull(isString),
   created_at: isString,
+  recent_statuses: (value: unknown) => value === undefined || hasFields(value, RECENT),
 };
 
+/** A check that fits, with canary-checker's '' status (no result yet) read as null in place, as the zod schema reads it. */
 export function isCheckSummary(value: unknown): value is CheckSummary {
-  return hasFields(value, CHECK);
+  if (!hasFields(value, CHECK)) return false;
+  if (get(value, 'status') === '') Reflect.set(value, 'status', null);
+  return true;
 }
 
 const ANSWER = {

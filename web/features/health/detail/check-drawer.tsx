@@ -103,7 +103,7 @@ function CheckDetail({ record, timeRange, onTimeRangeChange, onClose }: { record
   );
   const graph = (
     <Suspense fallback={<Loading className="py-6" />}>
-      <CheckGraph checkId={record.id} timeRange={timeRange} />
+      <CheckGraph checkId={record.id} timeRange={timeRange} onTimeRangeChange={onTimeRangeChange} />
     </Suspense>
   );
   return (

@@ -3,7 +3,8 @@ import { CHECK_STATUS_HISTORY_PAGE_SIZE } from '@common/constants';
 import { formatDuration } from '@common/format';
 import { useMemo, useState } from 'react';
 import { DataTable, type ColumnDef } from '@web/ui/data-table';
-import { DateTime } from '@web/ui/primitives/date-time';
+import { cn } from '@web/ui/primitives/cn';
+import { DateTime, useFormatDate, type DateFormatter } from '@web/ui/primitives/date-time';
 import type { TimeRangeValue } from '@web/ui/time-range';
 import { useCheckHistory } from '../api/check';
 import type { CheckStatus } from '../api/schema';
@@ -14,38 +15,53 @@ import { DurationFilterField } from './duration-filter-field';
 import { useRunArtifacts, type RunArtifact } from './run-artifacts';
 
 const columns: ColumnDef<CheckStatus>[] = [
-  { id: 'time', header: 'Time', enableSorting: false, size: 190, cell: ({ row }) => <DateTime value={row.original.time} /> },
+  { id: 'time', header: 'Time', enableSorting: false, size: 150, cell: ({ row }) => <DateTime value={row.original.time} className="whitespace-nowrap" /> },
   {
     id: 'status',
     header: 'Status',
     enableSorting: false,
-    size: 120,
+    size: 90,
     cell: ({ row }) => (
-      <span className="inline-flex items-center gap-2">
+      <span className="inline-flex items-center gap-2 whitespace-nowrap">
         <HealthDot tone={row.original.status ? 'healthy' : 'unhealthy'} />
         {row.original.status ? 'Passed' : row.original.invalid ? 'Invalid' : 'Failed'}
       </span>
     ),
   },
-  { id: 'duration', header: 'Duration', enableSorting: false, size: 110, cell: ({ row }) => <span className="tabular-nums">{formatDuration(row.original.duration)}</span> },
+  { id: 'duration', header: 'Duration', enableSorting: false, size: 90, cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{formatDuration(row.original.duration)}</span> },
   {
     id: 'message',
     header: 'Message',
     enableSorting: false,
-    cell: ({ row }) => {
-      const { message, error } = row.original;
-      return (
-        <span className="line-clamp-2 break-all">
-          {message}
-          {error ? <span className="text-red-700">{message ? ` — ${error}` : error}</span> : null}
-        </span>
-      );
-    },
+    // The message takes the room the other columns leave; it wraps at word boundaries (an address such as
+    // 127.0.0.1 stays whole) and a long one shows three lines, all of it on hover or a click (issue 38).
+    cell: ({ row }) => <MessageText message={row.original.message} error={row.original.error} />,
   },
 ];
 
+function MessageText({ message, error }: { message?: string | null; error?: string | null }) {
+  const [expanded, setExpanded] = useState(false);
+  const full = [message, error].filter(Boolean).join(' — ');
+  if (!full) return null;
+  return (
+    <button
+      type="button"
+      title={full}
+      aria-expanded={expanded}
+      onClick={(event) => {
+        event.stopPropagation();
+        setExpanded(!expanded);
+      }}
+      className={cn('min-w-48 cursor-text text-left [overflow-wrap:break-word]', !expanded && 'line-clamp-3')}
+    >
+      {message}
+      {error ? <span className="text-red-700">{message ? ` — ${error}` : error}</span> : null}
+    </button>
+  );
+}
+
 /** Attach as Evidence on a result row: the evidence keeps that result (the snapshot reads up to its time). */
-function attachColumn(checkId: string): ColumnDef<CheckStatus> {
+function attachColumn(checkId: string, formatDate: DateFormatter): ColumnDef<CheckStatus> {
   return {
     id: 'attach',
     header: () => <span className="sr-only">Actions</span>,
@@ -55,7 +71,7 @@ function attachColumn(checkId: string): ColumnDef<CheckStatus> {
       <AttachEvidenceButton
         variant="ghost"
         label="Attach"
-        target={{ type: 'check', check_id: checkId, evidence: { time: row.original.time }, summary: `the check result of ${new Date(row.original.time).toLocaleString()}` }}
+        target={{ type: 'check', check_id: checkId, evidence: { time: row.original.time }, summary: `the check result of ${formatDate(row.original.time, 'timestamp')}` }}
       />
     ),
   };
@@ -85,12 +101,13 @@ export function HistoryTab({ checkId, timeRange }: { checkId: string; timeRange:
   }
   const history = useCheckHistory(checkId, timeRange, minDuration, pageIndex);
   const canAttach = useCanAttachEvidence();
+  const formatDate = useFormatDate();
   const rows = useMemo(() => history.data?.rows ?? [], [history.data]);
   const artifacts = useRunArtifacts(checkId, rows.map((row) => row.time)).data;
   const shown = useMemo(() => {
     const withArtifacts = artifacts && artifacts.size > 0 ? [...columns, artifactsColumn(artifacts)] : columns;
-    return canAttach ? [...withArtifacts, attachColumn(checkId)] : withArtifacts;
-  }, [artifacts, canAttach, checkId]);
+    return canAttach ? [...withArtifacts, attachColumn(checkId, formatDate)] : withArtifacts;
+  }, [artifacts, canAttach, checkId, formatDate]);
   return (
     <div className="flex min-h-0 flex-col gap-3">
       <DurationFilterField

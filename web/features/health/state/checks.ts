@@ -1,13 +1,9 @@
 import { HEALTH_COLUMN_MAX_AGE_MS, HEALTH_GROUP_BY_OPTIONS, HEALTH_TAB_BY_OPTIONS, LOCAL_AGENT_ID } from '@common/constants';
+import { combinedTone, displayName, groupKeyFn, NO_GROUP, NO_VALUE, tabValueFn, TONE_RANK, type HealthTone } from '@common/health-grouping';
 import type { CheckSummary } from '../api/schema';
 
-/** Spec §3: the display name falls back from name to description to endpoint. */
-export function displayName(check: Pick<CheckSummary, 'name' | 'description' | 'endpoint'>): string {
-  return check.name.trim() || check.description?.trim() || check.endpoint?.trim() || '';
-}
-
-/** Spec §4: checks are healthy or unhealthy, groups may be mixed; a check that never ran is unknown. */
-export type HealthTone = 'healthy' | 'unhealthy' | 'mixed' | 'unknown';
+// Spec §3 display name, §9 grouping and tabs: shared with the server's paged list (POST /api/health/checks).
+export { displayName, groupKeyFn, NO_GROUP, NO_VALUE, tabValueFn, TONE_RANK, type HealthTone };
 
 export function checkTone(check: Pick<CheckSummary, 'status'>): HealthTone {
   return check.status ?? 'unknown';
@@ -22,11 +18,8 @@ export function groupTone(checks: readonly Pick<CheckSummary, 'status'>[]): Heal
     else if (check.status === 'unhealthy') unhealthy = true;
     if (healthy && unhealthy) return 'mixed';
   }
-  return healthy ? 'healthy' : unhealthy ? 'unhealthy' : 'unknown';
+  return combinedTone(healthy, unhealthy);
 }
-
-/** Sort order of the Health column: problems first. */
-export const TONE_RANK: Record<HealthTone, number> = { unhealthy: 0, mixed: 1, healthy: 2, unknown: 3 };
 
 /** The check's uptime as a ratio over the range, or undefined without results. */
 export function uptimeRatio(check: Pick<CheckSummary, 'uptime'>): number | undefined {
@@ -52,47 +45,11 @@ export function showsLastRunAge(lastRuntime: string | null, now: number = Date.n
 }
 
 const BUILT_IN_GROUPS: readonly string[] = HEALTH_GROUP_BY_OPTIONS;
-export const NO_GROUP = 'no-group';
-
-/** What a group of checks without a value is called. */
-export const NO_VALUE = '(none)';
-
-/**
- * The group a check falls in (spec §9): its canary, the part of its name before '/', its description,
- * its type, or the value of a label; null when the list is not grouped.
- */
-export function groupKeyFn(groupBy: string): ((check: CheckSummary) => string) | null {
-  switch (groupBy) {
-    case NO_GROUP:
-      return null;
-    case 'canary_name':
-      return (check) => check.canary_name;
-    case 'name':
-      return (check) => {
-        const name = displayName(check);
-        const slash = name.indexOf('/');
-        return slash > 0 ? name.slice(0, slash) : name;
-      };
-    case 'description':
-      return (check) => check.description?.trim() || NO_VALUE;
-    case 'type':
-      return (check) => check.type;
-    default:
-      return (check) => (Object.hasOwn(check.labels, groupBy) ? (check.labels[groupBy] ?? NO_VALUE) : NO_VALUE);
-  }
-}
-
 export function isBuiltInGroup(groupBy: string): boolean {
   return BUILT_IN_GROUPS.includes(groupBy);
 }
 
 /** The value of a check for a tab key (spec §9 Tab By): namespace, agent, or a label (undefined without it). */
-export function tabValueFn(tabBy: string): (check: CheckSummary) => string | undefined {
-  if (tabBy === 'namespace') return (check) => check.namespace;
-  if (tabBy === 'agent_id') return (check) => check.agent_id;
-  return (check) => (Object.hasOwn(check.labels, tabBy) ? check.labels[tabBy] : undefined);
-}
-
 /** The 'All' tab's value (a name no label value is likely to have). */
 export const ALL_TAB = { value: '__all__', label: 'All' } as const;
 export interface Tab {

@@ -1,12 +1,10 @@
 import { MULTI_SELECT_SUMMARY_AT } from '@common/constants';
+import { labelFilterPredicate, type LabelFilterEntry } from '@common/health-grouping';
 import type { TriState } from '@web/ui/tri-state-filter';
 
 /** One label value the person included (1) or excluded (-1); spec §5 drops the 0s. */
-export interface LabelFilterEntry {
-  key: string;
-  value: string;
-  state: 1 | -1;
-}
+export type { LabelFilterEntry };
+export { labelFilterPredicate };
 
 /** Spec §5: URL parsing ignores these keys, wherever they appear. */
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
@@ -48,27 +46,6 @@ export function labelState(entries: readonly LabelFilterEntry[], key: string, va
 export function withLabelState(entries: readonly LabelFilterEntry[], key: string, value: string, state: TriState): LabelFilterEntry[] {
   const rest = entries.filter((entry) => !(entry.key === key && entry.value === value));
   return state === 0 ? rest : [...rest, { key, value, state }];
-}
-
-/**
- * The check's labels pass when, for every key with included values, the check has one of them, and it
- * has none of the excluded ones. Values of one key are alternatives; keys all apply.
- */
-export function labelFilterPredicate(entries: readonly LabelFilterEntry[]): (labels: Readonly<Record<string, string>>) => boolean {
-  if (entries.length === 0) return () => true;
-  const included = new Map<string, Set<string>>();
-  const excluded: LabelFilterEntry[] = [];
-  for (const entry of entries) {
-    if (entry.state === -1) excluded.push(entry);
-    else included.set(entry.key, (included.get(entry.key) ?? new Set()).add(entry.value));
-  }
-  return (labels) => {
-    for (const [key, values] of included) {
-      const value = Object.hasOwn(labels, key) ? labels[key] : undefined;
-      if (value === undefined || !values.has(value)) return false;
-    }
-    return !excluded.some((entry) => Object.hasOwn(labels, entry.key) && labels[entry.key] === entry.value);
-  };
 }
 
 export interface LabelOption {

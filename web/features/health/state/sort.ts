@@ -27,3 +27,15 @@ export function sortChecks(checks: readonly CheckSummary[], sortBy: SortColumn, 
   });
   return keyed.map((entry) => entry.check);
 }
+
+/**
+ * A click on a column header of the grouped table, as the data table's headers do: another column starts
+ * ascending for the name and descending for the numbers, a second click turns it, a third removes the
+ * sort (undefined: name ascending again).
+ */
+export function nextSort(current: { sortBy: SortColumn; sortDesc: boolean }, column: SortColumn): { sortBy: SortColumn; sortDesc: boolean } | undefined {
+  const firstDesc = column !== 'name';
+  if (current.sortBy !== column) return { sortBy: column, sortDesc: firstDesc };
+  if (current.sortDesc === firstDesc) return { sortBy: column, sortDesc: !firstDesc };
+  return undefined;
+}

@@ -2,6 +2,7 @@ import { formatLatency, formatRelative, formatUptime } from '@common/format';
 import { cn } from '@web/ui/primitives/cn';
 import type { CheckSummary } from '../api/schema';
 import { showsLastRunAge, statusDotColour, type HealthTone } from '../state/checks';
+import { RecentResults } from './recent-results';
 
 const DOT_CLASSES = { red: 'bg-red-500', gray: 'bg-slate-400', orange: 'bg-orange-500', green: 'bg-green-500' } as const;
 
@@ -20,11 +21,15 @@ export function HealthDot({ tone, className }: { tone: HealthTone; className?: s
   );
 }
 
-/** Health column: the dot, and the age of the last run when it is 1 hour to 7 days old (spec §4). */
+/**
+ * Health column: the dot, the strip of its newest results, and the age of the last run when it is 1 hour to
+ * 7 days old (spec §4).
+ */
 export function HealthCell({ check, now = Date.now() }: { check: CheckSummary; now?: number }) {
   return (
     <span className="inline-flex items-center gap-2">
       <HealthDot tone={check.status ?? 'unknown'} />
+      <RecentResults results={check.recent_statuses} />
       {showsLastRunAge(check.last_runtime, now) ? (
         <span className="text-xs text-slate-500" title="Time since the last run">
           {formatRelative(check.last_runtime, new Date(now))}

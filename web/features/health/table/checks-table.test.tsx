@@ -3,7 +3,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { check } from '../test-fixtures';
-import { LatencyCell, UptimeCell } from './cells';
+import { setDisplayPreference } from '@web/lib/preferences';
+import { HealthCell, LatencyCell, UptimeCell } from './cells';
 import { ChecksTable } from './checks-table';
 
 const uptime = (passed: number, failed: number) => ({ passed, failed, last_pass: null, last_fail: null });
@@ -34,6 +35,28 @@ describe('uptime and latency cells (spec §9)', () => {
     expect(screen.getByText('1.5s')).toBeTruthy();
     rerender(<LatencyCell ms={90_000} />);
     expect(screen.getByText('1.5m')).toBeTruthy();
+  });
+});
+
+describe('the strip of recent results (Health column)', () => {
+  it('shows the newest results oldest first, coloured by outcome, each with its exact time', () => {
+    sessionStorage.clear();
+    setDisplayPreference('timeZone', 'UTC');
+    setDisplayPreference('dateFormat', 'timestamp');
+    const recent = { time: ['2024-01-01T10:02:00.000Z', '2024-01-01T10:01:00.000Z', '2024-01-01T10:00:00.000Z'].map(Date.parse), status: [false, true, true] };
+    render(<HealthCell check={check({ status: 'unhealthy', recent_statuses: recent })} />);
+    const strip = screen.getByRole('img', { name: '3 latest results: 2 passed, 1 failed' });
+    const bars = [...strip.querySelectorAll('[data-status]')];
+    expect(bars.map((bar) => bar.getAttribute('data-status'))).toEqual(['passed', 'passed', 'failed']);
+    expect(bars.map((bar) => bar.getAttribute('title'))).toEqual(['Passed 2024-01-01 10:00:00.000', 'Passed 2024-01-01 10:01:00.000', 'Failed 2024-01-01 10:02:00.000']);
+    // Fewer results than slots: empty slots first, so every strip ends at the same place.
+    expect(strip.children).toHaveLength(20);
+  });
+
+  it('shows no strip for a check without results, or when the answer has none', () => {
+    render(<HealthCell check={check({ recent_statuses: { time: [], status: [] } })} />);
+    render(<HealthCell check={check()} />);
+    expect(screen.queryByRole('img', { name: /latest result/ })).toBeNull();
   });
 });
 

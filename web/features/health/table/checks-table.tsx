@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react';
-import { DataTable, type SortingState } from '@web/ui/data-table';
+import { DataTable, type ServerPagination, type SortingState } from '@web/ui/data-table';
 import type { CheckSummary } from '../api/schema';
 import { NO_GROUP } from '../state/checks';
 import type { SortColumn } from '../state/params';
@@ -11,6 +11,8 @@ export interface ChecksTableProps {
   sortBy: SortColumn;
   sortDesc: boolean;
   isLoading: boolean;
+  /** Server-side pages (the Health list): sorting is then the server's too. Without it, sorted here. */
+  pagination?: ServerPagination;
   /** A sort column and direction; undefined when the sort was removed (the default order returns). */
   onSortChange: (sort: { sortBy: SortColumn; sortDesc: boolean } | undefined) => void;
   onOpenCheck: (check: CheckSummary) => void;
@@ -25,7 +27,7 @@ function isSortColumn(id: string): id is SortColumn {
  * checks stay responsive. Memoised: it renders again only when its data or view settings change, not
  * while someone types in the search box or opens a filter.
  */
-export const ChecksTable = memo(function ChecksTable({ checks, groupBy, sortBy, sortDesc, isLoading, onSortChange, onOpenCheck }: ChecksTableProps) {
+export const ChecksTable = memo(function ChecksTable({ checks, groupBy, sortBy, sortDesc, isLoading, pagination, onSortChange, onOpenCheck }: ChecksTableProps) {
   const columns = useMemo(() => checkColumns(groupBy), [groupBy]);
   const grouping = useMemo(() => (groupBy === NO_GROUP ? [] : [GROUP_COLUMN_ID]), [groupBy]);
   const sorting: SortingState = useMemo(() => [{ id: sortBy, desc: sortDesc }], [sortBy, sortDesc]);
@@ -43,7 +45,9 @@ export const ChecksTable = memo(function ChecksTable({ checks, groupBy, sortBy, 
       }}
       onRowClick={onOpenCheck}
       isLoading={isLoading}
-      className="max-h-[calc(100vh-13rem)] min-h-64"
+      manualSorting={Boolean(pagination)}
+      {...(pagination ? { pagination } : {})}
+      className="max-h-[calc(100vh-13rem)]"
     />
   );
 });

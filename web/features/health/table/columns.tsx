@@ -70,7 +70,7 @@ export function checkColumns(groupBy: string): ColumnDef<CheckSummary>[] {
       header: 'Health',
       accessorFn: (check) => TONE_RANK[checkTone(check)],
       aggregationFn: (_id, rows) => TONE_RANK[groupTone(leaves(rows))],
-      size: 120,
+      size: 200,
       cell: ({ row }) => <HealthCell check={row.original} />,
       aggregatedCell: ({ row }) => <HealthDot tone={toneOfRank(row.getValue('status'))} />,
     },

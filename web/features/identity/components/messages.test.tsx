@@ -21,9 +21,13 @@ describe('flow messages', () => {
     const version = {};
     const view = render(<Messages messages={messages} version={version} />);
     expect(screen.getByRole('alert').textContent).toBe('The email address or password is wrong.');
-    act(() => vi.advanceTimersByTime(9_900));
+    act(() => {
+      vi.advanceTimersByTime(9_900);
+    });
     expect(screen.getByText('Your changes have been saved.')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(200));
+    act(() => {
+      vi.advanceTimersByTime(200);
+    });
     expect(screen.queryByText('Your changes have been saved.')).toBeNull();
     expect(screen.queryByText('The email address or password is wrong.')).toBeNull();
     expect(screen.getByText('Enter the code below.')).toBeTruthy();

@@ -139,10 +139,13 @@ export async function submitFlow(kind: FlowKind, id: string, body: Record<string
   return interpret(kind, 'submit', await oryRequest(`/self-service/${kind}?flow=${encodeURIComponent(id)}`, { method: 'POST', body }), here);
 }
 
-/** GET /self-service/errors?id= : the stored error behind the /error page; undefined when it is gone (404, 403, 410). */
-export async function getFlowError(id: string): Promise<FlowError | undefined> {
+/**
+ * GET /self-service/errors?id= : the stored error behind the /error page; null when it is gone (404, 403, 410).
+ * Null, not undefined: a query function that resolves to undefined is a failed query in React Query.
+ */
+export async function getFlowError(id: string): Promise<FlowError | null> {
   const answer = await oryRequest(`/self-service/errors?id=${encodeURIComponent(id)}`);
-  if (answer.status === 404 || answer.status === 403 || answer.status === 410) return undefined;
+  if (answer.status === 404 || answer.status === 403 || answer.status === 410) return null;
   if (answer.status !== 200) {
     const parsed = kratosErrorSchema.safeParse(answer.data);
     throw new ApiError(parsed.success ? (parsed.data.error.reason ?? parsed.data.error.message ?? 'An error occurred') : 'An error occurred', 'http', answer.status, answer.data);

@@ -20,7 +20,9 @@ export default function BadSessionPage() {
           {text}
         </p>
         {signedIn && signOut ? (
-          <Button variant="primary" onClick={() => signOut('/').catch((error: unknown) => toast.error(error))}>
+          <Button variant="primary" onClick={() => {
+              signOut('/').catch((error: unknown) => toast.error(error));
+            }}>
             Sign out
           </Button>
         ) : (

@@ -19,7 +19,7 @@ export default function FlowErrorPage() {
   const navigate = useNavigate();
   const id = params.get('id') ?? '';
   const query = useQuery({ queryKey: [IDENTITY_KEY, 'error', id], queryFn: () => getFlowError(id), retry: false, enabled: id !== '' });
-  const gone = id === '' || (query.isSuccess && query.data === undefined);
+  const gone = id === '' || (query.isSuccess && query.data === null);
   useEffect(() => {
     if (gone) void navigate('/', { replace: true });
   }, [gone, navigate]);

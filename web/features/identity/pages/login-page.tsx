@@ -118,7 +118,9 @@ function BuiltinLoginPage() {
             </p>
           ) : null}
           {title === LOGIN_TITLES.secondFactor && signOut ? (
-            <Button variant="ghost" size="sm" onClick={() => signOut(returnTo ?? '/').catch((error: unknown) => toast.error(error))}>
+            <Button variant="ghost" size="sm" onClick={() => {
+                signOut(returnTo ?? '/').catch((error: unknown) => toast.error(error));
+              }}>
               Sign out and use another account
             </Button>
           ) : null}

@@ -1,4 +1,4 @@
-import { Document, parseDocument, stringify } from 'yaml';
+import { type Document, parseDocument, stringify } from 'yaml';
 import { formatPath, locate, type DocPath } from '@web/features/canaries/model/document';
 import type { TextDiagnostic } from '@web/features/canaries/model/diagnostics';
 import { validateJson, type JsonSchema } from '@web/features/canaries/model/json-schema';

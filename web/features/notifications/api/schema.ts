@@ -1,3 +1,4 @@
+import { waitingReferences } from '@common/waiting';
 import { z } from 'zod';
 
 const person = z.object({ id: z.string(), name: z.string().nullish(), email: z.string().nullish() }).nullish();
@@ -17,7 +18,7 @@ const customService = z
 export const SUMMARY_EMBEDS = 'person:people!notifications_summary_person_id_fkey(id,name,email),team:teams!notifications_summary_team_id_fkey(id,name)';
 
 export const RULE_SUMMARY_COLUMNS =
-  'id,name,namespace,events,title,filter,person_id,team_id,custom_services,repeat_interval,group_by,wait_for,disabled,error,error_at,source,created_at,updated_at,sent,failed,pending,silenced,suppressed,last_sent,last_failed,status';
+  'id,name,namespace,events,title,filter,person_id,team_id,custom_services,repeat_interval,group_by,wait_for,disabled,error,error_at,source,created_at,updated_at,sent,failed,pending,silenced,suppressed,last_sent,last_failed,status,waiting_for';
 
 export const ruleSummarySchema = z.object({
   id: z.string(),
@@ -42,6 +43,8 @@ export const ruleSummarySchema = z.object({
   last_sent: z.string().nullish(),
   last_failed: z.string().nullish(),
   status: z.string().nullish(),
+  /** What the rule names that does not exist yet (docs/RESOURCES.md). */
+  waiting_for: z.unknown().optional().transform(waitingReferences),
   person: person,
   team: team,
 });

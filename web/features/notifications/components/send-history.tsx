@@ -12,6 +12,7 @@ import { SEND_STATUSES } from '../model/format';
 import { ADD_SILENCE_PATH, resourceHistoryPath } from '../paths';
 import { HistoryTable } from './history-table';
 import { StatusFilter } from './status-filter';
+import { isOneOf } from '@common/guards';
 
 const DEFAULT_RANGE = relativeRange('7d');
 const RANGE_KEYS = { range: 'range', from: 'from', to: 'to' };
@@ -29,7 +30,7 @@ export interface HistoryFilters {
 export function parseHistoryFilters(params: URLSearchParams): HistoryFilters {
   const p = readSearchParams(params);
   const size = readInteger(p.pageSize, DEFAULT_PAGE_SIZE, { min: 1, max: 1000 });
-  const statuses = (p.status ?? '').split(',').filter((status) => (SEND_STATUSES as readonly string[]).includes(status));
+  const statuses = (p.status ?? '').split(',').filter((status) => isOneOf(SEND_STATUSES, status));
   return {
     statuses,
     search: p.q ?? '',

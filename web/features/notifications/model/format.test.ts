@@ -16,6 +16,7 @@ describe('notification formatting', () => {
     expect(ruleStatusOf('failing')).toBe('failing');
     expect(ruleStatusOf('error')).toBe('error');
     expect(ruleStatusOf('disabled')).toBe('disabled');
+    expect(ruleStatusOf('waiting')).toBe('waiting');
     expect(ruleStatusOf(null)).toBe('ok');
     expect(ruleStatusOf('other')).toBe('ok');
   });

@@ -1,3 +1,4 @@
+import { waitingText, type WaitingReference } from '@common/waiting';
 import { FUTURE_INDEFINITELY } from '@common/constants';
 import type { BadgeTone } from '@web/ui/primitives/badge';
 
@@ -41,17 +42,19 @@ export function sendStatusTone(status: string): BadgeTone {
   return SEND_STATUS_TONES[status] ?? 'neutral';
 }
 
-export type RuleStatus = 'ok' | 'failing' | 'error' | 'disabled';
+export type RuleStatus = 'ok' | 'failing' | 'error' | 'disabled' | 'waiting';
 
 export const RULE_STATUS: Readonly<Record<RuleStatus, { label: string; tone: BadgeTone }>> = {
   ok: { label: 'OK', tone: 'success' },
   failing: { label: 'Failing', tone: 'warning' },
   error: { label: 'Error', tone: 'danger' },
   disabled: { label: 'Disabled', tone: 'neutral' },
+  // Names a person, team or connection that does not exist yet (docs/RESOURCES.md).
+  waiting: { label: 'Waiting', tone: 'warning' },
 };
 
 export function ruleStatusOf(value: string | null | undefined): RuleStatus {
-  return value === 'failing' || value === 'error' || value === 'disabled' ? value : 'ok';
+  return value === 'failing' || value === 'error' || value === 'disabled' || value === 'waiting' ? value : 'ok';
 }
 
 /** One entry of a rule's custom_services (server/features/notifications/rules.ts resolveRecipient). */
@@ -99,6 +102,12 @@ export function recipientText(rule: RecipientSource): string {
     if (text) parts.push(text);
   }
   return parts.join(', ');
+}
+
+/** What a rule waits for, in words (none: undefined). */
+export function waitingDescription(waiting: readonly WaitingReference[] | undefined): string | undefined {
+  if (!waiting || waiting.length === 0) return undefined;
+  return `Waits for ${waitingText(waiting)}, which does not exist yet: nothing is sent there until it is created.`;
 }
 
 /** A silence's end: 'Indefinitely' for none (spec §4, §9). */

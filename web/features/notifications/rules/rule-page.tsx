@@ -17,11 +17,11 @@ import { useDeleteRule, useRule, useRuleSummary, useSetRuleDisabled } from '../a
 import type { RuleSummary } from '../api/schema';
 import { RuleStatusBadge } from '../components/badges';
 import { SendHistory } from '../components/send-history';
-import { recipientText } from '../model/format';
+import { recipientText, waitingDescription } from '../model/format';
 import { NOTIFICATIONS_PATH } from '../paths';
 import { RuleEditor } from './rule-editor';
 import { ruleToYaml } from './rule-yaml';
-import { isUiRule } from './rules-page';
+import RulesPage, { isUiRule } from './rules-page';
 
 const CodeEditor = lazy(() => import('@web/features/canaries/editor/code-editor'));
 
@@ -38,7 +38,7 @@ function Summary({ rule }: { rule: RuleSummary }) {
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
-        <RuleStatusBadge status={rule.status} error={rule.error} />
+        <RuleStatusBadge status={rule.status} error={rule.error ?? waitingDescription(rule.waiting_for)} />
         <span>
           Events: <span className="font-mono text-xs">{rule.events.join(', ')}</span>
         </span>
@@ -49,6 +49,11 @@ function Summary({ rule }: { rule: RuleSummary }) {
       {rule.error ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {rule.error}
+        </p>
+      ) : null}
+      {rule.waiting_for.length > 0 ? (
+        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {waitingDescription(rule.waiting_for)}
         </p>
       ) : null}
       <dl aria-label="Sends of all time" className="grid max-w-2xl grid-cols-5 gap-2">
@@ -79,8 +84,16 @@ function SpecView({ id }: { id: string }) {
   );
 }
 
-/** Spec §2 /notifications/rules?id={id}: a rule, its spec and its send history. */
+/**
+ * Spec §2 /notifications/rules (query id): with an id, a rule, its spec and its send history; without
+ * one, the rules (the list of /notifications), not an empty page.
+ */
 export default function RulePage() {
+  const [params] = useUrlParams();
+  return params.get('id') ? <OneRule /> : <RulesPage />;
+}
+
+function OneRule() {
   const { ready, can } = useAccess();
   if (!ready || !can('notifications', 'read')) return <Page title="Notification rule">{ready ? <UnauthorizedPage /> : <Loading />}</Page>;
   return <RuleDetail canWrite={can('notifications', 'write')} />;
@@ -130,10 +143,9 @@ function RuleDetail({ canWrite }: { canWrite: boolean }) {
           <span aria-hidden="true" className="text-slate-400">/</span>
           <span aria-current="page" className="font-medium text-slate-900">{rule?.name ?? id}</span>
         </nav>
-        {id === '' ? <EmptyState title="No rule chosen" description={<Link to={NOTIFICATIONS_PATH} className="text-blue-700 hover:underline">Back to the rules</Link>} /> : null}
-        {id !== '' && summary.isPending ? <Loading /> : null}
+        {summary.isPending ? <Loading /> : null}
         {summary.error ? <p role="alert" className="text-sm text-red-600">{summary.error.message}</p> : null}
-        {id !== '' && summary.data === null ? <EmptyState title="Rule not found" description={<Link to={NOTIFICATIONS_PATH} className="text-blue-700 hover:underline">Back to the rules</Link>} /> : null}
+        {summary.data === null ? <EmptyState title="Rule not found" description={<Link to={NOTIFICATIONS_PATH} className="text-blue-700 hover:underline">Back to the rules</Link>} /> : null}
         {rule ? (
           <>
             <Summary rule={rule} />

@@ -10,6 +10,7 @@ import { useUrlParams } from '@web/lib/use-url-params';
 import { DataTable, sortingToParams, usePersistedPageSize, type ColumnDef, type SortingState } from '@web/ui/data-table';
 import { Button } from '@web/ui/primitives/button';
 import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
+import { useFormatDate } from '@web/ui/primitives/date-time';
 import { EmptyState } from '@web/ui/primitives/empty-state';
 import { IconButton } from '@web/ui/primitives/icon-button';
 import { Loading } from '@web/ui/primitives/loading';
@@ -20,7 +21,7 @@ import { useDeleteRule, useRangeCounts, useRules, useSetRuleDisabled } from '../
 import type { RuleSummary } from '../api/schema';
 import { RuleStatusBadge } from '../components/badges';
 import { NotificationTabs } from '../components/notification-tabs';
-import { recipientText } from '../model/format';
+import { recipientText, waitingDescription } from '../model/format';
 import { rulePath } from '../paths';
 import { RuleEditor } from './rule-editor';
 import { applyRulesChange, parseRulesFilters, sortRules } from './rules-filters';
@@ -72,6 +73,7 @@ function Rules({ canWrite }: { canWrite: boolean }) {
   const page = sorted.slice(filters.pageIndex * pageSize, (filters.pageIndex + 1) * pageSize);
   const openEditor = (edit: string | undefined) => setParams((current) => applyRulesChange(current, { edit }));
 
+  const formatDate = useFormatDate();
   const columns = useMemo((): ColumnDef<ListedRule>[] => {
     const stop = (event: { stopPropagation: () => void }) => event.stopPropagation();
     return [
@@ -80,16 +82,14 @@ function Rules({ canWrite }: { canWrite: boolean }) {
         header: 'Name',
         cell: ({ row: { original } }) => (
           <span className="flex flex-col">
-            <Link to={rulePath(original.id)} className="font-medium text-blue-700 hover:underline">
+            <Link to={rulePath(original.id)} className="whitespace-nowrap font-medium text-blue-700 hover:underline">
               {original.name}
             </Link>
             <span className="text-xs text-slate-500">{original.namespace}</span>
           </span>
         ),
       },
-      { id: 'events', header: 'Events', enableSorting: false, cell: ({ row: { original } }) => <span className="font-mono text-xs">{original.events.join(', ')}</span> },
-      { id: 'recipient', header: 'Recipient', enableSorting: false, cell: ({ row: { original } }) => <span className="block max-w-xs truncate">{recipientText(original)}</span> },
-      { id: 'status', header: 'Status', cell: ({ row: { original } }) => <RuleStatusBadge status={original.status} error={original.error} /> },
+      { id: 'status', header: 'Status', cell: ({ row: { original } }) => <RuleStatusBadge status={original.status} error={original.error ?? waitingDescription(original.waiting_for)} /> },
       { id: 'sent', header: 'Sent', cell: ({ row: { original } }) => <span className="tabular-nums">{original.range.sent}</span> },
       { id: 'failed', header: 'Failed', cell: ({ row: { original } }) => <span className={original.range.failed > 0 ? 'tabular-nums text-red-700' : 'tabular-nums'}>{original.range.failed}</span> },
       { id: 'pending', header: 'Pending', cell: ({ row: { original } }) => <span className="tabular-nums">{original.range.pending}</span> },
@@ -98,13 +98,27 @@ function Rules({ canWrite }: { canWrite: boolean }) {
         header: 'Last sent',
         cell: ({ row: { original } }) =>
           original.last_sent ? (
-            <time dateTime={original.last_sent} title={new Date(original.last_sent).toLocaleString()}>
+            <time dateTime={original.last_sent} title={formatDate(original.last_sent, 'timestamp')}>
               {formatRelative(original.last_sent)} ago
             </time>
           ) : (
             <span className="text-slate-400">Never</span>
           ),
       },
+      {
+        id: 'recipient',
+        header: 'Recipient',
+        enableSorting: false,
+        cell: ({ row: { original } }) => {
+          const text = [recipientText(original), ...original.waiting_for.map((item) => `${item.ref} (waiting)`)].filter(Boolean).join(', ');
+          return (
+            <span className="block max-w-xs truncate" title={text}>
+              {text}
+            </span>
+          );
+        },
+      },
+      { id: 'events', header: 'Events', enableSorting: false, cell: ({ row: { original } }) => <span className="font-mono text-xs">{original.events.join(', ')}</span> },
       { id: 'source', header: 'Source', cell: ({ row: { original } }) => (isUiRule(original) ? 'UI' : <SourceBadge source={original.source ?? ''} />) },
       {
         id: 'enabled',
@@ -135,7 +149,7 @@ function Rules({ canWrite }: { canWrite: boolean }) {
       },
     ];
     // openEditor only writes the URL (setParams is stable).
-  }, [canWrite, toggle.isPending, toggle.variables]);
+  }, [canWrite, toggle.isPending, toggle.variables, formatDate]);
 
   const sorting: SortingState = [{ id: filters.sortBy, desc: filters.sortOrder === 'desc' }];
   const empty = !rules.isLoading && !rules.error && filters.search === '' && (rules.data?.length ?? 0) === 0;

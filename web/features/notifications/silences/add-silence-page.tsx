@@ -10,7 +10,7 @@ import { useUrlParams } from '@web/lib/use-url-params';
 import { Button } from '@web/ui/primitives/button';
 import { Field, TextAreaField } from '@web/ui/primitives/field';
 import { Loading } from '@web/ui/primitives/loading';
-import { futureRange, resolveFutureTimeRange, TimeRangePicker, type FutureTimeRangeValue } from '@web/ui/time-range';
+import { futureRange, parseInputDate, resolveFutureTimeRange, TimeRangePicker, type FutureTimeRangeValue } from '@web/ui/time-range';
 import { useCreateSilence, useSilencePreview, useTarget, type SilenceInput, type Target, type TargetKind } from '../api/silences';
 import { HistoryTable } from '../components/history-table';
 import { SILENCES_PATH } from '../paths';
@@ -24,19 +24,23 @@ interface SilenceForm {
   recursive: boolean;
   filter: string;
   description: string;
-  /** datetime-local text; empty means now. */
+  /** Typed as the console writes dates ('2026-10-28 12:18', seconds optional), in the browser's zone; empty means now. */
   from: string;
   until: FutureTimeRangeValue;
 }
+
+/** What the From field shows as an example: the console's own date shape, not the browser's mm/dd/yyyy. */
+const FROM_EXAMPLE = '2026-01-31 14:00';
 
 /** The body of POST /api/notification/silence (and its preview) for the form, or null before it names anything. */
 export function silenceBody(form: SilenceForm, now: Date = new Date()): SilenceInput | null {
   const filter = form.filter.trim();
   if (!form.target && filter === '') return null;
-  const from = form.from ? new Date(form.from) : now;
+  const typed = form.from.trim() ? parseInputDate(form.from) : null;
+  const from = typed ?? now;
   const resolved = form.until.type === 'relative' && form.until.range !== null ? resolveFutureTimeRange(form.until, from) : resolveFutureTimeRange(form.until, now);
   const body: SilenceInput = { until: resolved?.to ? resolved.to.toISOString() : null };
-  if (form.from) body.from = from.toISOString();
+  if (typed) body.from = typed.toISOString();
   if (form.description.trim()) body.description = form.description.trim();
   if (filter) body.filter = filter;
   if (form.target) {
@@ -93,6 +97,10 @@ function AddSilence() {
   const [openRow, setOpenRow] = useState<string | undefined>(undefined);
 
   const submit = () => {
+    if (form.from.trim() && !parseInputDate(form.from)) {
+      setProblems({ from: `From must be a date and time such as ${FROM_EXAMPLE}, or empty for now` });
+      return;
+    }
     if (!body) {
       setProblems({ form: 'Choose a resource or write a filter: a silence needs something to match.' });
       return;
@@ -150,8 +158,17 @@ function AddSilence() {
             {...(problems.filter ? { error: problems.filter } : {})}
           />
           <TextAreaField label="Description" rows={2} value={form.description} onChange={(event) => set('description', event.target.value)} placeholder="Why, and who to ask" {...(problems.description ? { error: problems.description } : {})} />
-          <div className="flex flex-wrap items-end gap-4">
-            <Field label="From" type="datetime-local" value={form.from} onChange={(event) => set('from', event.target.value)} hint="Empty: now" {...(problems.from ? { error: problems.from } : {})} />
+          <div className="flex flex-wrap items-start gap-4">
+            <Field
+              label="From"
+              value={form.from}
+              onChange={(event) => set('from', event.target.value)}
+              placeholder={FROM_EXAMPLE}
+              autoComplete="off"
+              className="w-48 font-mono"
+              hint="YYYY-MM-DD HH:MM; empty: now"
+              {...(problems.from ? { error: problems.from } : {})}
+            />
             <div className="flex flex-col gap-1">
               <span className="text-sm font-medium text-slate-700">Until</span>
               <TimeRangePicker mode="future" value={form.until} onChange={(until) => set('until', until)} />

@@ -49,7 +49,7 @@ export function ResourcePicker({ value, onChange, error }: { value: Target | nul
   return (
     <div className="flex flex-col gap-1">
       <div className="flex flex-wrap items-end gap-2">
-        <FilterSelect label="Resource type" value={kind} options={KINDS} onChange={(next) => setKind(next === 'config' || next === 'component' ? next : 'check')} />
+        <FilterSelect layout="stacked" label="Resource type" value={kind} options={KINDS} onChange={(next) => setKind(next === 'config' || next === 'component' ? next : 'check')} />
         <div className="flex min-w-64 flex-1 flex-col gap-1">
           <label htmlFor={inputId} className="text-sm font-medium text-slate-700">
             Resource

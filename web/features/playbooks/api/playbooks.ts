@@ -170,7 +170,10 @@ export function usePlaybookValidation(spec: Record<string, unknown> | null) {
     queryKey: playbookKeys.validate(debounced),
     enabled: debounced !== '',
     placeholderData: keepPreviousData,
-    queryFn: ({ signal }) => api.post('/api/playbook/validate', JSON.parse(debounced) as unknown, (data) => validationSchema.parse(data), { signal }),
+    queryFn: ({ signal }) => {
+      const spec: unknown = JSON.parse(debounced);
+      return api.post('/api/playbook/validate', spec, (data) => validationSchema.parse(data), { signal });
+    },
   });
   const current = body !== '' && debounced === body && !query.isPlaceholderData && query.data !== undefined;
   return { data: query.data, current, error: query.error };

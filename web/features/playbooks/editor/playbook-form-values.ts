@@ -3,6 +3,7 @@ import { DEFAULT_NAMESPACE, isRecord, parseResourceYaml, resourceToYaml, type Pa
 import { parseProblemPath } from '@web/features/canaries/model/document';
 import type { FormCodec } from '@web/features/canaries/editor/spec-editor';
 import { REQUIRED } from '@web/lib/validation';
+import { isOneOf } from '@common/guards';
 
 /** kind: Playbook (mission-control.flanksource.com/v1). */
 export const PLAYBOOK_YAML: YamlKind = {
@@ -14,7 +15,7 @@ export const PLAYBOOK_YAML: YamlKind = {
 };
 
 /** The action types a playbook may name (server/features/playbooks/spec.ts ACTION_TYPES). */
-export const ACTION_TYPES = ['exec', 'http', 'sql', 'notification', 'logs', 'gitops', 'github', 'azureDevopsPipeline', 'prometheus', 'ai', 'pod'] as const;
+export const ACTION_TYPES = ['exec', 'http', 'sql', 'notification', 'logs', 'gitops', 'github', 'azureDevopsPipeline', 'prometheus', 'ai', 'pod', 'report'] as const;
 /** The one field of each type the form edits; everything else of the action is kept as written. */
 export const MAIN_FIELDS: Readonly<Record<string, { key: string; label: string; multiline: boolean }>> = {
   exec: { key: 'script', label: 'Script', multiline: true },
@@ -71,7 +72,7 @@ export function newPlaybookForm(): PlaybookFormValues {
 export function documentToForm(doc: ResourceDocument): PlaybookFormValues {
   const spec = doc.spec;
   const actions = Array.isArray(spec.actions) ? spec.actions : [];
-  const specRest = Object.fromEntries(Object.entries(spec).filter(([key]) => key !== 'actions' && !(TEXT_KEYS as readonly string[]).includes(key)));
+  const specRest = Object.fromEntries(Object.entries(spec).filter(([key]) => key !== 'actions' && !isOneOf(TEXT_KEYS, key)));
   const text = (key: string) => textOf(spec[key]);
   return {
     name: doc.name,

@@ -2,6 +2,7 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@common/constants';
 import { patchSearchParams, readInteger, readSearchParams } from '@web/lib/url-state';
 import { relativeRange, timeRangeFromParams, type TimeRangeValue } from '@web/ui/time-range';
 import { RUN_STATUSES } from '../model/status';
+import { isOneOf } from '@common/guards';
 
 /** The runs list looks back 30 days unless the URL says otherwise. */
 export const DEFAULT_RUNS_RANGE = relativeRange('30d');
@@ -21,7 +22,7 @@ export function parseRunsView(params: URLSearchParams): RunsView {
   const size = readInteger(p.pageSize, DEFAULT_PAGE_SIZE, { min: 1, max: 1000 });
   return {
     playbook: p.playbook || undefined,
-    status: (RUN_STATUSES as readonly string[]).includes(p.status ?? '') ? p.status : undefined,
+    status: isOneOf(RUN_STATUSES, p.status ?? '') ? p.status : undefined,
     resource: p.resource || undefined,
     range: timeRangeFromParams(params, DEFAULT_RUNS_RANGE),
     pageIndex: readInteger(p.pageIndex, 0),

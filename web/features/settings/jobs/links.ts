@@ -1,14 +1,13 @@
 import { appRoutes } from '@web/app/routes';
-import { settingsResources } from '../resources/registry';
 
 /** A page of this build whose route path is exactly `path` (no generic catch-all counts). */
 function hasPage(path: string): boolean {
   return appRoutes.some((route) => route.path === path);
 }
 
-/** A generic settings resource registered for `table` (its detail page is /settings/{table}/{id}). */
+/** A generic settings resource registered for `table`: the app gave it a detail page /settings/{table}/{id}. */
 function hasResource(table: string): boolean {
-  return settingsResources.some((resource) => resource.table === table);
+  return hasPage(`settings/${table}/:id`);
 }
 
 interface Destination {

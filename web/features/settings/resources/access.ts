@@ -1,14 +1,5 @@
 import { useAccess } from '@web/app/session';
-import type { SettingsResource } from './registry';
-
-export interface ResourceAccess {
-  /** False while the session loads: nothing is decided yet. */
-  ready: boolean;
-  read: boolean;
-  create: boolean;
-  update: boolean;
-  delete: boolean;
-}
+import type { ResourceAccess, SettingsResource } from './types';
 
 /**
  * Spec §6 for a registered table: its read object guards the pages, its write object each change. The

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CODE_OBJECT_MESSAGE, codeToText, formSchema, initialValues, pairsToText, parseCode, valuesToWrite } from './form-values';
-import type { ResourceField } from './registry';
+import type { ResourceField } from './types';
 import { linkedSource } from './values';
 
 const fields: ResourceField[] = [

@@ -1,15 +1,13 @@
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import { REQUIRED } from '@web/lib/validation';
-import type { ResourceField } from './registry';
-import { valueToText, type ResourceRow } from './values';
+import type { JsonValue, ResourceField, ResourceRow, ResourceWrite } from './types';
+import { valueToText } from './values';
 
 /** What the form holds: one text per field. */
 export type ResourceValues = Record<string, string>;
 
-/** A value /api/db accepts in a JSON body. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type ResourceWrite = Record<string, JsonValue>;
+export type { JsonValue, ResourceWrite } from './types';
 
 export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),

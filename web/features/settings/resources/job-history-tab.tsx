@@ -2,7 +2,7 @@ import type { DateFormat } from '@common/constants';
 import type { ColumnDef } from '@web/ui/data-table';
 import { ResourceJobHistory, runColumns } from '../jobs/resource-job-history';
 import type { JobHistory } from '../jobs/schema';
-import type { ResourceTabProps } from './registry';
+import type { ResourceTabProps } from './types';
 
 function columns(dateFormat: DateFormat, timeZone: string): ColumnDef<JobHistory>[] {
   return [

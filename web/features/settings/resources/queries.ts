@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { ApiError } from '@web/lib/api';
 import { db } from '@web/lib/db';
 import { toast } from '@web/lib/toast';
-import type { ResourceWrite } from './form-values';
-import type { SettingsResource } from './registry';
+import type { ResourceWrite, SettingsResource } from './types';
 import { resourceRowSchema } from './values';
 
 export const resourceKeys = {

@@ -7,15 +7,15 @@ import { ConfirmDialog } from '@web/ui/primitives/confirm-dialog';
 import { Loading } from '@web/ui/primitives/loading';
 import { useUrlParams } from '@web/lib/use-url-params';
 import { patchSearchParams, pickOption, readSearchParams } from '@web/lib/url-state';
-import { useResourceAccess, type ResourceAccess } from './access';
+import { useResourceAccess } from './access';
 import { valuesToWrite, type ResourceValues } from './form-values';
 import { NEW_ID } from './new-id';
 import { useDeleteResource, useResource, useSaveResource } from './queries';
-import { findResource, type ResourceEditorProps, type ResourceTab, type ResourceTabProps, type SettingsResource } from './registry';
-import { useResourceRegistry } from './registry-context';
+import { findResource, useResourceRegistry } from './registry-context';
 import { ResourceForm } from './resource-form';
 import { TabBar } from './resource-tabs';
 import { SourceBadge } from './source-badge';
+import type { ResourceAccess, ResourceEditorProps, ResourceTab, ResourceTabProps, SettingsResource } from './types';
 import { useTableParam } from './use-table';
 import { linkedSource, valueToText } from './values';
 

@@ -4,8 +4,7 @@ import { PairsInput } from '@web/features/canaries/editor/pairs-input';
 import { Field, TextAreaField } from '@web/ui/primitives/field';
 import { FormActions } from './form-actions';
 import { formSchema, initialValues, pairsToText, textToPairs, type ResourceValues } from './form-values';
-import type { ResourceField } from './registry';
-import type { ResourceRow } from './values';
+import type { ResourceField, ResourceRow } from './types';
 
 const CODE_HINT = 'YAML or JSON';
 

@@ -11,15 +11,15 @@ import { buttonBase } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
 import { Loading } from '@web/ui/primitives/loading';
 import { QueryPage } from '@web/ui/query-page';
-import { useResourceAccess, type ResourceAccess } from './access';
+import { useResourceAccess } from './access';
 import { useResourceList } from './queries';
-import { findResource, type ResourceColumn, type SettingsResource } from './registry';
-import { useResourceRegistry } from './registry-context';
+import { findResource, useResourceRegistry } from './registry-context';
 import { SourceBadge } from './source-badge';
+import type { ResourceAccess, ResourceColumn, ResourceRow, SettingsResource } from './types';
 import { useTableParam } from './use-table';
 import { NEW_ID } from './new-id';
 import { AgentName } from '@web/features/agents/agent-name';
-import { rowId, valueToText, type ResourceRow } from './values';
+import { rowId, valueToText } from './values';
 
 export default function ResourceListPage() {
   const resource = findResource(useTableParam(), useResourceRegistry());

@@ -15,9 +15,10 @@ import { logBackendsResource } from '@web/features/log-backends/resource';
 import { topologiesResource } from '@web/features/topologies/resource';
 import { teamsResource } from '@web/features/teams/resource';
 import { resourceRoutes, routes } from '../routes';
-import { findResource, settingsResources, type ResourceTabProps, type SettingsResource } from './registry';
+import { settingsResources } from '@web/app/settings-resources';
 import { CODE_OBJECT_MESSAGE } from './form-values';
-import { ResourceRegistryContext } from './registry-context';
+import { findResource, ResourceRegistryContext } from './registry-context';
+import type { ResourceTabProps, SettingsResource } from './types';
 import ResourceDetailPage from './resource-detail-page';
 import ResourceListPage from './resource-list-page';
 

@@ -1,5 +1,5 @@
 import { api } from '@web/lib/api';
-import type { ResourceApi } from './registry';
+import type { ResourceApi } from './types';
 
 const ignore = (): undefined => undefined;
 

@@ -6,7 +6,8 @@ import { UI_SOURCE } from './values';
 export function SourceBadge({ source }: { source: string }) {
   if (source === '' || source === UI_SOURCE) return <span className="text-slate-600">{source}</span>;
   return (
-    <Badge tone="info">
+    // A pill keeps to one line: a wrapped "Linked: Demo" makes its table row taller than the others.
+    <Badge tone="info" className="whitespace-nowrap">
       <Link2 className="size-3" aria-hidden="true" />
       <span title="Managed outside the console; read-only here">Linked: {source}</span>
     </Badge>

@@ -1,8 +1,9 @@
 import { LOCAL_AGENT_ID } from '@common/constants';
 import { z } from 'zod';
+import type { ResourceRow } from './types';
 
 export const resourceRowSchema = z.record(z.string(), z.unknown());
-export type ResourceRow = z.infer<typeof resourceRowSchema>;
+export type { ResourceRow } from './types';
 
 /** A cell or input text for any JSON value. */
 export function valueToText(value: unknown): string {

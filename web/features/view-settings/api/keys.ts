@@ -1,4 +1,14 @@
-import type { ViewListQuery } from './views';
+/** The list's sortable columns (views_summary columns). */
+export const SORTABLE = ['name', 'namespace', 'title', 'sidebar', 'source', 'last_ran', 'updated_at'] as const;
+export type SortColumn = (typeof SORTABLE)[number];
+
+export interface ViewListQuery {
+  search: string;
+  sortBy: SortColumn;
+  desc: boolean;
+  pageIndex: number;
+  pageSize: number;
+}
 
 export const viewSettingsKeys = {
   all: ['view-settings'] as const,

@@ -9,20 +9,8 @@ import { db } from '@web/lib/db';
 import { ilikeAny } from '@web/lib/search';
 import { toast } from '@web/lib/toast';
 import { useDebouncedValue } from '@web/lib/use-debounced-value';
-import { fail, viewSettingsKeys } from './keys';
+import { fail, viewSettingsKeys, type ViewListQuery } from './keys';
 import { saveAnswerSchema, SUMMARY_COLUMNS, validationSchema, VIEW_COLUMNS, viewRowSchema, viewSummarySchema } from './schema';
-
-/** The list's sortable columns (views_summary columns). */
-export const SORTABLE = ['name', 'namespace', 'title', 'sidebar', 'source', 'last_ran', 'updated_at'] as const;
-export type SortColumn = (typeof SORTABLE)[number];
-
-export interface ViewListQuery {
-  search: string;
-  sortBy: SortColumn;
-  desc: boolean;
-  pageIndex: number;
-  pageSize: number;
-}
 
 /** One page of views (views_summary), searched by name, namespace and title, with the total (count=exact). */
 export function useViewList(query: ViewListQuery) {

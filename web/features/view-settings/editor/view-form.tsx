@@ -8,6 +8,7 @@ import { IconButton } from '@web/ui/primitives/icon-button';
 import { Select } from '@web/ui/primitives/select';
 import { Switch } from '@web/ui/primitives/switch';
 import { COLUMN_TYPES, FORM_QUERY_KINDS, isFormQueryKind, newColumn, newQuery, type ViewFormValues } from '../model/form-values';
+import { isOneOf } from '@common/guards';
 
 export interface ViewFormProps {
   existing: boolean;
@@ -129,7 +130,7 @@ export function ViewForm({ existing, readOnly, live }: ViewFormProps) {
               control={control}
               name={`columns.${index}.type`}
               render={({ field }) => {
-                const options = (COLUMN_TYPES as readonly string[]).includes(field.value) || field.value === '' ? COLUMN_TYPES : [...COLUMN_TYPES, field.value];
+                const options = isOneOf(COLUMN_TYPES, field.value) || field.value === '' ? COLUMN_TYPES : [...COLUMN_TYPES, field.value];
                 const message = error(`columns.${index}.type`);
                 return readOnly ? (
                   <Field label={`Type of column ${index + 1}`} className="w-44" disabled value={field.value} readOnly />

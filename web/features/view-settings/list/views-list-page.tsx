@@ -15,7 +15,8 @@ import { cn } from '@web/ui/primitives/cn';
 import { EmptyState } from '@web/ui/primitives/empty-state';
 import { SearchBox } from '@web/ui/search-box';
 import type { ViewSummary } from '../api/schema';
-import { SORTABLE, useViewList, type SortColumn } from '../api/views';
+import { SORTABLE, type SortColumn } from '../api/keys';
+import { useViewList } from '../api/views';
 import { NEW_VIEW_PATH, viewPagePath, viewSettingsPath } from '../paths';
 
 function ViewName({ view }: { view: ViewSummary }) {

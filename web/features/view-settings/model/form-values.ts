@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FormCodec } from '@web/features/canaries/editor/spec-editor';
 import { DEFAULT_NAMESPACE, isRecord, parseProblemPath, parseResourceYaml, resourceToYaml, type ParsedYaml, type ResourceDocument, type YamlKind } from '@web/features/canaries/model/document';
 import { REQUIRED } from '@web/lib/validation';
+import { isOneOf } from '@common/guards';
 
 /** kind: View (mission-control.flanksource.com/v1), as `watchkeeper apply` takes it. */
 export const VIEW_YAML: YamlKind = {
@@ -34,7 +35,7 @@ export const COLUMN_TYPES = [
 /** The query kinds a view may name; the form edits the catalog ones (types and search), the rest in Code. */
 export const QUERY_KINDS = ['configs', 'changes', 'sql', 'http', 'prometheus', 'viewTableSelector'] as const;
 export const FORM_QUERY_KINDS = ['configs', 'changes'] as const;
-export const isFormQueryKind = (kind: string): boolean => (FORM_QUERY_KINDS as readonly string[]).includes(kind);
+export const isFormQueryKind = (kind: string): boolean => isOneOf(FORM_QUERY_KINDS, kind);
 
 const record = z.record(z.string(), z.unknown());
 const pair = z.object({ name: z.string(), value: z.string() });

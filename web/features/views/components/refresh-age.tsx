@@ -2,6 +2,7 @@ import { RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@web/ui/primitives/button';
 import { cn } from '@web/ui/primitives/cn';
+import { useFormatDate } from '@web/ui/primitives/date-time';
 import { currentAgeSeconds, refreshAgeText } from '../model/age';
 
 /** The live age of the rows ('Refreshed 3 minutes ago', ticking) and the Refresh button, spinning while a refresh runs. */
@@ -18,6 +19,7 @@ export function RefreshControl({
   refreshing: boolean;
   onRefresh: () => void;
 }) {
+  const formatDate = useFormatDate();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 10_000);
@@ -28,7 +30,7 @@ export function RefreshControl({
   const age = currentAgeSeconds(ageSeconds, receivedAt, Math.max(now, receivedAt));
   return (
     <div className="flex items-center gap-2">
-      <span role="status" aria-live="polite" className="text-xs text-slate-500" title={refreshedAt ? new Date(refreshedAt).toLocaleString() : undefined}>
+      <span role="status" aria-live="polite" className="text-xs text-slate-500" title={refreshedAt ? formatDate(refreshedAt, 'timestamp') : undefined}>
         {refreshing ? 'Refreshing…' : refreshAgeText(age)}
       </span>
       <Button size="sm" onClick={onRefresh} disabled={refreshing} aria-busy={refreshing}>

@@ -18,7 +18,7 @@ export function withUnit(text: string, unit: string | null | undefined): string 
 
 export function formatNumber(value: number, precision?: number | null): string {
   const digits = precision ?? (Number.isInteger(value) ? 0 : 2);
-  return value.toLocaleString('en-US', { minimumFractionDigits: precision ?? 0, maximumFractionDigits: digits });
+  return new Intl.NumberFormat('en-US', { minimumFractionDigits: precision ?? 0, maximumFractionDigits: digits }).format(value);
 }
 
 /** Millicores: 625 → '625m', 1500 → '1.5 cores'; a Kubernetes quantity string ('250m', '2') reads as it is. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { panelSchema } from '../api/schema';
-import { arcPath, bars, gaugeOptionsOf, heatCells, pieSlices, properties, rowValue, textLines, timeSeries } from './panels';
+import { arcPath, bars, gaugeOptionsOf, heatCells, pieSlices, properties, rowValue, textLines, timeSeries, timeSeriesChart } from './panels';
 
 const panel = (input: Record<string, unknown>) => panelSchema.parse({ name: 'p', ...input });
 
@@ -55,6 +55,33 @@ describe('panel data shaping', () => {
       ['a', [1, 2]],
       ['b', [5]],
     ]);
+  });
+
+  it('aligns timeseries on the union of their times for the time chart, in the panel’s style and legend', () => {
+    const chart = timeSeriesChart(
+      panel({
+        name: 'Pods',
+        type: 'timeseries',
+        timeseries: { timeKey: 'ts', valueKey: 'pods', style: 'area', legend: { layout: 'vertical' } },
+        rows: [
+          { ts: '2025-01-01T00:02:00Z', pods: 2, instance: 'a' },
+          { ts: '2025-01-01T00:01:00Z', pods: 1.5, instance: 'a' },
+          { ts: '2025-01-01T00:03:00Z', pods: 5, instance: 'b' },
+        ],
+      }),
+    );
+    const minute = (n: number) => Date.parse('2025-01-01T00:00:00Z') + n * 60_000;
+    expect(chart?.times).toEqual([minute(1), minute(2), minute(3)]);
+    expect(chart?.series.map((s) => [s.label, s.values, s.style, s.joinGaps])).toEqual([
+      ['a', [1.5, 2, null], 'area', true],
+      ['b', [null, null, 5], 'area', true],
+    ]);
+    expect(chart?.series[0]?.unit.label).toBe('pods');
+    expect(chart?.series[0]?.unit.format(1234.5)).toBe('1,234.5');
+    expect(chart?.legend).toBe('vertical');
+    expect(chart?.label).toBe('Pods: 2 series of pods over time, up to 5');
+    expect(timeSeriesChart(panel({ type: 'timeseries', timeseries: { legend: { enable: false } }, rows: [{ timestamp: '2025-01-01T00:00:00Z', value: 1 }] }))?.legend).toBe('none');
+    expect(timeSeriesChart(panel({ type: 'timeseries', rows: [] }))).toBeNull();
   });
 
   it('gives heatmap days colour levels in quarters of the busiest day', () => {

@@ -1,5 +1,6 @@
+import type { ChartSeries, TimeChartProps } from '@web/ui/charts/time-chart';
 import { gaugeSchema, type GaugeOptions, type ViewPanel, type ViewRow } from '../api/schema';
-import { toNumber } from './format';
+import { formatNumber, toNumber } from './format';
 
 /** Turning a panel's SQL rows into what each drawing needs (pure; the components only draw). */
 
@@ -142,6 +143,35 @@ export function timeSeries(panel: ViewPanel): Series[] {
   }
   for (const series of byName.values()) series.points.sort((a, b) => a.t - b.t);
   return [...byName.values()];
+}
+
+/**
+ * A timeseries panel as the time chart draws it: the series' points on the union of their times (a series
+ * without a point at a time has null there and is drawn across it), read on one axis titled after the value
+ * field, in the panel's style; the legend as `legend` says (shown by default, horizontal).
+ */
+export function timeSeriesChart(panel: ViewPanel): Pick<TimeChartProps, 'label' | 'times' | 'series' | 'legend'> | null {
+  const series = timeSeries(panel);
+  if (series.length === 0) return null;
+  const options = panelOptions(panel, 'timeseries');
+  const valueKey = typeof options.valueKey === 'string' ? options.valueKey : 'value';
+  const style = options.style === 'area' || options.style === 'points' ? options.style : 'lines';
+  const legend = options.legend && typeof options.legend === 'object' ? Object.fromEntries(Object.entries(options.legend)) : {};
+  const times = [...new Set(series.flatMap((one) => one.points.map((point) => point.t)))].sort((a, b) => a - b);
+  const index = new Map(times.map((time, i) => [time, i]));
+  const unit = { key: valueKey, label: valueKey, format: (value: number) => formatNumber(value) };
+  const chartSeries: ChartSeries[] = series.map((one) => {
+    const values: Array<number | null> = times.map(() => null);
+    for (const point of one.points) values[index.get(point.t) ?? 0] = point.v;
+    return { label: one.name, values, color: one.color, unit, style, joinGaps: true };
+  });
+  const max = Math.max(...series.flatMap((one) => one.points.map((point) => point.v)));
+  return {
+    label: `${panel.name}: ${series.length} series of ${valueKey} over time, up to ${formatNumber(max)}`,
+    times,
+    series: chartSeries,
+    legend: legend.enable === false ? 'none' : legend.layout === 'vertical' ? 'vertical' : 'horizontal',
+  };
 }
 
 export interface HeatCell {

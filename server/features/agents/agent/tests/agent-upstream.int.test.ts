@@ -4,7 +4,7 @@ import { buildApp } from '../../../../app';
 import { createTestApp, type TestApp } from '../../../../../test/app';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/db';
 import { createLogger } from '../../../../platform/logger';
-import { seedAgentDatabase, type AgentRows } from '../../tests/fixtures';
+import { seedAgentDatabase, type AgentRows } from '../../testing/fixtures';
 import { installOutbox, PUSHED_TABLES, readTableInfo } from '../outbox';
 import { Pusher } from '../pusher';
 import { waitFor } from './fake-upstream';

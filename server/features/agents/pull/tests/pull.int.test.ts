@@ -6,12 +6,8 @@ import { inTransaction } from '../../../../platform/jobs/db';
 import { createLogger } from '../../../../platform/logger';
 import { applyDocuments } from '../../../../platform/resources';
 import { secretStore } from '../../../../platform/secrets';
-import { canaryKind } from '../../../health/canary-kind';
-import { deleteCanary, saveCanary } from '../../../health/canaries';
-import { runCanary } from '../../../health/run-canary';
-import { createRunner } from '../../../playbooks';
-import type { PlaybookRunner } from '../../../playbooks/runner';
-import { createRun } from '../../../playbooks/runs';
+import { canaryKind, deleteCanary, runCanary, saveCanary } from '../../../health';
+import { createRun, createRunner, type PlaybookRunner } from '../../../playbooks';
 import { PullWorker } from '../agent';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -252,11 +248,13 @@ describe('pull down: playbook actions with runsOn an agent', () => {
       return rows[0];
     });
     const auth = { authorization: `Bearer ${edge.token}` };
-    const first = (await t.app.inject({ method: 'POST', url: '/api/agent/playbook-actions/claim', headers: auth })).json().action;
-    expect(first).toMatchObject({ claim: 1, type: 'exec' });
-    expect((await t.app.inject({ method: 'POST', url: '/api/agent/playbook-actions/claim', headers: auth })).json().action).toBeNull();
+    // The claim says which action input version the agent runs (the version that resolves secrets on the agent).
+    const claim = () => t.app.inject({ method: 'POST', url: '/api/agent/playbook-actions/claim', headers: auth, payload: { inputVersion: 2 } });
+    const first = (await claim()).json().action;
+    expect(first).toMatchObject({ claim: 1, type: 'exec', agent: 'edge-1', version: 2 });
+    expect((await claim()).json().action).toBeNull();
     await t.db.pool.query("UPDATE playbook_run_actions SET agent_lease_until = now() - interval '1 second' WHERE id = $1", [first.id]);
-    const second = (await t.app.inject({ method: 'POST', url: '/api/agent/playbook-actions/claim', headers: auth })).json().action;
+    const second = (await claim()).json().action;
     expect(second).toMatchObject({ id: first.id, claim: 2 });
     const late = await t.app.inject({ method: 'POST', url: `/api/agent/playbook-actions/${first.id}/result`, headers: auth, payload: { claim: 1, status: 'completed', result: {} } });
     expect(late.statusCode).toBe(409);

@@ -1,3 +1,4 @@
+import { readToml, writeToml } from '../../shared/toml';
 import { anyArgs, func } from '../define';
 import { FuncError, type GoFunc, GoStruct, isGoMap } from '../kinds';
 import { toString } from './conv';
@@ -7,7 +8,7 @@ import { goYAML, parseYAML } from './yaml';
 /**
  * gomplate's data namespace (flanksource/gomplate funcs/data.go, data/data.go): json and yaml read
  * with a YAML decoder (so integers are Go ints), toJSON with sorted keys and <, >, & left as they are,
- * toJSONPretty with an indent, toYAML as yaml.v3 writes it, and CSV.
+ * toJSONPretty with an indent, toYAML as yaml.v3 writes it, CSV, and TOML (smol-toml: TOML 1.0).
  */
 function object(text: string): unknown {
   const value = parseYAML(text);
@@ -105,6 +106,25 @@ function csvField(cell: string, delimiter: string): string {
 const toJSON = func(['any'], (value) => goJSON(value, { escapeHTML: false }));
 const toJSONPretty = func(['string', 'any'], (indent, value) => goJSON(value, { escapeHTML: false }, indent));
 const toYAML = func(['any'], goYAML);
+
+/** data.TOML / toml: a TOML document (text) as a map. */
+const toml = func(['any'], (value) => {
+  const text = toString(value);
+  try {
+    return readToml(text);
+  } catch (error) {
+    throw new FuncError(`Unable to unmarshal object ${text}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+  }
+});
+
+/** data.ToTOML / toTOML: a map as TOML text (tables after plain keys, as Go's encoder orders them). */
+const toTOML = func(['any'], (value) => {
+  try {
+    return writeToml(value);
+  } catch (error) {
+    throw new FuncError(`Unable to marshal ${toString(value)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+});
 const json = func(['any'], (value) => object(toString(value)));
 const jsonArray = func(['any'], (value) => array(toString(value)));
 const yaml = func(['any'], (value) => object(toString(value)));
@@ -146,6 +166,8 @@ export const dataNamespace = new GoStruct('*funcs.DataFuncs', {}, {
   ToJSON: toJSON,
   ToJSONPretty: toJSONPretty,
   ToYAML: toYAML,
+  TOML: toml,
+  ToTOML: toTOML,
 });
 
 export const dataFunctions: Record<string, GoFunc> = {
@@ -161,4 +183,6 @@ export const dataFunctions: Record<string, GoFunc> = {
   toJSONPretty,
   toYAML,
   toCSV,
+  toml,
+  toTOML,
 };

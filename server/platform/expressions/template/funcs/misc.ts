@@ -4,10 +4,12 @@ import { anyArgs, func, variadicFunc } from '../define';
 import { FuncError, type GoFunc, GoStruct, Kind, kindOf } from '../kinds';
 import { parseGoFloat, parseGoInt } from '../strconv';
 import { toBool, toFloat64, toInt64, toString } from './conv';
+import { netNamespace, randomNamespace } from './random-net';
+import { goRegexp } from './regexp';
 
 /**
  * gomplate's smaller namespaces (flanksource/gomplate funcs/{test,math,base64,regexp,crypto,uuid,
- * filepath,path}.go) and their top-level names: assert, fail, required, ternary, kind, isKind, add, sub,
+ * filepath,path}.go; random and net in ./random-net.ts) and their top-level names: assert, fail, required, ternary, kind, isKind, add, sub,
  * mul, div, rem, pow, seq.
  */
 
@@ -215,22 +217,6 @@ export const uuidNamespace = new GoStruct('*funcs.UUIDFuncs', {}, {
 
 // --- regexp -------------------------------------------------------------------------------------
 
-/** Go's RE2 syntax read by JS: named groups `(?P<name>…)` and `\z`; flags as `(?i)` at the start. */
-function goRegexp(pattern: string, global = false): RegExp {
-  let source = pattern.replace(/\(\?P</g, '(?<').replace(/\\z/g, '$(?![\\s\\S])');
-  let flags = global ? 'gu' : 'u';
-  const leading = /^\(\?([imsU]+)\)/.exec(source);
-  if (leading) {
-    source = source.slice(leading[0].length);
-    for (const flag of leading[1] ?? '') if (flag !== 'U' && !flags.includes(flag)) flags += flag;
-  }
-  try {
-    return new RegExp(source, flags);
-  } catch (error) {
-    throw new FuncError(`error parsing regexp: ${error instanceof Error ? error.message : String(error)}: \`${pattern}\``);
-  }
-}
-
 /** Go's Expand templates ($1, ${1}, ${name}) as JS replacement patterns ($1, $<name>). */
 function goReplacement(replacement: string): string {
   return replacement.replace(/\$(\{(\w+)\}|(\w+)|\$)/g, (_match, _whole: string, braced?: string, bare?: string) => {
@@ -336,6 +322,8 @@ export const miscFunctions: Record<string, GoFunc> = {
   base64: func([], () => base64Namespace),
   crypto: func([], () => cryptoNamespace),
   uuid: func([], () => uuidNamespace),
+  random: func([], () => randomNamespace),
+  net: func([], () => netNamespace),
   regexp: func([], () => regexpNamespace),
   filepath: (() => {
     const namespace = pathNamespace('*funcs.FilePathFuncs');

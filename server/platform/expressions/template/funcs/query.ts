@@ -1,3 +1,4 @@
+import { jmesPath } from '../../shared/jmespath';
 import { jqOutputs } from '../../shared/jq';
 import { jsonPathMatches } from '../../shared/jsonpath';
 import { matchLabel } from '../../shared/k8s';
@@ -9,7 +10,8 @@ import { toString } from './conv';
  * gomplate's queries over data (coll/json.go, funcs/coll.go): `jq` / `coll.JQ` and `jsonpath` take the
  * query first and the value last (so `{{ .body | jq ".items[0].name" }}` pipes), and read a text value
  * that holds a JSON object as that object, as json.Unmarshal into map[string]any does (numbers float64).
- * The query languages are the subsets shared with CEL (shared/jq.ts, shared/jsonpath.ts).
+ * The query languages are shared with CEL: jq's subset (shared/jq.ts), JSONPath (shared/jsonpath.ts: a
+ * fast subset, jsonpath-plus for the rest) and JMESPath (shared/jmespath.ts: the jmespath package).
  */
 function input(value: unknown): unknown {
   if (typeof value !== 'string') return value;
@@ -38,6 +40,9 @@ const jsonpathFunc = func(['string', 'any'], (path, value) => {
   return matches.length === 1 ? orEmpty(matches[0]) : matches;
 });
 
+/** jmespath query value: gomplate's coll.JMESPath (a null result is ""). */
+const jmespathFunc = func(['string', 'any'], (query, value) => jmesPath(query, value));
+
 /** matchLabel labels key pattern…: each pattern a glob (`*`), `!` negates; a missing key matches only negations. */
 const matchLabelFunc = variadicFunc(['map', 'string'], 'string', (labels, key, ...patterns) => {
   const map = new Map<string, string>(Object.entries(labels).filter(([, v]) => v !== undefined).map(([k, v]) => [k, toString(v)] as const));
@@ -47,5 +52,6 @@ const matchLabelFunc = variadicFunc(['map', 'string'], 'string', (labels, key, .
 export const queryFunctions: Record<string, GoFunc> = {
   jq: jqFunc,
   jsonpath: jsonpathFunc,
+  jmespath: jmespathFunc,
   matchLabel: matchLabelFunc,
 };

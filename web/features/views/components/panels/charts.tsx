@@ -1,9 +1,14 @@
-import type { GaugeOptions } from '../../api/schema';
+import { useMemo } from 'react';
+import { TimeChart } from '@web/ui/charts/time-chart';
+import type { GaugeOptions, ViewPanel } from '../../api/schema';
 import { formatNumber, gaugeReading, withUnit } from '../../model/format';
-import { arcPath, type Bar, type HeatCell, type Series, type Slice } from '../../model/panels';
+import { arcPath, timeSeriesChart, type Bar, type HeatCell, type Slice } from '../../model/panels';
 import { GaugeBar } from '../gauge-bar';
 
-/** Plain SVG/CSS drawings of the panels (no chart library): each takes shaped data from model/panels. */
+/**
+ * The panels' drawings, each from shaped data of model/panels: time series with the console's time chart
+ * (uPlot), the pie, gauges, bars and the calendar as SVG and CSS.
+ */
 
 /** `showLabels` puts each slice's share on the legend besides its count. */
 export function PieChart({ slices, showLabels }: { slices: Slice[]; showLabels: boolean }) {
@@ -82,52 +87,13 @@ export function BarGauges({ bars, options }: { bars: Bar[]; options: GaugeOption
   );
 }
 
-/** Lines (or areas, `style: area`) over time, one per series, with the time span under them. */
-export function TimeSeriesChart({ series, area }: { series: Series[]; area: boolean }) {
-  const points = series.flatMap((s) => s.points);
-  if (points.length === 0) return null;
-  const t0 = Math.min(...points.map((p) => p.t));
-  const t1 = Math.max(...points.map((p) => p.t));
-  const v0 = Math.min(0, ...points.map((p) => p.v));
-  const v1 = Math.max(...points.map((p) => p.v));
-  const W = 300;
-  const H = 100;
-  const x = (t: number) => (t1 === t0 ? W / 2 : ((t - t0) / (t1 - t0)) * W);
-  const y = (v: number) => (v1 === v0 ? H / 2 : H - ((v - v0) / (v1 - v0)) * H);
-  return (
-    <div className="flex flex-col gap-1">
-      <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="h-28 w-full" role="img" aria-label={`${series.length} series, max ${formatNumber(v1)}`}>
-        {series.map((s) => {
-          const line = s.points.map((p, i) => `${i === 0 ? 'M' : 'L'} ${x(p.t).toFixed(1)} ${y(p.v).toFixed(1)}`).join(' ');
-          const first = s.points[0];
-          const last = s.points[s.points.length - 1];
-          return (
-            <g key={s.name}>
-              {area && first && last ? <path d={`${line} L ${x(last.t).toFixed(1)} ${H} L ${x(first.t).toFixed(1)} ${H} Z`} fill={s.color} fillOpacity="0.15" /> : null}
-              <path d={line} fill="none" stroke={s.color} strokeWidth="1.5" vectorEffect="non-scaling-stroke">
-                <title>{s.name}</title>
-              </path>
-            </g>
-          );
-        })}
-      </svg>
-      <div className="flex justify-between text-[11px] text-slate-500">
-        <span>{new Date(t0).toLocaleString()}</span>
-        <span>max {formatNumber(v1)}</span>
-        <span>{new Date(t1).toLocaleString()}</span>
-      </div>
-      {series.length > 1 ? (
-        <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600">
-          {series.map((s) => (
-            <li key={s.name} className="flex items-center gap-1">
-              <span className="inline-block h-0.5 w-3" style={{ backgroundColor: s.color }} aria-hidden="true" />
-              {s.name}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
+/**
+ * A timeseries panel: the console's time chart (uPlot, web/ui/charts) with the panel's series, style and
+ * legend; a drag zooms into the chart, a double click zooms back out.
+ */
+export function TimeSeriesChart({ panel }: { panel: ViewPanel }) {
+  const chart = useMemo(() => timeSeriesChart(panel), [panel]);
+  return chart ? <TimeChart {...chart} height={180} /> : null;
 }
 
 const HEAT = ['bg-slate-100', 'bg-green-200', 'bg-green-400', 'bg-green-600', 'bg-green-800'];

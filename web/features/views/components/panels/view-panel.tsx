@@ -27,10 +27,8 @@ function PanelBody({ panel }: { panel: Panel }) {
       const list = bars(panel);
       return list.length === 0 ? NO_DATA : <BarGauges bars={list} options={gaugeOptionsOf(panel, 'bargauge')} />;
     }
-    case 'timeseries': {
-      const series = timeSeries(panel);
-      return series.length === 0 ? NO_DATA : <TimeSeriesChart series={series} area={panelOptions(panel, 'timeseries').style === 'area'} />;
-    }
+    case 'timeseries':
+      return timeSeries(panel).length === 0 ? NO_DATA : <TimeSeriesChart panel={panel} />;
     case 'heatmap': {
       const cells = heatCells(panel);
       const mode = panelOptions(panel, 'heatmap').mode;
