@@ -48,9 +48,12 @@ export function canonical(value: unknown): string {
  * longer built are soft-deleted, and the checks, configs and components each one selected replace the
  * last run's links (manual links stay). Health is rolled up before it is stored, and a component whose
  * stored health changed (or a new one that is not healthy) publishes component.<health> in the same
- * transaction.
+ * transaction. Stores of one topology are serialized by a transaction-scoped advisory lock.
  */
 export async function storeTopology(client: pg.PoolClient, topologyId: string, root: BuiltComponent): Promise<StoreSummary> {
+  // One store of a topology at a time: a run from the API and one from the scheduler may finish together,
+  // and the second must match the first's new components by external id instead of inserting them again.
+  await client.query("SELECT pg_advisory_xact_lock(hashtext('topology:' || $1))", [topologyId]);
   const all = flatten(root);
   const existing = await client.query<Row>(
     `SELECT id, ${FIELDS.join(', ')} FROM components WHERE topology_id = $1 AND deleted_at IS NULL`,

@@ -233,6 +233,16 @@ describe('saving topologies', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/canary/topologies/${rows[0]?.id ?? ''}`, headers: viewer.headers })).statusCode).toBe(403);
   });
 
+  it('runs a new topology twice at once (the API beside the scheduler) with both runs answering and one row per component', async () => {
+    const response = await create({ name: 'twice-at-once', spec: { type: 'System', components: [{ name: 'twin-a', type: 'Service' }, { name: 'twin-b', type: 'Service' }] } });
+    expect(response.statusCode, response.body).toBe(201);
+    const { id } = response.json<{ id: string }>();
+    const [first, second] = await Promise.all([run(id), run(id)]);
+    expect([first.errors ?? [], second.errors ?? []]).toEqual([[], []]);
+    const { rows } = await t.db.pool.query<{ name: string }>('SELECT name FROM components WHERE topology_id = $1 AND deleted_at IS NULL ORDER BY name', [id]);
+    expect(rows.map((row) => row.name)).toEqual(['twice-at-once', 'twin-a', 'twin-b']);
+  });
+
   it('deletes a topology with its components', async () => {
     const { rows } = await t.db.pool.query<{ id: string }>("SELECT id FROM topologies WHERE name = 'unique'");
     const topologyId = rows[0]?.id ?? '';
