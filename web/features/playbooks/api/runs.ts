@@ -73,7 +73,7 @@ export function useRunActions(run: Pick<PlaybookRun, 'id' | 'status' | 'end_time
       fail(error);
       return z.array(runActionSchema).parse(data ?? []);
     },
-    refetchInterval: (query) => (run && followActions(run, query.state.data) ? RUN_POLL_MS : false),
+    refetchInterval: (query) => (run && followActions(run, query.state.data, query.state.dataUpdatedAt) ? RUN_POLL_MS : false),
   });
 }
 

@@ -15,13 +15,20 @@ export const ACTIONS_SETTLE_MS = 30_000;
 
 /**
  * Whether a run's actions are still followed: while the run goes on, and for a while after it ends while
- * an action is not done (a cancelled run's action is recorded once its process has stopped).
+ * an action is not done (a cancelled run's action is recorded once its process has stopped) or the actions
+ * were last read before the run ended (`fetchedAt`, ms): the list read just before the end may not hold
+ * the last action's outcome, or any action at all.
  */
-export function followActions(run: { status: string; end_time?: string | null | undefined }, actions: readonly { status: string }[] | undefined, now: number = Date.now()): boolean {
+export function followActions(
+  run: { status: string; end_time?: string | null | undefined },
+  actions: readonly { status: string }[] | undefined,
+  fetchedAt: number,
+  now: number = Date.now(),
+): boolean {
   if (!isFinalStatus(run.status)) return true;
-  if (!actions?.some((action) => !FINAL_ACTION_STATUSES.includes(action.status))) return false;
   const ended = run.end_time ? new Date(run.end_time).getTime() : Number.NaN;
-  return !Number.isNaN(ended) && now - ended < ACTIONS_SETTLE_MS;
+  if (Number.isNaN(ended) || now - ended >= ACTIONS_SETTLE_MS) return false;
+  return fetchedAt <= ended || (actions?.some((action) => !FINAL_ACTION_STATUSES.includes(action.status)) ?? true);
 }
 
 /** 'pending_approval' → 'Pending approval'. */
