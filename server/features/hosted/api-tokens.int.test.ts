@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presetScopes } from '../../../common/rbac';
 import { createTestApp, type TestApp } from '../../../test/app';
 import type { ServeProcess } from '../../../test/cli';
-import { tokenCreate } from '../identity/cli';
+import { tokenCreate } from '../identity/testing/cli';
 import type { TestIssuer } from '../identity/oidc/testing/issuer';
 import { addOrganization, startFront, chooseOrganization, signInAtFront, startBackend } from './testing/hosted';
 
