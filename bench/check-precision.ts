@@ -8,6 +8,10 @@
 // 6.4 CPU-s per 1,000 checks per minute; tree PSS ≤ 400 MB at 10,000 checks. The targets are for a quiet
 // machine (load ≤ ~1.5): on a busy one the figures say what the machine allowed, with its load beside them.
 //
+// It also prints the result writer's batches (write time of each, from /metrics: p99 ≤ 50 ms) and the
+// depth of the event queue and the agent push queue every 30 s (no growth): the sustained run is
+// --checks=10000 --every=30s --measure=1800.
+//
 // Run: npx tsx bench/check-precision.ts [--checks=500] [--every=20s] [--warmup=60] [--measure=180]
 //        [--per-canary=200] [--slow=0] [--sources]
 //   --slow=K      K checks of each canary ask /slow/<n>, which answers after 5 s (reported apart: the others
@@ -125,11 +129,54 @@ async function startLags(pool: pg.Pool, arrivals: Map<number, number[]>, from: n
   return { all: all.sort((a, b) => a - b), early: early.sort((a, b) => a - b) };
 }
 
+/** The result writer's batches from /metrics: how many, and how many took at most each bucket's bound (seconds). */
+async function resultWrites(base: string): Promise<{ count: number; buckets: Map<number, number> }> {
+  const text = await fetch(`${base}/metrics`).then((res) => res.text(), () => '');
+  const buckets = new Map<number, number>();
+  for (const match of text.matchAll(/^watchkeeper_check_result_write_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm)) {
+    if (match[1] !== '+Inf') buckets.set(Number(match[1]), Number(match[2]));
+  }
+  const count = Number(/^watchkeeper_check_result_write_seconds_count (\S+)$/m.exec(text)?.[1] ?? 0);
+  return { count, buckets };
+}
+
+/** The writes of a window (the difference of two readings): the share within 50 ms, and the bucket bound p99 falls within. */
+function writeFigures(before: Awaited<ReturnType<typeof resultWrites>>, after: Awaited<ReturnType<typeof resultWrites>>): string {
+  const count = after.count - before.count;
+  if (count <= 0) return 'no result batches written';
+  const within = (bound: number) => (after.buckets.get(bound) ?? 0) - (before.buckets.get(bound) ?? 0);
+  const bounds = [...after.buckets.keys()].sort((a, b) => a - b);
+  const p99 = bounds.find((bound) => within(bound) >= 0.99 * count);
+  const share50 = (within(0.05) / count) * 100;
+  return `${count} batches; ${share50.toFixed(2)} % within 50 ms; p99 ≤ ${p99 === undefined ? '> 1000' : (p99 * 1000).toFixed(0)} ms  target p99 ≤ 50 ms ${share50 >= 99 ? 'OK' : 'MISSED'}`;
+}
+
+/** Rows waiting in the event queue (not given up) and in the agent push queue. */
+async function queueDepths(pool: pg.Pool): Promise<{ events: number; outbox: number }> {
+  const { rows } = await pool.query<{ events: number; outbox: number }>(
+    'SELECT (SELECT count(*) FROM event_queue WHERE attempts < max_attempts)::int AS events, (SELECT count(*) FROM agent_push_queue)::int AS outbox',
+  );
+  return rows[0] ?? { events: NaN, outbox: NaN };
+}
+
 /** The server's V8 heap as its /metrics says (used of total, and memory outside the heap). */
 async function heapOf(base: string): Promise<string> {
   const text = await fetch(`${base}/metrics`).then((res) => res.text(), () => '');
   const metric = (name: string) => Number(new RegExp(`^watchkeeper_process_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
   return `${metric('nodejs_heap_size_used_bytes').toFixed(0)} of ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MB used, external ${metric('nodejs_external_memory_bytes').toFixed(0)} MB`;
+}
+
+/** The queue depths sampled over the window: first, largest and last, and whether the last third holds more than the first. */
+function depthLine(depths: ReadonlyArray<{ events: number; outbox: number }>): string {
+  const third = Math.max(1, Math.floor(depths.length / 3));
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  const describe = (pick: (d: { events: number; outbox: number }) => number) => {
+    const values = depths.map(pick);
+    const early = mean(values.slice(0, third));
+    const late = mean(values.slice(-third));
+    return `${values[0]} → max ${Math.max(...values)} → ${values.at(-1)} (mean of the first third ${early.toFixed(0)}, last third ${late.toFixed(0)}: ${late <= early * 1.1 + 10 ? 'no growth' : 'GROWING'})`;
+  };
+  return `events ${describe((d) => d.events)}; push queue ${describe((d) => d.outbox)}`;
 }
 
 async function run(db: BenchDatabase, embedded: boolean): Promise<void> {
@@ -151,13 +198,18 @@ async function run(db: BenchDatabase, embedded: boolean): Promise<void> {
     const nodeStart = await treeCpuSeconds(server.pid, undefined);
     const loads: number[] = [];
     const pss: Array<{ node: number; tree: number }> = [];
+    const writesStart = await resultWrites(server.url);
+    const depths: Array<{ events: number; outbox: number }> = [];
     for (let second = 0; Date.now() < windowStart + MEASURE_S * 1000; second += 1) {
       loads.push(load());
       if (second % 5 === 0) pss.push(await treePssMb(server.pid, database.postmaster));
+      if (second % 30 === 0) depths.push(await queueDepths(db.pool));
       await database.sample();
       await sleep(1000 - ((Date.now() - windowStart) % 1000));
     }
     const windowEnd = Date.now();
+    depths.push(await queueDepths(db.pool));
+    const writesEnd = await resultWrites(server.url);
     await database.sample();
     const cpu = (await treeCpuSeconds(server.pid, database.postmaster)) - cpuStart + database.seconds();
     const nodeCpu = (await treeCpuSeconds(server.pid, undefined)) - nodeStart;
@@ -183,6 +235,8 @@ async function run(db: BenchDatabase, embedded: boolean): Promise<void> {
         `of checks planned in their slot's first 1.5 s: p99 ${quantile(lags.early, 0.99).toFixed(1)} ms (${lags.early.length} runs)\n` +
         `  precision target p99 ≤ ${target99} ms: ${p99 <= target99 ? 'OK' : 'MISSED'} (at load ${loadMean.toFixed(1)})\n` +
         `  CPU (node + PostgreSQL): ${cpu.toFixed(1)} CPU-s in ${MEASURE_S} s (node ${nodeCpu.toFixed(1)}) = ${perThousand.toFixed(2)} CPU-s per 1,000 checks per minute  target ≤ 6.4 ${perThousand <= 6.4 ? 'OK' : 'MISSED'} (at load ${loadMean.toFixed(1)})\n` +
+        `  result writes: ${writeFigures(writesStart, writesEnd)}\n` +
+        `  queues every 30 s (events waiting / agent push queue): ${depthLine(depths)}\n` +
         `  node heap at the end: ${heap}\n` +
         `  memory (PSS): node ${peak.node.toFixed(0)} MB, whole tree ${embedded ? peak.tree.toFixed(0) : '(external database: node only)'}${embedded ? ' MB' : ''} at its peak${CHECKS >= 10_000 && embedded ? `  target ≤ 400 MB ${peak.tree <= 400 ? 'OK' : 'MISSED'}` : ''}\n`,
     );

@@ -11,10 +11,15 @@ import { useJourney } from './harness';
  * With demo data, the journey follows every sidebar link, the first links in each list page's table (one
  * per kind of target, a few per page) and the breadcrumbs of the pages it lands on. Each landing page must
  * name what the link said (its text in the page's main area) and show no dead end ("Not found", "No …
- * found") nor an internal string. Bounded: at most LINK_LIMIT links in all.
+ * found") nor an internal string. Bounded: at most LINK_LIMIT links in all. Tables whose rows open a page
+ * or a sheet on click (no link in them) are followed too: the first clickable row of each sidebar page must
+ * lead to a page or a sheet that shows the row's name, with no dead end (at most ROW_LIMIT rows).
  */
 const LINK_LIMIT = 45;
 const TABLE_LINKS_PER_PAGE = 2;
+/** Rows that open something when clicked (a table's clickable rows, not group rows): the first one of each sidebar page. */
+const ROW_LIMIT = 30;
+const CLICKABLE_ROW = 'main table tbody tr[tabindex="0"]:not([aria-expanded])';
 
 interface Link {
   href: string;
@@ -49,6 +54,20 @@ const DEAD_ENDS = [
   /Internal Server Error|TypeError|ReferenceError|Cannot read properties|Unexpected token|Something went wrong|An error occurred/,
 ];
 
+/** Runs in the page: the text that names a clickable row (its first cell with words in it). */
+function rowName(row: HTMLElement): string {
+  for (const cell of Array.from(row.querySelectorAll<HTMLElement>('td'))) {
+    const text = (cell.innerText || '').split('\n')[0]?.trim() ?? '';
+    if (/[A-Za-z]{2}/.test(text)) return text;
+  }
+  return '';
+}
+
+/** Runs in the page: whether a click changed the page (`before` its address) or opened a sheet or dialog. */
+function opened(before: string): boolean {
+  return window.location.href !== before || document.querySelector('[role="dialog"]') !== null;
+}
+
 /** A link's target by shape (ids and numbers replaced): one of each shape per page is enough. */
 const shape = (href: string) => href.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, ':id').replace(/\/\d+(?=\/|$|\?)/g, '/:n').replace(/\?.*$/, '');
 
@@ -81,7 +100,7 @@ describe('links', () => {
     expect(await page.getByText('No log lines found').count()).toBe(0);
   });
 
-  it('follows sidebar, table and breadcrumb links to pages that show what they name', async () => {
+  it('follows sidebar, table and breadcrumb links, and the first clickable row of each list, to pages that show what they name', async () => {
     const page = journey.page();
     // The demo scrapes its catalog and runs its checks just after start: wait for rows, or the tables are empty.
     await expect
@@ -100,6 +119,7 @@ describe('links', () => {
     const failures: string[] = [];
     let followed = 0;
     let reported = 0;
+    const rowsClicked: string[] = [];
     while (queue.length > 0 && followed < LINK_LIMIT) {
       const link = queue.shift() as Link;
       if (seen.has(link.href)) continue;
@@ -130,8 +150,36 @@ describe('links', () => {
         }
       }
       for (const next of found.breadcrumbs) if (!seen.has(next.href)) queue.push({ ...next, from: `${from} breadcrumb` });
+      // A table whose rows open something on click: its first row.
+      const row = page.locator(CLICKABLE_ROW).first();
+      if (link.from === 'sidebar' && rowsClicked.length < ROW_LIMIT && (await row.count()) > 0) {
+        const name = await row.evaluate(rowName);
+        const before = page.url();
+        const where = `${from} row "${name}"`;
+        await row.click();
+        const moved = await page.waitForFunction(opened, before, { timeout: 5000 }).then(
+          () => true,
+          () => false,
+        );
+        rowsClicked.push(`${from} → ${moved ? new URL(page.url()).pathname + new URL(page.url()).search : '(nothing)'}`);
+        if (!moved) {
+          failures.push(`${where}: the click opens nothing`);
+        } else {
+          await settle(page);
+          const landed = await page.evaluate(mainText);
+          if (name && !normal(landed).includes(normal(name))) failures.push(`${where} (${page.url()}): the page does not show "${name}"`);
+          for (const pattern of DEAD_ENDS) {
+            const hit = landed.match(pattern)?.[0];
+            if (hit) failures.push(`${where} (${page.url()}): shows "${hit}"`);
+          }
+        }
+        if (failures.length > reported) console.log(failures.slice(reported).join('\n'));
+        reported = failures.length;
+      }
     }
     console.log(`links followed: ${followed}, left: ${queue.length}; beside the sidebar: ${[...seen].filter((href) => !sidebar.some((link) => link.href === href)).join(' ')}`);
+    console.log(`rows clicked: ${rowsClicked.length}: ${rowsClicked.join('; ')}`);
+    expect(rowsClicked.length).toBeGreaterThan(3);
     expect(failures).toEqual([]);
   }, 240_000);
 });

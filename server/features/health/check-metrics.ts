@@ -47,8 +47,17 @@ type Collector = Counter<string> | Gauge<string> | Histogram<string>;
  */
 export class CheckMetrics {
   private readonly collectors = new Map<string, { key: string; collector: Collector }>();
+  /** How long each batch of results took to write (result-writer.ts: one transaction a batch). */
+  readonly resultWrites: Histogram;
 
-  constructor(private readonly registry: Registry) {}
+  constructor(private readonly registry: Registry) {
+    this.resultWrites = new Histogram({
+      name: 'watchkeeper_check_result_write_seconds',
+      help: 'Time to write one batch of check results (one transaction: raw rows, rollups, checks, events)',
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+      registers: [registry],
+    });
+  }
 
   /** Exports samples; answers the problems (one per sample that could not be exported). */
   export(samples: readonly MetricSample[]): string[] {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Histogram } from 'prom-client';
 import { currentOrganization, inOrganizationOf } from '../../platform/db/tenant';
 import { inTransaction } from '../../platform/jobs/db';
 import { publishMany, type PendingEvent } from '../../platform/jobs/event-queue';
@@ -166,6 +167,8 @@ class ResultQueue {
   private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing = false;
+  /** Where each batch's write time goes (/metrics), when the app that adds results has one. */
+  writeTimes: Histogram | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -204,8 +207,10 @@ class ResultQueue {
 
   private async write(batch: Waiting[]): Promise<void> {
     let answers: Array<Recorded | Error>;
+    const started = performance.now();
     try {
       answers = await inTransaction(this.pool, (client) => writeResults(client, batch));
+      this.writeTimes?.observe((performance.now() - started) / 1000);
     } catch {
       // One result the database refuses must not cost the others: each is tried alone, and fails alone.
       for (const item of batch) {
@@ -225,14 +230,15 @@ const queues = new WeakMap<pg.Pool, Map<string, ResultQueue>>();
 
 /**
  * Records a result with the others of the next few milliseconds (see above); resolves once it is stored.
- * A result with artifacts is written alone at once.
+ * A result with artifacts is written alone at once. `writeTimes` takes each batch's write time (/metrics).
  */
-export function recordResultSoon(pool: pg.Pool, item: PendingResult): Promise<Recorded> {
+export function recordResultSoon(pool: pg.Pool, item: PendingResult, writeTimes?: Histogram): Promise<Recorded> {
   if (item.result.artifacts && item.result.artifacts.length > 0) return recordResult(pool, item.checkId, item.result);
   const organizationId = currentOrganization();
   let byOrganization = queues.get(pool);
   if (!byOrganization) queues.set(pool, (byOrganization = new Map()));
   let queue = byOrganization.get(organizationId ?? '');
   if (!queue) byOrganization.set(organizationId ?? '', (queue = new ResultQueue(pool, organizationId)));
+  if (writeTimes) queue.writeTimes = writeTimes;
   return queue.add(item);
 }

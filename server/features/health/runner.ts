@@ -266,7 +266,7 @@ export async function runAndRecord(check: RunnableCheck, canary: CanaryInfo, dep
 export async function recordOutcome(deps: RunDeps, check: RunnableCheck, canary: CanaryInfo, outcome: CheckRunOutcome, nextRuntime?: Date): Promise<void> {
   const problems = deps.metrics ? deps.metrics.export(outcome.metrics) : [];
   const result = problems.length > 0 ? { ...outcome.result, error: [outcome.result.error, ...problems].filter(Boolean).join(', ') } : outcome.result;
-  await recordResultSoon(deps.pool, { checkId: check.id, result, nextRuntime });
+  await recordResultSoon(deps.pool, { checkId: check.id, result, nextRuntime }, deps.metrics?.resultWrites);
   if (outcome.transformed) await recordTransformed(deps, check, canary, outcome.transformed);
 }
 

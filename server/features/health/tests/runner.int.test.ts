@@ -137,6 +137,10 @@ spec:
     expect(sample('wk_test_queue_latency_seconds_bucket', '0.25')).toBe(0);
     expect(sample('wk_test_queue_latency_seconds_bucket', '0.5')).toBe(2);
     expect(sample('wk_test_queue_latency_seconds_bucket', '+Inf')).toBe(2);
+    // The console's own: each batch of results written (here one result a run) is timed.
+    const writes = families.get('watchkeeper_check_result_write_seconds');
+    expect(writes?.type).toBe('histogram');
+    expect(writes?.samples.find((s) => s.name === 'watchkeeper_check_result_write_seconds_count')?.value).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses a metric name Prometheus would not take, and warns of one without a value', async () => {
