@@ -3,8 +3,9 @@
 // production build), then `npm start` timed to the first 200 on `/` (the web app's HTML) and on `/health`
 // (the API's probe), with a fresh data directory (initdb + migrations); then a second `npm start` on the
 // same folder (existing data, nothing to build). Targets: install ≤ 60 s, first page ≤ 15 s after it.
-// Last run (busy shared 2-core machine, 2026-11-27): install 109.7 s (dependencies 89.2 s, build 20.5 s;
-// 55 CPU s) at load 13.4; first page 14.6 s at load 12.7; second start 5.9 s at load 11.7.
+// Last run (quiet 2-core machine, 2026-11-28): install 27.4 s (dependencies 22.2 s, build 5.2 s; 36 CPU s)
+// at load 1.9; first page 3.2 s at load 1.9; second start 1.8 s at load 1.7. Before (busy shared machine,
+// 2026-11-27): install 109.7 s (89.2 s + 20.5 s; 55 CPU s) at load 13.4; first page 14.6 s at load 12.7.
 // The machine is shared: each figure is printed with the load average beside it, and the CPU seconds the
 // install used (load-independent). The clone is of the last commit (uncommitted changes are not in it).
 // Run: npx tsx bench/startup.ts [--keep]
