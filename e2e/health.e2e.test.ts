@@ -244,7 +244,11 @@ describe('health', () => {
         const groupLatency = (await cells.nth(3).innerText()).trim();
         // The transition as its title says it (the exact time; the text is relative and ticks).
         const groupTransition = (await cells.nth(4).locator('[title]').getAttribute('title')) ?? '';
+        // Once the page's first requests are answered (as a person clicks: not in its first instant). In a
+        // side-by-side CI run a click made while they were still arriving was once lost.
+        await page.waitForLoadState('networkidle');
         await web.click();
+        await expect.poll(() => web.getAttribute('aria-expanded')).toBe('true');
         const children = table(page).getByRole('row', { name: /open port|closed port|say hello/ });
         await expect.poll(() => children.count()).toBe(3);
         const childLatencies = await children.evaluateAll((rows) => rows.map((row) => (row.children[4] as HTMLElement).innerText.trim()));
