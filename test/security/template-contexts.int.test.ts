@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunner } from '../../server/features/playbooks/index';
 import type { PlaybookRunner } from '../../server/features/playbooks/runner';
+import { finishedRun, type FinishedRun } from '../../server/features/playbooks/testing/runs';
 import { createTestApp, type TestApp } from '../app';
 
 /**
@@ -38,23 +39,10 @@ async function playbook(name: string, spec: Record<string, unknown>): Promise<st
   return response.json().id;
 }
 
-type Finished = { status: string; actions: Array<{ status: string; result: Record<string, unknown>; error: string | null }> };
-
-async function run(id: string, params: Record<string, unknown>, millis = 30_000): Promise<Finished> {
+async function run(id: string, params: Record<string, unknown>, millis = 30_000): Promise<FinishedRun> {
   const response = await post('/api/playbook/run', { id, params });
   expect(response.statusCode, response.body).toBe(201);
-  const runId = response.json().run_id;
-  const until = Date.now() + millis;
-  for (;;) {
-    const { rows } = await t.db.pool.query<{ status: string }>('SELECT status FROM playbook_runs WHERE id = $1', [runId]);
-    const status = rows[0]?.status ?? '';
-    if (['completed', 'failed', 'timed_out', 'cancelled'].includes(status)) {
-      const actions = await t.db.pool.query('SELECT status, result, error FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY action_index, retry_count', [runId]);
-      return { status, actions: actions.rows };
-    }
-    if (Date.now() > until) throw new Error(`run ${runId} is ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return finishedRun(t.db.pool, response.json().run_id, millis);
 }
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../app';
 import { createRunner } from '../../server/features/playbooks/index';
 import type { PlaybookRunner } from '../../server/features/playbooks/runner';
+import { finishedRun } from '../../server/features/playbooks/testing/runs';
 
 /**
  * Issue 35, finding 7: no request or parameter value changes the command that runs. A webhook body, a text
@@ -45,19 +46,7 @@ async function run(body: Record<string, unknown>, headers = t.adminHeaders): Pro
   return response.json().run_id;
 }
 
-async function finished(id: string, millis = 20_000): Promise<{ status: string; actions: Array<{ status: string; result: Record<string, unknown>; error: string | null }> }> {
-  const until = Date.now() + millis;
-  for (;;) {
-    const { rows } = await t.db.pool.query<{ status: string }>('SELECT status FROM playbook_runs WHERE id = $1', [id]);
-    const status = rows[0]?.status ?? '';
-    if (['completed', 'failed', 'timed_out', 'cancelled'].includes(status)) {
-      const actions = await t.db.pool.query('SELECT status, result, error FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY action_index, retry_count', [id]);
-      return { status, actions: actions.rows };
-    }
-    if (Date.now() > until) throw new Error(`run ${id} is ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const finished = (id: string, millis?: number) => finishedRun(t.db.pool, id, millis);
 
 beforeAll(async () => {
   t = await createTestApp();

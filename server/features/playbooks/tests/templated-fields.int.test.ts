@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app';
 import { createRunner } from '../index';
 import type { PlaybookRunner } from '../runner';
+import { finishedRun } from '../testing/runs';
 
 /**
  * Issue 36 §3: an action's fields are templated as Mission Control templates them — an http body always (its
@@ -20,19 +21,7 @@ async function post(url: string, payload: unknown) {
   return t.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers: t.adminHeaders });
 }
 
-async function finished(id: string, millis = 20_000) {
-  const until = Date.now() + millis;
-  for (;;) {
-    const { rows } = await t.db.pool.query<{ status: string }>('SELECT status FROM playbook_runs WHERE id = $1', [id]);
-    const status = rows[0]?.status ?? '';
-    if (['completed', 'failed', 'timed_out', 'cancelled'].includes(status)) {
-      const actions = await t.db.pool.query('SELECT name, status, result, error FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY action_index, retry_count', [id]);
-      return { status, actions: actions.rows };
-    }
-    if (Date.now() > until) throw new Error(`run ${id} is ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const finished = (id: string, millis?: number) => finishedRun(t.db.pool, id, millis);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -79,6 +68,6 @@ describe('templated action fields', () => {
     const run = await finished(started.json().run_id);
     expect(run.actions.map((action) => [action.name, action.status, action.error])).toEqual([['send', 'completed', null], ['env', 'completed', null]]);
     expect(JSON.parse(bodies.at(-1) ?? '')).toEqual({ word, count: 2 });
-    expect(run.actions[1].result.stdout).toBe(`{{.params.word}}|${word}`);
+    expect(run.actions[1]?.result.stdout).toBe(`{{.params.word}}|${word}`);
   });
 });
