@@ -54,6 +54,20 @@ const DEAD_ENDS = [
   /Internal Server Error|TypeError|ReferenceError|Cannot read properties|Unexpected token|Something went wrong|An error occurred/,
 ];
 
+/**
+ * What is wrong with a page reached from `at` that should show `name`: it does not show it, or it shows a
+ * dead end or an internal string. `emptyListAllowed`: spec §2's empty generic list ('No resources found')
+ * is a page, not a dead end, when the sidebar leads to it (a list with no rows in the demo).
+ */
+function landingProblems(text: string, name: string, at: string, emptyListAllowed: boolean): string[] {
+  const problems = name && !normal(text).includes(normal(name)) ? [`${at}: the page does not show "${name}"`] : [];
+  for (const pattern of DEAD_ENDS) {
+    const hit = text.match(pattern)?.[0];
+    if (hit && !(emptyListAllowed && hit === 'No resources found')) problems.push(`${at}: shows "${hit}"`);
+  }
+  return problems;
+}
+
 /** Runs in the page: the text that names a clickable row (its first cell with words in it). */
 function rowName(row: HTMLElement): string {
   for (const cell of Array.from(row.querySelectorAll<HTMLElement>('td'))) {
@@ -128,14 +142,7 @@ describe('links', () => {
       const at = `${link.from} → "${link.text}" (${link.href})`;
       await page.goto(url(link.href));
       await settle(page);
-      const text = await page.evaluate(mainText);
-      if (link.text && !normal(text).includes(normal(link.text))) failures.push(`${at}: the page does not show "${link.text}"`);
-      for (const pattern of DEAD_ENDS) {
-        const hit = text.match(pattern)?.[0];
-        // Spec §2: an empty generic list (a sidebar page with no rows in the demo) says 'No resources found'.
-        if (hit === 'No resources found' && link.from === 'sidebar') continue;
-        if (hit) failures.push(`${at}: shows "${hit}"`);
-      }
+      failures.push(...landingProblems(await page.evaluate(mainText), link.text, at, link.from === 'sidebar'));
       if (failures.length > reported) console.log(failures.slice(reported).join('\n'));
       reported = failures.length;
       const found = await page.evaluate(collect);
@@ -171,12 +178,7 @@ describe('links', () => {
           failures.push(`${where}: the click opens nothing`);
         } else {
           await settle(page);
-          const landed = await page.evaluate(mainText);
-          if (name && !normal(landed).includes(normal(name))) failures.push(`${where} (${page.url()}): the page does not show "${name}"`);
-          for (const pattern of DEAD_ENDS) {
-            const hit = landed.match(pattern)?.[0];
-            if (hit) failures.push(`${where} (${page.url()}): shows "${hit}"`);
-          }
+          failures.push(...landingProblems(await page.evaluate(mainText), name, `${where} (${page.url()})`, false));
         }
         if (failures.length > reported) console.log(failures.slice(reported).join('\n'));
         reported = failures.length;
