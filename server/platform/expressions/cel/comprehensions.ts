@@ -1,6 +1,49 @@
 import type { Registrar } from './support';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- cel-js's macro interface (checker, evaluator, context) is untyped */
+/**
+ * The parts of cel-js's macro interface these macros use (the library does not type its checker,
+ * evaluator and contexts): a syntax node, a type, the checker's and the evaluator's contexts.
+ */
+interface CelNode {
+  op: string;
+  args: unknown;
+  setMeta(key: string, value: unknown): void;
+}
+interface CelType {
+  kind: string;
+  name?: string;
+  keyType?: CelType;
+  valueType?: CelType;
+  hasPlaceholderType?: boolean;
+  /** As cel-js names the type in its messages (`list<int>`). */
+  toString(): string;
+}
+interface EvalContext {
+  setIterValue(value: unknown, ev: Evaluator): EvalContext;
+  getValue(name: string): unknown;
+}
+interface CheckContext {
+  iterType?: CelType;
+  forkWithVariable(name: string, type: CelType): CheckContext;
+  reuse(parent: EvalContext): EvalContext;
+}
+interface Checker {
+  intType: CelType;
+  dynType: CelType;
+  boolType: CelType;
+  registry: { getListType(value: CelType): CelType; getMapType(key: CelType, value: CelType): CelType };
+  check(node: CelNode, ctx: CheckContext): CelType;
+  createError(code: string, message: string, node: CelNode): Error;
+}
+interface Evaluator {
+  run(node: CelNode, ctx: EvalContext): unknown;
+  tryEval(node: CelNode, ctx: EvalContext): unknown;
+}
+interface MacroCall {
+  ast: CelNode;
+  args: CelNode[];
+  receiver: CelNode | undefined;
+}
 
 /**
  * cel-go's two-variable comprehensions (ext.TwoVarComprehensions) and cel.block (the optimizer's common
@@ -31,21 +74,21 @@ export function registerComprehensions(r: Registrar): void {
 
 class MacroError extends Error {}
 
-function variableName(node: any, description: string): string {
+function variableName(node: CelNode | undefined, description: string): string {
   if (node?.op === 'id' && typeof node.args === 'string') return node.args;
   throw new MacroError(`${description}: the variables must be names`);
 }
 
 /** The two variables' types: (int, element) over a list, (key, value) over a map, dyn over dyn. */
-function variableTypes(checker: any, receiverType: any, description: string, node: any): [any, any] {
+function variableTypes(checker: Checker, receiverType: CelType, description: string, node: CelNode): [CelType, CelType] {
   if (receiverType.kind === 'list') return [checker.intType, concreteOrDyn(checker, receiverType.valueType)];
   if (receiverType.kind === 'map') return [concreteOrDyn(checker, receiverType.keyType), concreteOrDyn(checker, receiverType.valueType)];
   if (receiverType.kind === 'dyn') return [checker.dynType, checker.dynType];
-  throw checker.createError('invalid_comprehension_range', `${description}: type '${receiverType}' cannot be the range of a comprehension (it takes a list or a map)`, node);
+  throw checker.createError('invalid_comprehension_range', `${description}: type '${receiverType.toString()}' cannot be the range of a comprehension (it takes a list or a map)`, node);
 }
 
-function concreteOrDyn(checker: any, type: any): any {
-  return type?.hasPlaceholderType ? checker.dynType : type;
+function concreteOrDyn(checker: Checker, type: CelType | undefined): CelType {
+  return !type || type.hasPlaceholderType ? checker.dynType : type;
 }
 
 /** (index, element) pairs of a list, (key, value) of a map. */
@@ -58,27 +101,35 @@ function pairsOf(value: unknown, description: string): Array<[unknown, unknown]>
 }
 
 interface TwoVarMacro {
-  ast: any;
-  receiver: any;
+  ast: CelNode;
+  receiver: CelNode;
   first: string;
   second: string;
-  filter?: any;
-  expr: any;
+  filter?: CelNode | undefined;
+  expr: CelNode;
   description: string;
-  outer?: any;
-  inner?: any;
+  outer?: CheckContext;
+  inner?: CheckContext;
 }
 
-function twoVarMacro(name: string, arity: number, { ast, args, receiver }: { ast: any; args: any[]; receiver: any }): TwoVarMacro {
+function twoVarMacro(name: string, arity: number, { ast, args, receiver }: MacroCall): TwoVarMacro {
   const description = `${name}(${arity === 4 ? 'var1, var2, filter, expr' : 'var1, var2, expr'})`;
   const first = variableName(args[0], description);
   const second = variableName(args[1], description);
   if (first === second) throw new MacroError(`${description}: the two variables must have different names`);
-  return { ast, receiver, first, second, filter: arity === 4 ? args[2] : undefined, expr: args[arity - 1], description };
+  const expr = args[arity - 1];
+  if (!receiver || !expr) throw new MacroError(`${description}: takes a receiver and ${arity} arguments`);
+  return { ast, receiver, first, second, filter: arity === 4 ? args[2] : undefined, expr, description };
+}
+
+/** The two variables' contexts, forked when the macro was checked (cel-js checks before it evaluates). */
+function variableContexts(macro: TwoVarMacro): { outer: CheckContext; inner: CheckContext } {
+  if (!macro.outer || !macro.inner) throw new Error(`${macro.description}: evaluated before it was checked`);
+  return { outer: macro.outer, inner: macro.inner };
 }
 
 /** Checks the range and forks the two variables' contexts. */
-function checkRange(checker: any, macro: TwoVarMacro, ctx: any): void {
+function checkRange(checker: Checker, macro: TwoVarMacro, ctx: CheckContext): void {
   const receiverType = checker.check(macro.receiver, ctx);
   const [firstType, secondType] = variableTypes(checker, receiverType, macro.description, macro.receiver);
   macro.outer = ctx.forkWithVariable(macro.first, firstType);
@@ -86,16 +137,17 @@ function checkRange(checker: any, macro: TwoVarMacro, ctx: any): void {
   macro.ast.setMeta('async', false);
 }
 
-function checkBool(checker: any, node: any, ctx: any, description: string): void {
+function checkBool(checker: Checker, node: CelNode, ctx: CheckContext, description: string): void {
   const type = checker.check(node, ctx);
-  if (type.kind !== 'dyn' && type.name !== 'bool') throw checker.createError('invalid_macro_argument', `${description}: the condition must be a bool, got '${type}'`, node);
+  if (type.kind !== 'dyn' && type.name !== 'bool') throw checker.createError('invalid_macro_argument', `${description}: the condition must be a bool, got '${type.toString()}'`, node);
 }
 
 /** Runs `each` with the two variables bound to every pair of the range, until it returns false. */
-function iterate(ev: any, macro: TwoVarMacro, ctx: any, each: (inner: any) => boolean): void {
+function iterate(ev: Evaluator, macro: TwoVarMacro, ctx: EvalContext, each: (inner: EvalContext) => boolean): void {
   const range = ev.run(macro.receiver, ctx);
-  const outer = macro.outer.reuse(ctx);
-  const inner = macro.inner.reuse(outer);
+  const contexts = variableContexts(macro);
+  const outer = contexts.outer.reuse(ctx);
+  const inner = contexts.inner.reuse(outer);
   for (const [first, second] of pairsOf(range, macro.description)) {
     outer.setIterValue(first, ev);
     inner.setIterValue(second, ev);
@@ -104,14 +156,14 @@ function iterate(ev: any, macro: TwoVarMacro, ctx: any, each: (inner: any) => bo
 }
 
 function quantifier(kind: 'all' | 'exists' | 'existsOne') {
-  return (options: { ast: any; args: any[]; receiver: any }) => ({
+  return (options: MacroCall) => ({
     ...twoVarMacro(kind, 3, options),
-    typeCheck(checker: any, macro: TwoVarMacro, ctx: any) {
+    typeCheck(checker: Checker, macro: TwoVarMacro, ctx: CheckContext) {
       checkRange(checker, macro, ctx);
-      checkBool(checker, macro.expr, macro.inner, macro.description);
+      checkBool(checker, macro.expr, variableContexts(macro).inner, macro.description);
       return checker.boolType;
     },
-    evaluate(ev: any, macro: TwoVarMacro, ctx: any) {
+    evaluate(ev: Evaluator, macro: TwoVarMacro, ctx: EvalContext) {
       let error: unknown;
       let count = 0;
       let decided: boolean | undefined;
@@ -138,16 +190,17 @@ function quantifier(kind: 'all' | 'exists' | 'existsOne') {
 }
 
 function transform(kind: 'transformList' | 'transformMap', filtered: boolean) {
-  return (options: { ast: any; args: any[]; receiver: any }) => ({
+  return (options: MacroCall) => ({
     ...twoVarMacro(kind, filtered ? 4 : 3, options),
-    typeCheck(checker: any, macro: TwoVarMacro, ctx: any) {
+    typeCheck(checker: Checker, macro: TwoVarMacro, ctx: CheckContext) {
       checkRange(checker, macro, ctx);
-      if (macro.filter) checkBool(checker, macro.filter, macro.inner, macro.description);
-      const valueType = concreteOrDyn(checker, checker.check(macro.expr, macro.inner));
+      const { outer, inner } = variableContexts(macro);
+      if (macro.filter) checkBool(checker, macro.filter, inner, macro.description);
+      const valueType = concreteOrDyn(checker, checker.check(macro.expr, inner));
       if (kind === 'transformList') return checker.registry.getListType(valueType);
-      return checker.registry.getMapType(concreteOrDyn(checker, macro.outer.iterType), valueType);
+      return checker.registry.getMapType(concreteOrDyn(checker, outer.iterType), valueType);
     },
-    evaluate(ev: any, macro: TwoVarMacro, ctx: any) {
+    evaluate(ev: Evaluator, macro: TwoVarMacro, ctx: EvalContext) {
       const list: unknown[] = [];
       const map = new Map<unknown, unknown>();
       iterate(ev, macro, ctx, (inner) => {
@@ -169,34 +222,37 @@ function transform(kind: 'transformList' | 'transformMap', filtered: boolean) {
 }
 
 interface BlockMacro {
-  ast: any;
-  slots: any[];
-  body: any;
-  contexts: any[];
+  ast: CelNode;
+  slots: CelNode[];
+  body: CelNode;
+  contexts: CheckContext[];
 }
 
 /** cel.block([slots…], body). */
-function block({ ast, args, receiver }: { ast: any; args: any[]; receiver: any }): BlockMacro & Record<string, unknown> {
+function block({ ast, args, receiver }: MacroCall): BlockMacro & Record<string, unknown> {
   if (receiver?.op !== 'id' || receiver.args !== 'cel') throw new MacroError('unknown function .block()');
   const [list, body] = args;
   if (list?.op !== 'list') throw new MacroError('cel.block(slots, expr): the slots must be a list literal');
+  if (!body) throw new MacroError('cel.block(slots, expr): the expression is missing');
   return {
     ast,
-    slots: list.args as any[],
+    slots: list.args as CelNode[],
     body,
     contexts: [],
-    typeCheck(checker: any, macro: BlockMacro, ctx: any) {
+    typeCheck(checker: Checker, macro: BlockMacro, ctx: CheckContext) {
       let context = ctx;
       macro.contexts = macro.slots.map((slot, i) => (context = context.forkWithVariable(`_cel_index_${i}`, concreteOrDyn(checker, checker.check(slot, context)))));
       macro.ast.setMeta('async', false);
       return checker.check(macro.body, context);
     },
-    evaluate(ev: any, macro: BlockMacro, ctx: any) {
+    evaluate(ev: Evaluator, macro: BlockMacro, ctx: EvalContext) {
       let context = ctx;
-      for (let i = 0; i < macro.slots.length; i++) {
-        const value = ev.run(macro.slots[i], context);
-        context = macro.contexts[i].reuse(context).setIterValue(value, ev);
-      }
+      macro.slots.forEach((node, i) => {
+        const value = ev.run(node, context);
+        const slot = macro.contexts[i];
+        if (!slot) throw new Error('cel.block: evaluated before it was checked');
+        context = slot.reuse(context).setIterValue(value, ev);
+      });
       return ev.run(macro.body, context);
     },
   };
